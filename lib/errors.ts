@@ -1,0 +1,93 @@
+/**
+ * User-facing errors. Only `main.ts` catches these at the top; library code
+ * throws them and never exits. Programmer errors use built-in `TypeError` /
+ * `RangeError` instead.
+ *
+ * @module
+ */
+
+/** Machine-readable category of a user-facing error; decides the exit code. */
+export type ErrorCode = "usage" | "config" | "data" | "permission" | "model" | "io";
+
+/** Base class of every error a user can cause and fix. */
+export class RagbenchError extends Error {
+  /** Category, used for the exit code (usage/config/data/permission → 2). */
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "RagbenchError";
+    this.code = code;
+  }
+}
+
+/** A bad command line: unknown command or option, missing argument. */
+export class UsageError extends RagbenchError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("usage", message, options);
+    this.name = "UsageError";
+  }
+}
+
+/** Where a problem stands in an input file (1-based line and column). */
+export interface SourcePosition {
+  file: string;
+  line?: number;
+  column?: number;
+}
+
+/** One problem found while loading a YAML/JSON input file. */
+export interface ConfigIssue {
+  position: SourcePosition;
+  message: string;
+  /** A suggested fix, e.g. the closest known name. */
+  hint?: string;
+}
+
+/**
+ * An input file (config, questions, mock script, corpus) that cannot be used.
+ * Carries every problem found, each with file, line and column, so a user
+ * can fix them all in one pass.
+ */
+export class ConfigError extends RagbenchError {
+  /** What kind of file it is: "config", "questions", "mock script", "corpus". */
+  readonly subject: string;
+  readonly issues: ConfigIssue[];
+
+  constructor(subject: string, issues: ConfigIssue[], options?: { cause?: unknown }) {
+    super("config", issues.map((issue) => formatIssue(subject, issue)).join("\n"), options);
+    this.name = "ConfigError";
+    this.subject = subject;
+    this.issues = issues;
+  }
+
+  /** Position of the first issue (for callers that need just one). */
+  get file(): string {
+    return this.issues[0]?.position.file ?? "";
+  }
+
+  /** Line of the first issue, when known. */
+  get line(): number | undefined {
+    return this.issues[0]?.position.line;
+  }
+
+  /** Column of the first issue, when known. */
+  get column(): number | undefined {
+    return this.issues[0]?.position.column;
+  }
+}
+
+/** `Cannot load config "all.yaml" (line 12): unknown tool "x" — did you mean "y"?` */
+export function formatIssue(subject: string, issue: ConfigIssue): string {
+  const { file, line, column } = issue.position;
+  const where = line === undefined
+    ? ""
+    : ` (line ${line}${column === undefined ? "" : `, column ${column}`})`;
+  const hint = issue.hint ? ` — ${issue.hint}` : "";
+  return `Cannot load ${subject} "${file}"${where}: ${issue.message}${hint}`;
+}
+
+/** Exit code for a user-facing error: 2 for what the user must fix before a run, else 1. */
+export function exitCodeFor(error: RagbenchError): number {
+  return error.code === "model" || error.code === "io" ? 1 : 2;
+}

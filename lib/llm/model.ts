@@ -1,0 +1,68 @@
+/**
+ * The `Model` interface every system talks to, and the chat message shapes.
+ * Implementations: the scripted mock (`mock_model.ts`) and the
+ * OpenAI-compatible client (`openai_model.ts`).
+ *
+ * @module
+ */
+
+import type { ToolCall, Usage } from "../types.ts";
+
+/** A message of the conversation, in the OpenAI chat shape. */
+export type ChatMessage =
+  | { role: "system"; content: string }
+  | { role: "user"; content: string }
+  | { role: "assistant"; content: string | null; tool_calls?: ToolCall[] }
+  | { role: "tool"; tool_call_id: string; content: string };
+
+/** A tool the model may call: name, description and JSON Schema of its arguments. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** One request to the model. With no `tools`, the model must answer in text. */
+export interface ChatRequest {
+  messages: ChatMessage[];
+  tools: ToolSpec[];
+}
+
+/** The model's reply: text, tool calls, or both. */
+export interface ChatResponse {
+  content: string | null;
+  tool_calls: ToolCall[];
+  usage: Usage;
+}
+
+/** Price of a model in US dollars per million tokens. */
+export interface Pricing {
+  input_per_mtok: number;
+  output_per_mtok: number;
+}
+
+/**
+ * A chat model. `chat` rejects with a {@link ModelCallError} when the API
+ * fails (unreachable host, HTTP error, malformed reply); callers record it
+ * as the question's error.
+ */
+export interface Model {
+  /** Provider and model name, e.g. `openai:gpt-4o-mini` or `mock:gpt-4o-mini`. */
+  readonly id: string;
+  readonly pricing: Pricing;
+  chat(request: ChatRequest, signal: AbortSignal): Promise<ChatResponse>;
+}
+
+/** A failed model call. `message` is safe to record (no API key). */
+export class ModelCallError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ModelCallError";
+  }
+}
+
+/** Cost in US dollars of `usage` at `pricing`. */
+export function costOf(usage: Usage, pricing: Pricing): number {
+  return (usage.input_tokens * pricing.input_per_mtok +
+    usage.output_tokens * pricing.output_per_mtok) / 1_000_000;
+}

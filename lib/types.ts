@@ -1,0 +1,196 @@
+/**
+ * Core data types shared by every layer: corpus, questions, tool results,
+ * trace steps and scored results. Types that have a zod schema (config,
+ * questions, checks) are inferred from it next to their owner; this file holds
+ * the plain runtime shapes that flow between layers.
+ *
+ * @module
+ */
+
+/** A JSON value, as written to JSONL and passed across worker boundaries. */
+export type JsonValue =
+  | string
+  | number
+  | boolean
+  | null
+  | JsonValue[]
+  | { [key: string]: JsonValue };
+
+/** One prose document of the corpus. `id` is stable across runs. */
+export interface Document {
+  id: string;
+  title: string;
+  text: string;
+  /** Path of the file it came from, relative to the corpus root. */
+  source: string;
+}
+
+/** A cell of a corpus table: CSV cells are strings, JSON cells keep their type. */
+export type Cell = string | number | boolean | null;
+
+/** One CSV or JSON table of the corpus, kept as rows rather than prose. */
+export interface Table {
+  /** Path of the file it came from, relative to the corpus root. */
+  source: string;
+  title: string;
+  columns: string[];
+  rows: Record<string, Cell>[];
+}
+
+/** Everything a run searches and reads: plain data, safe to post to a worker. */
+export interface Corpus {
+  /** Documents in a stable order (by id). */
+  documents: Document[];
+  tables: Table[];
+}
+
+/** Tool side effects, from least to most privileged. */
+export type SideEffects = "none" | "filesystem" | "network";
+
+/** The fixed set of tool-error kinds. Extend deliberately, not ad hoc. */
+export const TOOL_ERROR_KINDS = [
+  "invalid_args",
+  "unknown_tool",
+  "permission",
+  "timeout",
+  "output_limit",
+  "not_found",
+  "execution",
+  "unavailable",
+] as const;
+
+/** One of {@link TOOL_ERROR_KINDS}. */
+export type ToolErrorKind = typeof TOOL_ERROR_KINDS[number];
+
+/**
+ * A failed tool call. `message` is what the model reads; `detail` is kept for
+ * the log (JSONL) only and may name paths or hosts the model must not see.
+ */
+export interface ToolError {
+  kind: ToolErrorKind;
+  message: string;
+  detail?: string;
+}
+
+/** The outcome of one tool call. Produced for every call, failed or not. */
+export interface ToolResult {
+  /** Text the model reads (already cut to `max_output_chars`). */
+  output: string;
+  /** Structured result for scoring (e.g. the doc ids a search returned). */
+  data?: JsonValue;
+  error: ToolError | null;
+  /** The output was cut to the run's `max_output_chars`. */
+  truncated: boolean;
+  cost_usd: number;
+  latency_ms: number;
+}
+
+/** Token counts of one model call or a whole question. */
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+}
+
+/** A tool call as the model sent it; `arguments` is the raw JSON text. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** A failure of the model API during a question (recorded, never thrown past the runner). */
+export interface StepError {
+  kind: "model" | "timeout" | "cancelled" | "internal";
+  message: string;
+}
+
+/** One model call of a question. */
+export interface ModelStep {
+  type: "model";
+  usage: Usage;
+  cost_usd: number;
+  latency_ms: number;
+  content: string | null;
+  tool_calls: ToolCall[];
+  /** Tools were withheld to force an answer (the final answer call). */
+  final: boolean;
+}
+
+/** One tool call of a question. */
+export interface ToolStep {
+  type: "tool";
+  tool: string;
+  call_id: string;
+  /** Parsed arguments, or the raw text when it was not valid JSON. */
+  args: JsonValue;
+  result: ToolResult;
+}
+
+/** A step of a trace: a model call or a tool call. */
+export type Step = ModelStep | ToolStep;
+
+/** Why an agent stopped before answering on its own. */
+export interface TraceFlags {
+  /** The agent was stopped by a limit and asked to answer with what it had. */
+  best_effort: boolean;
+  /** A cost, token or tool-call cap (not the step limit) stopped it. */
+  budget_exhausted: boolean;
+}
+
+/** Everything one system did on one question (one repeat). */
+export interface Trace {
+  system: string;
+  question_id: string;
+  repeat: number;
+  steps: Step[];
+  answer: string | null;
+  usage: Usage;
+  cost_usd: number;
+  latency_ms: number;
+  flags: TraceFlags;
+  /** Set when the question could not be completed (model error, bug, timeout). */
+  error: StepError | null;
+}
+
+/** Result of one check of a question. */
+export interface CheckResult {
+  type: string;
+  passed: boolean;
+  detail: string;
+}
+
+/** Retrieval scores from the passages the system's tool calls returned. */
+export interface RetrievalScores {
+  /** Share of evidence documents found in the merged ranking (null without evidence). */
+  recall: number | null;
+  /** Reciprocal rank of the first evidence document (null without evidence). */
+  mrr: number | null;
+  /** Merged ranking of document ids (Reciprocal Rank Fusion over tool calls). */
+  ranking: string[];
+}
+
+/** Facts about the path an agent took. */
+export interface TrajectoryScores {
+  tool_calls: number;
+  tool_errors: number;
+  searches: number;
+  distinct_queries: number;
+  /** Model steps until evidence first appeared in a tool result (null if never). */
+  steps_to_evidence: number | null;
+  /** Every tool named in `requires_tools` was called (null when none is required). */
+  required_tools_used: boolean | null;
+}
+
+/** A scored trace: one line of `per_question_results.jsonl`. */
+export interface QuestionResult extends Trace {
+  question: string;
+  kind: string | null;
+  tags: string[];
+  checks: CheckResult[];
+  /** Share of checks passed, 0 when the question errored. */
+  answer_score: number;
+  /** All checks passed (and no error). */
+  passed: boolean;
+  retrieval: RetrievalScores;
+  trajectory: TrajectoryScores;
+}

@@ -1,0 +1,155 @@
+/**
+ * Runs one tool definition on raw model arguments and turns whatever happens
+ * into a result: validation failures, exceptions and malformed return values
+ * all become an error result. Used by every execution host (in-process,
+ * worker, subprocess), so a tool behaves the same wherever it runs.
+ *
+ * @module
+ */
+
+import type { z } from "zod";
+import type { JsonValue, ToolError } from "../lib/types.ts";
+import { isToolReturnValue, type ToolContext, type ToolDef } from "./define_tool.ts";
+
+/** The part of a tool result that the tool itself decides (no timing, no truncation). */
+export interface RawToolResult {
+  output: string;
+  data?: JsonValue;
+  error: ToolError | null;
+  cost_usd: number;
+}
+
+/** What the model reads when a tool throws: never the exception's own text. */
+export const GENERIC_FAILURE =
+  "The tool failed unexpectedly. Try different arguments or another tool.";
+
+/**
+ * Validates `args` with the tool's schema, runs it, and normalises the return
+ * value. Never throws.
+ */
+export async function invokeTool(
+  def: ToolDef,
+  args: unknown,
+  ctx: ToolContext,
+): Promise<RawToolResult> {
+  const parsed = def.parameters.safeParse(args ?? {});
+  if (!parsed.success) {
+    return failure("invalid_args", describeArgIssues(def, parsed.error));
+  }
+  let value: unknown;
+  try {
+    value = await def.run(parsed.data, ctx);
+  } catch (error) {
+    return failure("execution", GENERIC_FAILURE, describeException(error));
+  }
+  return normalizeReturn(def.name, value);
+}
+
+/** Turns a tool's return value into a result; a value that cannot be sent to a model is an error. */
+export function normalizeReturn(toolName: string, value: unknown): RawToolResult {
+  if (typeof value === "string") return { output: value, error: null, cost_usd: 0 };
+  if (isToolReturnValue(value)) {
+    const cost = value.cost_usd ?? 0;
+    if (typeof cost !== "number" || !Number.isFinite(cost) || cost < 0) {
+      return failure("execution", GENERIC_FAILURE, `tool "${toolName}" returned a bad cost_usd`);
+    }
+    if (value.error) {
+      return {
+        output: "",
+        error: {
+          kind: value.error.kind,
+          message: value.error.message,
+          ...(value.error.detail ? { detail: value.error.detail } : {}),
+        },
+        cost_usd: cost,
+      };
+    }
+    let data: JsonValue | undefined;
+    if (value.data !== undefined) {
+      const checked = toJson(value.data);
+      if (!checked.ok) {
+        return failure("execution", GENERIC_FAILURE, `tool "${toolName}": data ${checked.why}`);
+      }
+      data = checked.value;
+    }
+    const output = value.output ?? (data === undefined ? "" : JSON.stringify(data));
+    if (typeof output !== "string") {
+      return failure("execution", GENERIC_FAILURE, `tool "${toolName}": output is not a string`);
+    }
+    return { output, ...(data === undefined ? {} : { data }), error: null, cost_usd: cost };
+  }
+  const checked = toJson(value);
+  if (!checked.ok) {
+    return failure(
+      "execution",
+      `The tool returned a value that cannot be shown (${checked.why}).`,
+      `tool "${toolName}" returned a value that ${checked.why}`,
+    );
+  }
+  return { output: JSON.stringify(checked.value), data: checked.value, error: null, cost_usd: 0 };
+}
+
+function failure(kind: ToolError["kind"], message: string, detail?: string): RawToolResult {
+  return { output: "", error: { kind, message, ...(detail ? { detail } : {}) }, cost_usd: 0 };
+}
+
+type JsonCheck = { ok: true; value: JsonValue } | { ok: false; why: string };
+
+/** Checks a value is plain JSON (no undefined, functions, cycles, NaN); copies it. */
+function toJson(value: unknown): JsonCheck {
+  if (value === undefined) {
+    return { ok: false, why: "is undefined (return a string or a JSON value)" };
+  }
+  const seen = new Set<object>();
+  const visit = (v: unknown): JsonValue => {
+    if (v === null || typeof v === "string" || typeof v === "boolean") return v;
+    if (typeof v === "number") {
+      if (!Number.isFinite(v)) throw new Error("contains a non-finite number");
+      return v;
+    }
+    if (typeof v !== "object") throw new Error(`contains a ${typeof v}`);
+    if (seen.has(v)) throw new Error("is cyclic");
+    seen.add(v);
+    try {
+      if (Array.isArray(v)) return v.map(visit);
+      const proto = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) {
+        throw new Error(`contains a ${proto?.constructor?.name ?? "non-plain"} object`);
+      }
+      const out: Record<string, JsonValue> = {};
+      for (const [k, item] of Object.entries(v)) {
+        if (item === undefined) continue;
+        out[k] = visit(item);
+      }
+      return out;
+    } finally {
+      seen.delete(v);
+    }
+  };
+  try {
+    return { ok: true, value: visit(value) };
+  } catch (error) {
+    return { ok: false, why: (error as Error).message };
+  }
+}
+
+/** One readable sentence per argument problem, naming the parameter and what it expects. */
+export function describeArgIssues(def: ToolDef, error: z.ZodError): string {
+  const parts = error.issues.map((issue) => {
+    const where = issue.path.length ? `"${issue.path.join(".")}"` : "arguments";
+    if (issue.code === "unrecognized_keys") {
+      const known = Object.keys(def.parameters.shape).join(", ");
+      return `unknown argument ${issue.keys.map((k) => `"${k}"`).join(", ")} (expected: ${known})`;
+    }
+    if (issue.code === "invalid_type" && issue.message.includes("received undefined")) {
+      return `missing required argument ${where}`;
+    }
+    return `${where}: ${issue.message}`;
+  });
+  return `Invalid arguments for ${def.name}: ${parts.join("; ")}.`;
+}
+
+function describeException(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return `thrown value: ${String(error)}`;
+}
