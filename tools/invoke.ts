@@ -32,9 +32,10 @@ export async function invokeTool(
   args: unknown,
   ctx: ToolContext,
 ): Promise<RawToolResult> {
-  const parsed = def.parameters.safeParse(args ?? {});
+  const given = dropNulls(args ?? {});
+  const parsed = def.parameters.safeParse(given);
   if (!parsed.success) {
-    return failure("invalid_args", describeArgIssues(def, parsed.error));
+    return failure("invalid_args", describeArgIssues(def, parsed.error, given));
   }
   let value: unknown;
   try {
@@ -119,7 +120,13 @@ function toJson(value: unknown): JsonCheck {
       const out: Record<string, JsonValue> = {};
       for (const [k, item] of Object.entries(v)) {
         if (item === undefined) continue;
-        out[k] = visit(item);
+        // defineProperty: a "__proto__" key stays a plain key.
+        Object.defineProperty(out, k, {
+          value: visit(item),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
       return out;
     } finally {
@@ -133,20 +140,37 @@ function toJson(value: unknown): JsonCheck {
   }
 }
 
+/**
+ * Models often send `null` for an optional argument they mean to leave out;
+ * top-level nulls are treated as absent (a required argument then reads as
+ * missing).
+ */
+function dropNulls(args: unknown): unknown {
+  if (args === null || typeof args !== "object" || Array.isArray(args)) return args;
+  return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null));
+}
+
 /** One readable sentence per argument problem, naming the parameter and what it expects. */
-export function describeArgIssues(def: ToolDef, error: z.ZodError): string {
+export function describeArgIssues(def: ToolDef, error: z.ZodError, given?: unknown): string {
   const parts = error.issues.map((issue) => {
     const where = issue.path.length ? `"${issue.path.join(".")}"` : "arguments";
     if (issue.code === "unrecognized_keys") {
       const known = Object.keys(def.parameters.shape).join(", ");
       return `unknown argument ${issue.keys.map((k) => `"${k}"`).join(", ")} (expected: ${known})`;
     }
-    if (issue.code === "invalid_type" && issue.message.includes("received undefined")) {
-      return `missing required argument ${where}`;
+    if (issue.path.length === 1 && isMissing(given, String(issue.path[0]))) {
+      const choices = issue.code === "invalid_value"
+        ? ` (one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")})`
+        : "";
+      return `missing required argument ${where}${choices}`;
     }
     return `${where}: ${issue.message}`;
   });
   return `Invalid arguments for ${def.name}: ${parts.join("; ")}.`;
+}
+
+function isMissing(given: unknown, key: string): boolean {
+  return given !== null && typeof given === "object" && !Object.hasOwn(given, key);
 }
 
 function describeException(error: unknown): string {

@@ -1,0 +1,218 @@
+/**
+ * `ragbench run CONFIG`: runs every system on every question, writes the run
+ * directory, prints the summary table. Exit codes: 0 success; 1 the run
+ * finished but something failed (a system errored on every question, or the
+ * run's cost cap stopped it); 130 cancelled with Ctrl-C.
+ *
+ * @module
+ */
+
+import { join, relative } from "node:path";
+import { RagbenchError, UsageError } from "../errors.ts";
+import { createModel } from "../llm/select.ts";
+import { summaryTable } from "../report/console_table.ts";
+import { openJsonlWriter, readJsonl, rewriteJsonl } from "../report/jsonl.ts";
+import { RUN_FILES, summarize, writeSummaries } from "../report/outputs.ts";
+import { resolvedConfigYaml } from "../report/resolved_config.ts";
+import { jobKey, runQuestions } from "../run/runner.ts";
+import type { QuestionResult } from "../types.ts";
+import { describeFsError, writeFileAtomic } from "../util/fs.ts";
+import { type CommandSpec, intOption, type ParsedArgs } from "./args.ts";
+import type { CliIO } from "./io.ts";
+import { planSystems } from "./plan.ts";
+import { loadRun } from "./setup.ts";
+import { VERSION } from "./version.ts";
+
+/** Declaration of `ragbench run`. */
+export const RUN_SPEC: CommandSpec = {
+  name: "run",
+  summary: "Run every system of CONFIG on every question; write results to a run directory.",
+  positionals: [{ name: "CONFIG" }],
+  options: [
+    {
+      name: "mock",
+      description: "Use the scripted mock model: offline, no API key, deterministic.",
+    },
+    {
+      name: "out",
+      value: "DIR",
+      description: "Write the run here (default runs/<name>-<UTC time>).",
+    },
+    {
+      name: "resume",
+      value: "DIR",
+      description: "Continue the run in DIR: run only what it lacks.",
+    },
+    {
+      name: "concurrency",
+      value: "N",
+      description: "Questions run at once (default evaluation.concurrency).",
+    },
+    { name: "systems", value: "A,B", description: "Run only these systems (by name)." },
+    { name: "limit", value: "N", description: "Run only the first N questions." },
+    { name: "quiet", description: "Print no per-question progress." },
+  ],
+  notes: "Exit status: 0 success; 1 the run finished but a system errored on every question\n" +
+    "or the run's cost cap stopped it; 2 usage or config error; 130 cancelled (Ctrl-C).",
+};
+
+/** Runs the command; returns the exit code. */
+export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+  const configPath = args.positionals[0];
+  const mock = args.options.has("mock");
+  const resume = args.options.get("resume");
+  if (resume && args.options.has("out")) {
+    throw new UsageError("Give either --out or --resume, not both (--resume DIR writes into DIR).");
+  }
+  const loaded = await loadRun(configPath, {
+    mock,
+    systems: args.options.get("systems")?.split(",").map((s) => s.trim()).filter(Boolean),
+    limit: intOption(args, "limit", { min: 1, max: 1_000_000 }),
+  });
+  const { config } = loaded;
+  const concurrency = intOption(args, "concurrency", { min: 1, max: 64 }) ??
+    config.evaluation.concurrency;
+  const model = await createModel(config.model, { mock, script: loaded.script });
+  const dir = resume ?? args.options.get("out") ?? defaultRunDir(config.name);
+  await prepareRunDir(dir, { resume: resume !== undefined });
+  const resultsPath = join(dir, RUN_FILES.results);
+  const previous = resume
+    ? (await readJsonl(resultsPath, { repair: true })) as QuestionResult[]
+    : [];
+
+  const plan = planSystems(config, loaded.corpus);
+  let outcome;
+  try {
+    await writeFileAtomic(
+      join(dir, RUN_FILES.config),
+      resolvedConfigYaml(config, {
+        version: VERSION,
+        mock,
+        modelId: model.id,
+        pricing: model.pricing,
+        concurrency,
+        tools: new Map(plan.summary.map((s) => [s.name, s.tools])),
+      }),
+    );
+    io.progress(
+      `ragbench ${VERSION}: ${plan.systems.length} systems × ${loaded.questions.length} questions × ${config.evaluation.repeats} repeats, model ${model.id}, writing ${dir}`,
+    );
+    if (loaded.skipped.length) {
+      io.progress(
+        `corpus: skipped ${loaded.skipped.length} files that are neither documents nor tables`,
+      );
+    }
+    const writer = await openJsonlWriter(resultsPath);
+    try {
+      outcome = await runQuestions({
+        systems: plan.systems,
+        questions: loaded.questions,
+        repeats: config.evaluation.repeats,
+        model,
+        concurrency,
+        questionTimeoutMs: config.evaluation.question_timeout_s * 1000,
+        maxCostUsd: config.evaluation.max_cost_usd,
+        done: new Set(previous.map((r) => jobKey(r.system, r.question_id, r.repeat))),
+        sink: (result) => writer.append(result),
+        reporter: {
+          onResult(result, { done, total }) {
+            if (!args.options.has("quiet")) io.progress(progressLine(result, done, total));
+          },
+        },
+        signal: io.signal,
+      });
+    } finally {
+      writer.close();
+    }
+  } finally {
+    await plan.close();
+  }
+
+  const order = sortKey(plan.summary.map((s) => s.name), loaded.questions.map((q) => q.id));
+  const all = [...previous, ...outcome.results].sort((a, b) => order(a) - order(b));
+  await rewriteJsonl(resultsPath, all);
+  const summaries = summarize(plan.summary, all.filter((r) => order(r) !== Infinity));
+  await writeSummaries(dir, summaries);
+
+  io.out(summaryTable(summaries.systems));
+  io.progress(
+    `results: ${relative(Deno.cwd(), dir) || "."}/ (${Object.values(RUN_FILES).join(", ")})`,
+  );
+  if (outcome.stoppedBy === "cancelled") {
+    io.progress(`cancelled: ${outcome.notRun} questions not run; finish with --resume ${dir}`);
+    return 130;
+  }
+  let code = 0;
+  if (outcome.stoppedBy === "max_cost_usd") {
+    io.progress(
+      `stopped: evaluation.max_cost_usd (${config.evaluation.max_cost_usd}) reached; ${outcome.notRun} questions not run`,
+    );
+    code = 1;
+  }
+  for (const s of summaries.systems) {
+    if (s.questions > 0 && s.errors === s.questions) {
+      io.progress(
+        `failed: every question of ${s.system} errored; see "error" in ${RUN_FILES.results}`,
+      );
+      code = 1;
+    } else if (s.errors > 0) {
+      io.progress(`warning: ${s.errors} of ${s.questions} questions of ${s.system} errored`);
+    }
+  }
+  return code;
+}
+
+function progressLine(result: QuestionResult, done: number, total: number): string {
+  const width = String(total).length;
+  const mark = result.error ? `error (${result.error.kind})` : result.passed ? "pass" : "fail";
+  return `[${
+    String(done).padStart(width)
+  }/${total}] ${result.system} ${result.question_id}#${result.repeat}: ${mark}, score ${
+    result.answer_score.toFixed(2)
+  }, ${Math.round(result.latency_ms)} ms`;
+}
+
+/** Orders lines by system (config order), question (file order), repeat; unknown ones last. */
+function sortKey(systems: string[], questions: string[]): (r: QuestionResult) => number {
+  const s = new Map(systems.map((name, i) => [name, i]));
+  const q = new Map(questions.map((id, i) => [id, i]));
+  return (r) => {
+    const si = s.get(r.system);
+    const qi = q.get(r.question_id);
+    if (si === undefined || qi === undefined) return Infinity;
+    return (si * questions.length + qi) * 1000 + r.repeat;
+  };
+}
+
+function defaultRunDir(name: string): string {
+  const t = Temporal.Now.plainDateTimeISO("UTC");
+  const pad = (n: number) => String(n).padStart(2, "0");
+  const stamp = `${t.year}${pad(t.month)}${pad(t.day)}-${pad(t.hour)}${pad(t.minute)}${
+    pad(t.second)
+  }`;
+  return join("runs", `${name}-${stamp}`);
+}
+
+async function prepareRunDir(dir: string, options: { resume: boolean }): Promise<void> {
+  const results = join(dir, RUN_FILES.results);
+  const exists = await Deno.stat(results).then(() => true, () => false);
+  if (options.resume && !exists) {
+    throw new UsageError(`--resume ${dir}: there is no ${RUN_FILES.results} to continue.`);
+  }
+  if (!options.resume && exists) {
+    throw new UsageError(
+      `"${dir}" already holds results; continue it with --resume ${dir}, or choose another --out.`,
+    );
+  }
+  try {
+    await Deno.mkdir(dir, { recursive: true });
+  } catch (error) {
+    throw new RagbenchError(
+      "io",
+      `Cannot create run directory "${dir}": ${describeFsError(error)}.`,
+      {
+        cause: error,
+      },
+    );
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * The composition root of a run: loads the config against the registries,
+ * then the corpus, the questions and the mock script, builds the model and
+ * each system's toolbox. `validate` stops after loading; `run` goes on.
+ *
+ * @module
+ */
+
+import { type Config, loadConfig, type Registries } from "../config/load.ts";
+import { loadCorpus } from "../data/corpus.ts";
+import type { Question } from "../data/question_schema.ts";
+import { loadQuestions } from "../data/questions.ts";
+import { UsageError } from "../errors.ts";
+import { EMPTY_SCRIPT, loadMockScript, type MockScript } from "../llm/mock_script.ts";
+import type { Corpus } from "../types.ts";
+import { suggestion } from "../util/did_you_mean.ts";
+import { SYSTEMS } from "../../systems/registry.ts";
+import { BUILTIN_TOOLS } from "../../tools/registry.ts";
+
+/** The registries every config is checked against. */
+export const REGISTRIES: Registries = { systems: SYSTEMS, tools: BUILTIN_TOOLS };
+
+/** Everything a run reads, loaded and checked. */
+export interface LoadedRun {
+  config: Config;
+  corpus: Corpus;
+  /** Corpus files that were neither documents nor tables. */
+  skipped: string[];
+  questions: Question[];
+  /** The mock script (empty when the config names none). */
+  script: MockScript;
+}
+
+/** What to narrow a run to, from the command line. */
+export interface RunSelection {
+  /** System names to keep (`--systems a,b`). */
+  systems?: string[];
+  /** Keep the first N questions (`--limit N`). */
+  limit?: number;
+  /** Load the mock script (only `--mock` runs use it). */
+  mock: boolean;
+}
+
+/**
+ * Loads the config and every file it names, and applies the selection.
+ *
+ * @throws {ConfigError} / {RagbenchError} naming the file and line at fault.
+ * @throws {UsageError} when `--systems` names a system the config lacks.
+ */
+export async function loadRun(configPath: string, selection: RunSelection): Promise<LoadedRun> {
+  const config = await loadConfig(configPath, REGISTRIES);
+  const toolNames = [
+    ...BUILTIN_TOOLS.keys(),
+    ...new Set(config.systems.flatMap((s) => s.tools.map((t) => t.name))),
+  ];
+  if (selection.systems) config.systems = selectSystems(config, selection.systems);
+  const { corpus, skipped } = await loadCorpus(config.corpus);
+  let questions = await loadQuestions(config.questions, {
+    toolNames,
+    documentIds: new Set(corpus.documents.map((d) => d.id)),
+  });
+  if (selection.limit !== undefined) questions = questions.slice(0, selection.limit);
+  const script = selection.mock && config.mock_script
+    ? await loadMockScript(config.mock_script)
+    : EMPTY_SCRIPT;
+  return { config, corpus, skipped, questions, script };
+}
+
+function selectSystems(config: Config, names: string[]) {
+  const known = config.systems.map((s) => s.name);
+  for (const name of names) {
+    if (!known.includes(name)) {
+      throw new UsageError(
+        `--systems names "${name}", which the config does not have — ${suggestion(name, known)}`,
+      );
+    }
+  }
+  return config.systems.filter((s) => names.includes(s.name));
+}

@@ -1,0 +1,365 @@
+/**
+ * Loads a config file: YAML with positions, zod validation, then a second
+ * pass that checks each system against its type's schema and each tool
+ * reference against the tool registry and the run-wide tool rules. Every
+ * problem is reported with file:line and, for names, a did-you-mean hint.
+ * Loading never starts anything (no model, no tool, no server).
+ *
+ * @module
+ */
+
+import { dirname, isAbsolute, resolve } from "node:path";
+import type { z } from "zod";
+import { ConfigError, type ConfigIssue } from "../errors.ts";
+import type { SideEffects } from "../types.ts";
+import { suggestion } from "../util/did_you_mean.ts";
+import { readTextFile } from "../util/fs.ts";
+import { describePath, issuesFromZod, parseYaml, type YamlSource } from "../util/yaml_source.ts";
+import {
+  configSchema,
+  customToolRefSchema,
+  type EvaluationConfig,
+  type ModelConfig,
+  type RawConfig,
+  type ToolRules,
+} from "./schema.ts";
+
+/** What the loader needs to know about a system type. */
+export interface SystemSchemaInfo {
+  /** Strict schema of the whole system entry (type, name, options, tools). */
+  options: z.ZodObject;
+  /** Whether the entry may have a `tools:` list. */
+  acceptsTools: boolean;
+}
+
+/** What the loader needs to know about a built-in tool. */
+export interface ToolInfo {
+  sideEffects: SideEffects;
+  /** Options a config may set for the tool; none when absent. */
+  options?: z.ZodObject;
+}
+
+/** The registries a config is checked against (injected, so this layer imports no system or tool). */
+export interface Registries {
+  systems: ReadonlyMap<string, SystemSchemaInfo>;
+  tools: ReadonlyMap<string, ToolInfo>;
+}
+
+/** A tool a system offers: a built-in with its options, or a custom TypeScript tool. */
+export type ToolRef =
+  | { kind: "builtin"; name: string; options: Record<string, unknown> }
+  | {
+    kind: "custom";
+    name: string;
+    /** Absolute path of the module. */
+    module: string;
+    exportName: string;
+    side_effects: SideEffects;
+    timeout_s?: number;
+    description?: string;
+  };
+
+/** A system of the run, validated against its type's schema. */
+export interface SystemConfig {
+  type: string;
+  name: string;
+  /** The validated entry, defaults applied (includes `type` and `name`). */
+  options: Record<string, unknown>;
+  /** Tools the system offers besides any it always has; empty for tool-less systems. */
+  tools: ToolRef[];
+}
+
+/** A loaded, validated config with every path absolute. */
+export interface Config {
+  /** The config file's absolute path. */
+  file: string;
+  name: string;
+  description?: string;
+  corpus: string;
+  questions: string;
+  mock_script: string | null;
+  model: ModelConfig;
+  evaluation: EvaluationConfig;
+  tools: ToolRules;
+  systems: SystemConfig[];
+}
+
+/**
+ * Reads and validates the config at `path`.
+ *
+ * @throws {ConfigError} listing every problem with its line.
+ * @throws {RagbenchError} when the file cannot be read.
+ */
+export async function loadConfig(path: string, registries: Registries): Promise<Config> {
+  const text = await readTextFile(path, "config");
+  return parseConfig(text, { file: path, absolute: resolve(path) }, registries);
+}
+
+/** Validates config text; `where.absolute` anchors relative paths. */
+export function parseConfig(
+  text: string,
+  where: { file: string; absolute: string },
+  registries: Registries,
+): Config {
+  const { source, issues } = parseYaml(text, where.file);
+  if (issues.length) throw new ConfigError("config", issues);
+  if (source.value === null || typeof source.value !== "object" || Array.isArray(source.value)) {
+    throw new ConfigError("config", [{
+      position: { file: where.file, line: 1 },
+      message: "the file must be a mapping with name, corpus, questions and systems",
+    }]);
+  }
+  const parsed = configSchema.safeParse(source.value);
+  if (!parsed.success) {
+    throw new ConfigError("config", issuesFromZod(source, parsed.error, configSchema));
+  }
+  const raw = parsed.data;
+  const problems: ConfigIssue[] = [];
+  const systems = checkSystems(raw, source, registries, where.absolute, problems);
+  checkAllowList(raw, systems, source, registries, problems);
+  if (problems.length) throw new ConfigError("config", problems);
+  const base = dirname(where.absolute);
+  const at = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
+  return {
+    file: where.absolute,
+    name: raw.name,
+    ...(raw.description === undefined ? {} : { description: raw.description }),
+    corpus: at(raw.corpus),
+    questions: at(raw.questions),
+    mock_script: raw.mock_script === undefined ? null : at(raw.mock_script),
+    model: raw.model,
+    evaluation: raw.evaluation,
+    tools: raw.tools,
+    systems,
+  };
+}
+
+function checkSystems(
+  raw: RawConfig,
+  source: YamlSource,
+  registries: Registries,
+  configPath: string,
+  problems: ConfigIssue[],
+): SystemConfig[] {
+  const systems: SystemConfig[] = [];
+  const names = new Map<string, number>();
+  const customTools = new Map<string, ToolRef & { kind: "custom" }>();
+  const typeNames = [...registries.systems.keys()];
+  raw.systems.forEach((entry, index) => {
+    const path = ["systems", index];
+    const info = registries.systems.get(entry.type);
+    if (!info) {
+      problems.push({
+        position: source.positionOf([...path, "type"]),
+        message: `unknown system type "${entry.type}"`,
+        hint: suggestion(entry.type, typeNames),
+      });
+      return;
+    }
+    if (!info.acceptsTools && "tools" in entry) {
+      const accepting = typeNames.filter((t) => registries.systems.get(t)?.acceptsTools);
+      problems.push({
+        position: source.positionOf([...path, "tools"], { key: true }),
+        message: `system type "${entry.type}" takes no tools`,
+        hint: `remove its tools: list, or use a system that accepts tools (${
+          accepting.join(", ")
+        })`,
+      });
+      return;
+    }
+    const checked = info.options.safeParse(entry);
+    if (!checked.success) {
+      problems.push(...issuesFromZod(source, checked.error, info.options, path, entry));
+      return;
+    }
+    const options = checked.data as Record<string, unknown>;
+    const name = entry.name ?? entry.type;
+    const previous = names.get(name);
+    if (previous !== undefined) {
+      problems.push({
+        position: source.positionOf(entry.name ? [...path, "name"] : path),
+        message: `two systems are named "${name}" (systems[${previous}] and systems[${index}])`,
+        hint: "give each system a distinct name:",
+      });
+      return;
+    }
+    names.set(name, index);
+    const refs = Array.isArray(options.tools) ? options.tools : [];
+    const tools = checkToolRefs(refs, [...path, "tools"], source, registries, configPath, {
+      customTools,
+      problems,
+      rules: raw.tools,
+    });
+    systems.push({ type: entry.type, name, options: { ...options, name }, tools });
+  });
+  return systems;
+}
+
+function checkToolRefs(
+  refs: unknown[],
+  path: Array<string | number>,
+  source: YamlSource,
+  registries: Registries,
+  configPath: string,
+  run: {
+    customTools: Map<string, ToolRef & { kind: "custom" }>;
+    problems: ConfigIssue[];
+    rules: ToolRules;
+  },
+): ToolRef[] {
+  const out: ToolRef[] = [];
+  const seen = new Set<string>();
+  refs.forEach((ref, i) => {
+    const at = [...path, i];
+    const entry: Record<string, unknown> = typeof ref === "string"
+      ? { name: ref }
+      : ref as Record<string, unknown>;
+    const name = String(entry.name);
+    if (seen.has(name)) {
+      run.problems.push({
+        position: source.positionOf(at),
+        message: `tool "${name}" is listed twice in ${describePath(path)}`,
+      });
+      return;
+    }
+    seen.add(name);
+    if ("path" in entry) {
+      const custom = checkCustomTool(entry, at, source, registries, configPath, run.problems);
+      if (!custom) return;
+      const earlier = run.customTools.get(custom.name);
+      if (
+        earlier && (earlier.module !== custom.module || earlier.exportName !== custom.exportName)
+      ) {
+        run.problems.push({
+          position: source.positionOf([...at, "path"]),
+          message: `custom tool "${custom.name}" is defined twice with different paths`,
+        });
+        return;
+      }
+      run.customTools.set(custom.name, custom);
+      if (checkSideEffects(custom.name, custom.side_effects, at, source, run)) out.push(custom);
+      return;
+    }
+    const builtin = registries.tools.get(name);
+    if (!builtin) {
+      const custom = run.customTools.get(name);
+      if (custom && typeof ref === "string") {
+        out.push(custom);
+        return;
+      }
+      const known = [...registries.tools.keys(), ...run.customTools.keys()];
+      run.problems.push({
+        position: source.positionOf(typeof ref === "string" ? at : [...at, "name"]),
+        message: `unknown tool "${name}"`,
+        hint: suggestion(name, known),
+      });
+      return;
+    }
+    const { name: _name, ...optionValues } = entry;
+    let options: Record<string, unknown> = {};
+    if (builtin.options) {
+      const parsed = builtin.options.safeParse(optionValues);
+      if (!parsed.success) {
+        run.problems.push(
+          ...issuesFromZod(source, parsed.error, builtin.options, at, optionValues),
+        );
+        return;
+      }
+      options = parsed.data as Record<string, unknown>;
+    } else if (Object.keys(optionValues).length) {
+      const key = Object.keys(optionValues)[0];
+      run.problems.push({
+        position: source.positionOf([...at, key], { key: true }),
+        message: `tool "${name}" takes no options (found "${key}")`,
+      });
+      return;
+    }
+    if (checkSideEffects(name, builtin.sideEffects, at, source, run)) {
+      out.push({ kind: "builtin", name, options });
+    }
+  });
+  return out;
+}
+
+function checkCustomTool(
+  entry: Record<string, unknown>,
+  at: Array<string | number>,
+  source: YamlSource,
+  registries: Registries,
+  configPath: string,
+  problems: ConfigIssue[],
+): (ToolRef & { kind: "custom" }) | undefined {
+  const parsed = customToolRefSchema.safeParse(entry);
+  if (!parsed.success) {
+    problems.push(...issuesFromZod(source, parsed.error, customToolRefSchema, at, entry));
+    return undefined;
+  }
+  const ref = parsed.data;
+  if (registries.tools.has(ref.name)) {
+    problems.push({
+      position: source.positionOf([...at, "name"]),
+      message: `custom tool "${ref.name}" reuses the name of a built-in tool`,
+      hint: "choose another name",
+    });
+    return undefined;
+  }
+  const [file, exportName] = ref.path.split("#");
+  return {
+    kind: "custom",
+    name: ref.name,
+    module: isAbsolute(file) ? file : resolve(dirname(configPath), file),
+    exportName,
+    side_effects: ref.side_effects,
+    ...(ref.timeout_s === undefined ? {} : { timeout_s: ref.timeout_s }),
+    ...(ref.description === undefined ? {} : { description: ref.description }),
+  };
+}
+
+/** A tool with side effects must be in `tools.allow`; a network tool also needs `allow_network`. */
+function checkSideEffects(
+  name: string,
+  effects: SideEffects,
+  at: Array<string | number>,
+  source: YamlSource,
+  run: { problems: ConfigIssue[]; rules: ToolRules },
+): boolean {
+  if (effects === "none") return true;
+  if (!run.rules.allow.includes(name)) {
+    run.problems.push({
+      position: source.positionOf(at),
+      message: `tool "${name}" has ${effects} side effects and is not in tools.allow`,
+      hint: `add it to tools.allow if it may run: tools: {allow: [${name}]}`,
+    });
+    return false;
+  }
+  if (effects === "network" && !run.rules.allow_network) {
+    run.problems.push({
+      position: source.positionOf(at),
+      message: `tool "${name}" uses the network, which tools.allow_network forbids`,
+      hint: "set tools.allow_network: true to permit it",
+    });
+    return false;
+  }
+  return true;
+}
+
+function checkAllowList(
+  raw: RawConfig,
+  systems: SystemConfig[],
+  source: YamlSource,
+  registries: Registries,
+  problems: ConfigIssue[],
+): void {
+  const known = new Set<string>(registries.tools.keys());
+  for (const s of systems) for (const t of s.tools) known.add(t.name);
+  raw.tools.allow.forEach((name, i) => {
+    if (!known.has(name)) {
+      problems.push({
+        position: source.positionOf(["tools", "allow", i]),
+        message:
+          `tools.allow names "${name}", which is neither a built-in nor a custom tool of this config`,
+        hint: suggestion(name, [...known]),
+      });
+    }
+  });
+}

@@ -1,0 +1,135 @@
+/**
+ * The config file format: zod schemas (strict: an unknown key is an error).
+ * System entries and tool references are checked in a second pass against
+ * the registries (see `load.ts`), because their allowed keys depend on the
+ * system type and the tool.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A run or system name: letters, digits, `_`, `.`, `-`. */
+export const nameSchema = z.string().regex(
+  NAME,
+  "use letters, digits, _, . and - (starting with a letter or digit)",
+);
+
+/** A calendar date `YYYY-MM-DD` that exists. */
+export const isoDateSchema = z.string().refine((s) => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  try {
+    Temporal.PlainDate.from(s, { overflow: "reject" });
+    return true;
+  } catch {
+    return false;
+  }
+}, "must be a date written YYYY-MM-DD");
+
+/** Price override, US dollars per million tokens. */
+export const priceSchema = z.strictObject({
+  input_per_mtok: z.number().nonnegative(),
+  output_per_mtok: z.number().nonnegative(),
+});
+
+/** `model:` — which model every system uses. */
+export const modelSchema = z.strictObject({
+  provider: z.enum(["openai"]).default("openai"),
+  name: z.string().min(1).default("gpt-4o-mini"),
+  /** OpenAI-compatible endpoint; null for the provider's default. */
+  base_url: z.url({ protocol: /^https?$/ }).nullable().default(null),
+  /** Name of the environment variable holding the API key; null when the endpoint needs none. */
+  api_key_env: z.string().regex(ENV_NAME, "must be an environment variable name").nullable()
+    .default("OPENAI_API_KEY"),
+  temperature: z.number().min(0).max(2).default(0),
+  max_output_tokens: z.int().positive().nullable().default(null),
+  timeout_s: z.number().positive().max(3600).default(60),
+  max_retries: z.int().min(0).max(10).default(2),
+  price: priceSchema.optional(),
+});
+
+/** `evaluation:` — how the run is carried out. */
+export const evaluationSchema = z.strictObject({
+  /** What date tools treat as today, fixed for the whole run. */
+  tools_now: isoDateSchema.default("2026-01-01"),
+  concurrency: z.int().min(1).max(64).default(4),
+  repeats: z.int().min(1).max(100).default(1),
+  /** Stop starting new questions once the run has spent this much. */
+  max_cost_usd: z.number().positive().nullable().default(null),
+  /** A question that takes longer is recorded as an error. */
+  question_timeout_s: z.number().positive().max(86_400).default(300),
+});
+
+/** `tools:` — run-wide tool rules. */
+export const toolRulesSchema = z.strictObject({
+  /** Tools with side effects that may be used. */
+  allow: z.array(z.string().min(1)).default([]),
+  allow_network: z.boolean().default(false),
+  timeout_s: z.number().positive().max(600).default(10),
+  max_output_chars: z.int().min(100).max(1_000_000).default(4000),
+});
+
+/** A tool reference in a system's `tools:` list: a name, or a mapping with the name and options. */
+export const toolRefSchema = z.union([
+  z.string().min(1),
+  z.looseObject({ name: z.string().min(1) }),
+]);
+
+/** A system entry before its type is known: checked against the system's own schema later. */
+export const systemEntrySchema = z.looseObject({
+  type: z.string().min(1),
+  name: nameSchema.optional(),
+});
+
+/** The whole config file. */
+export const configSchema = z.strictObject({
+  name: nameSchema,
+  description: z.string().optional(),
+  corpus: z.string().min(1),
+  questions: z.string().min(1),
+  mock_script: z.string().min(1).optional(),
+  model: modelSchema.prefault({}),
+  evaluation: evaluationSchema.prefault({}),
+  tools: toolRulesSchema.prefault({}),
+  systems: z.array(systemEntrySchema).min(1, "list at least one system"),
+});
+
+/** The config after the first pass (systems not yet checked). */
+export type RawConfig = z.output<typeof configSchema>;
+/** `model:` after defaults. */
+export type ModelConfig = z.output<typeof modelSchema>;
+/** `evaluation:` after defaults. */
+export type EvaluationConfig = z.output<typeof evaluationSchema>;
+/** `tools:` after defaults. */
+export type ToolRules = z.output<typeof toolRulesSchema>;
+
+/** Keys every system accepts, whatever its type. */
+export const systemBaseSchema = z.strictObject({
+  type: z.string(),
+  name: nameSchema.optional(),
+  description: z.string().optional(),
+});
+
+/** Keys every tool-using system accepts (limits per question, and the tool list). */
+export const toolSystemBaseSchema = systemBaseSchema.extend({
+  tools: z.array(toolRefSchema).default([]),
+  /** Model turns before the agent must answer. */
+  max_steps: z.int().min(1).max(100).default(8),
+  max_tool_calls: z.int().min(0).max(1000).nullable().default(null),
+  /** Per-question cost cap in US dollars. */
+  max_cost_usd: z.number().positive().nullable().default(null),
+  /** Per-question cap on input + output tokens. */
+  max_tokens: z.int().positive().nullable().default(null),
+});
+
+/** Custom tool reference: `{name, path: "./file.ts#export", side_effects, timeout_s, description}`. */
+export const customToolRefSchema = z.strictObject({
+  name: z.string().regex(/^[a-zA-Z][a-zA-Z0-9_]{0,63}$/, "use letters, digits and _"),
+  path: z.string().regex(/^[^#]+#[A-Za-z_$][A-Za-z0-9_$]*$/, 'write it as "./file.ts#exportName"'),
+  side_effects: z.enum(["none", "filesystem", "network"]).default("none"),
+  timeout_s: z.number().positive().max(600).optional(),
+  description: z.string().min(1).optional(),
+});

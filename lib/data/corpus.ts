@@ -1,0 +1,241 @@
+/**
+ * Loads a corpus: a JSON (or JSONL) list of documents, or a folder of files.
+ *
+ * In a folder, every `.txt` and `.md` file is one document whose id is its
+ * path relative to the folder without the extension (`notes/harbor.txt` →
+ * `notes/harbor`), and every `.csv` or `.json` file is a table (a JSON table
+ * is a list of flat objects). Other files and names starting with `.` are
+ * skipped. In a JSON list, a document's id is its `id` field. Documents are
+ * kept in id order, so results never depend on directory listing order.
+ *
+ * @module
+ */
+
+import { parse as parseCsv } from "csv-parse/sync";
+import { basename, extname, join, relative, sep } from "node:path";
+import { z } from "zod";
+import { RagbenchError } from "../errors.ts";
+import type { Cell, Corpus, Document, Table } from "../types.ts";
+import { describeFsError } from "../util/fs.ts";
+
+/** Loaded corpus plus what was skipped, for the run log. */
+export interface LoadedCorpus {
+  corpus: Corpus;
+  /** Files in a corpus folder that are neither documents nor tables. */
+  skipped: string[];
+}
+
+const DOCUMENT_EXTENSIONS = new Set([".txt", ".md"]);
+const TABLE_EXTENSIONS = new Set([".csv", ".json"]);
+
+const jsonDocument = z.looseObject({
+  id: z.union([z.string().min(1), z.int().transform(String)]),
+  title: z.string().optional(),
+  text: z.string(),
+  source: z.string().optional(),
+});
+
+/**
+ * Reads the corpus at `path` (a file or a folder).
+ *
+ * @throws {RagbenchError} (code "data") naming the file: missing or unreadable
+ *   corpus, malformed JSON/CSV, duplicate id, empty document, empty corpus.
+ */
+export async function loadCorpus(path: string): Promise<LoadedCorpus> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(path);
+  } catch (error) {
+    throw dataError(`Cannot load corpus "${path}": ${describeFsError(error)}.`, error);
+  }
+  const loaded = info.isDirectory
+    ? await loadFolder(path)
+    : { corpus: { documents: await loadDocumentList(path), tables: [] }, skipped: [] };
+  const { documents, tables } = loaded.corpus;
+  if (documents.length === 0 && tables.length === 0) {
+    throw dataError(
+      `Cannot load corpus "${path}": it holds no documents${
+        info.isDirectory ? " (.txt, .md) or tables (.csv, .json)" : ""
+      }.`,
+    );
+  }
+  documents.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  tables.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+  return loaded;
+}
+
+async function loadDocumentList(path: string): Promise<Document[]> {
+  const text = await readFile(path);
+  let items: unknown[];
+  if (extname(path).toLowerCase() === ".jsonl") {
+    items = [];
+    text.split("\n").forEach((line, i) => {
+      if (line.trim() === "") return;
+      items.push(parseJson(line, `${path}:${i + 1}`));
+    });
+  } else {
+    const value = parseJson(text, path);
+    if (!Array.isArray(value)) {
+      throw dataError(
+        `Cannot load corpus "${path}": expected a JSON list of documents ({id, title, text}), got ${typeof value}.`,
+      );
+    }
+    items = value;
+  }
+  const documents: Document[] = [];
+  const seen = new Map<string, number>();
+  items.forEach((item, index) => {
+    const parsed = jsonDocument.safeParse(item);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = issue.path.length ? `field "${issue.path.join(".")}"` : "entry";
+      throw dataError(
+        `Cannot load corpus "${path}": document ${
+          index + 1
+        } has a bad ${field} (${issue.message}); each document needs a string "id" and "text".`,
+      );
+    }
+    const doc = parsed.data;
+    const previous = seen.get(doc.id);
+    if (previous !== undefined) {
+      throw dataError(
+        `Cannot load corpus "${path}": documents ${previous + 1} and ${
+          index + 1
+        } both have id "${doc.id}"; ids must be unique.`,
+      );
+    }
+    seen.set(doc.id, index);
+    if (doc.text.trim() === "") {
+      throw dataError(`Cannot load corpus "${path}": document "${doc.id}" is empty.`);
+    }
+    documents.push({
+      id: doc.id,
+      title: doc.title ?? doc.id,
+      text: doc.text,
+      source: doc.source ?? basename(path),
+    });
+  });
+  return documents;
+}
+
+async function loadFolder(root: string): Promise<LoadedCorpus> {
+  const documents: Document[] = [];
+  const tables: Table[] = [];
+  const skipped: string[] = [];
+  const owners = new Map<string, string>();
+  for (const file of await listFiles(root)) {
+    const rel = relative(root, file).split(sep).join("/");
+    const ext = extname(file).toLowerCase();
+    if (DOCUMENT_EXTENSIONS.has(ext)) {
+      const id = rel.slice(0, rel.length - ext.length);
+      const owner = owners.get(id);
+      if (owner !== undefined) {
+        throw dataError(
+          `Cannot load corpus "${root}": "${owner}" and "${rel}" both give document id "${id}"; rename one of them.`,
+        );
+      }
+      owners.set(id, rel);
+      const text = await readFile(file);
+      if (text.trim() === "") throw dataError(`Cannot load corpus "${root}": "${rel}" is empty.`);
+      documents.push({ id, title: titleOf(text, ext, id), text, source: rel });
+    } else if (TABLE_EXTENSIONS.has(ext)) {
+      tables.push(await loadTable(file, rel, ext));
+    } else {
+      skipped.push(rel);
+    }
+  }
+  return { corpus: { documents, tables }, skipped };
+}
+
+async function listFiles(root: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (dir: string) => {
+    let entries: Deno.DirEntry[];
+    try {
+      entries = await Array.fromAsync(Deno.readDir(dir));
+    } catch (error) {
+      throw dataError(`Cannot load corpus "${dir}": ${describeFsError(error)}.`, error);
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (entry.name.startsWith(".")) continue;
+      const full = join(dir, entry.name);
+      if (entry.isDirectory) await walk(full);
+      else if (entry.isFile) out.push(full);
+    }
+  };
+  await walk(root);
+  return out;
+}
+
+async function loadTable(file: string, rel: string, ext: string): Promise<Table> {
+  const text = await readFile(file);
+  const title = basename(rel, ext);
+  if (ext === ".csv") {
+    let records: Record<string, string>[];
+    try {
+      records = parseCsv(text, {
+        columns: true,
+        skip_empty_lines: true,
+        trim: true,
+        bom: true,
+      }) as Record<string, string>[];
+    } catch (error) {
+      throw dataError(
+        `Cannot load corpus table "${rel}": malformed CSV (${(error as Error).message}).`,
+        error,
+      );
+    }
+    const columns = records.length ? Object.keys(records[0]) : headerOf(text);
+    return { source: rel, title, columns, rows: records };
+  }
+  const value = parseJson(text, rel);
+  if (!Array.isArray(value) || value.some((r) => !isFlatRow(r))) {
+    throw dataError(
+      `Cannot load corpus table "${rel}": a JSON table must be a list of objects whose values are strings, numbers, booleans or null.`,
+    );
+  }
+  const columns: string[] = [];
+  for (const row of value as Record<string, Cell>[]) {
+    for (const key of Object.keys(row)) if (!columns.includes(key)) columns.push(key);
+  }
+  return { source: rel, title, columns, rows: value as Record<string, Cell>[] };
+}
+
+function isFlatRow(value: unknown): boolean {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  return Object.values(value).every((v) => v === null || typeof v !== "object");
+}
+
+function headerOf(text: string): string[] {
+  const first = text.split(/\r?\n/)[0] ?? "";
+  return first ? first.split(",").map((c) => c.trim()) : [];
+}
+
+function titleOf(text: string, ext: string, id: string): string {
+  if (ext === ".md") {
+    const heading = /^#\s+(.+)$/m.exec(text);
+    if (heading) return heading[1].trim();
+  }
+  return id.split("/").pop()!.replace(/[_-]+/g, " ");
+}
+
+async function readFile(path: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (error) {
+    throw dataError(`Cannot read corpus file "${path}": ${describeFsError(error)}.`, error);
+  }
+}
+
+function parseJson(text: string, where: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw dataError(`Cannot load corpus "${where}": invalid JSON (${(error as Error).message}).`);
+  }
+}
+
+function dataError(message: string, cause?: unknown): RagbenchError {
+  return new RagbenchError("data", message, cause === undefined ? undefined : { cause });
+}

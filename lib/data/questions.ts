@@ -1,0 +1,145 @@
+/**
+ * Loads a question set: YAML (a list, or a mapping with a `questions:` list)
+ * or JSONL (one question per line). Every problem is reported with its line:
+ * schema errors, duplicate ids, invalid `iregex` patterns, `requires_tools`
+ * and `tool_used` names that no tool has, and evidence ids the corpus lacks.
+ *
+ * @module
+ */
+
+import { extname } from "node:path";
+import { ConfigError, type ConfigIssue } from "../errors.ts";
+import { validateIregex } from "../score/checks.ts";
+import { suggestion } from "../util/did_you_mean.ts";
+import { readTextFile } from "../util/fs.ts";
+import { fixedSource, issuesFromZod, parseYaml, type YamlSource } from "../util/yaml_source.ts";
+import { type Question, questionSchema } from "./question_schema.ts";
+
+/** Names a question set is checked against. */
+export interface QuestionContext {
+  /** Every tool name a question may require (built-ins and the config's custom tools). */
+  toolNames: readonly string[];
+  /** Document ids of the corpus; evidence must name one of them. */
+  documentIds?: ReadonlySet<string>;
+}
+
+/**
+ * Reads and validates the questions at `path`.
+ *
+ * @throws {ConfigError} listing every problem with its line.
+ */
+export async function loadQuestions(path: string, context: QuestionContext): Promise<Question[]> {
+  const text = await readTextFile(path, "questions");
+  return parseQuestions(text, path, context);
+}
+
+/** Validates question-set text (YAML, or JSONL when `file` ends in .jsonl). */
+export function parseQuestions(text: string, file: string, context: QuestionContext): Question[] {
+  const entries: Array<{ source: YamlSource; path: Array<string | number>; value: unknown }> = [];
+  const issues: ConfigIssue[] = [];
+  if (extname(file).toLowerCase() === ".jsonl") {
+    text.split("\n").forEach((line, i) => {
+      if (line.trim() === "") return;
+      try {
+        entries.push({
+          source: fixedSource(file, undefined, i + 1),
+          path: [],
+          value: JSON.parse(line),
+        });
+      } catch (error) {
+        issues.push({
+          position: { file, line: i + 1 },
+          message: `invalid JSON (${(error as Error).message})`,
+        });
+      }
+    });
+  } else {
+    const parsed = parseYaml(text, file);
+    if (parsed.issues.length) throw new ConfigError("questions", parsed.issues);
+    const root = parsed.source.value;
+    const list = Array.isArray(root)
+      ? { items: root, path: [] as Array<string | number> }
+      : root && typeof root === "object" &&
+          Array.isArray((root as Record<string, unknown>).questions)
+      ? { items: (root as { questions: unknown[] }).questions, path: ["questions"] }
+      : undefined;
+    if (!list) {
+      throw new ConfigError("questions", [{
+        position: { file, line: 1 },
+        message: "expected a list of questions (or a mapping with a questions: list)",
+      }]);
+    }
+    list.items.forEach((value, i) => {
+      entries.push({ source: parsed.source, path: [...list.path, i], value });
+    });
+  }
+  const questions: Question[] = [];
+  const ids = new Map<string, number>();
+  for (const entry of entries) {
+    const parsed = questionSchema.safeParse(entry.value);
+    if (!parsed.success) {
+      issues.push(
+        ...issuesFromZod(entry.source, parsed.error, questionSchema, entry.path, entry.value),
+      );
+      continue;
+    }
+    const q = parsed.data;
+    const at = (sub: Array<string | number>) => entry.source.positionOf([...entry.path, ...sub]);
+    const previous = ids.get(q.id);
+    if (previous !== undefined) {
+      issues.push({
+        position: at(["id"]),
+        message: `question id "${q.id}" is used twice (questions ${previous + 1} and ${
+          questions.length + 1
+        })`,
+      });
+    }
+    ids.set(q.id, questions.length);
+    (q.requires_tools ?? []).forEach((tool, i) => {
+      if (!context.toolNames.includes(tool)) {
+        issues.push({
+          position: at(["requires_tools", i]),
+          message: `question "${q.id}" requires unknown tool "${tool}"`,
+          hint: suggestion(tool, context.toolNames),
+        });
+      }
+    });
+    q.checks.forEach((check, i) => {
+      const invalid = check.type === "iregex" ? validateIregex(check.pattern) : null;
+      if (invalid !== null) {
+        issues.push({
+          position: at(["checks", i, "pattern"]),
+          message: `invalid iregex pattern: ${invalid}`,
+        });
+      }
+      if (check.type === "tool_used" && !context.toolNames.includes(check.tool)) {
+        issues.push({
+          position: at(["checks", i, "tool"]),
+          message: `tool_used names unknown tool "${check.tool}"`,
+          hint: suggestion(check.tool, context.toolNames),
+        });
+      }
+    });
+    if (context.documentIds) {
+      const docs = context.documentIds;
+      (q.evidence ?? []).forEach((id, i) => {
+        if (!docs.has(id)) {
+          issues.push({
+            position: at(["evidence", i]),
+            message: `evidence names document "${id}", which the corpus does not have`,
+            hint: suggestion(id, [...docs]),
+          });
+        }
+      });
+    }
+    questions.push(q);
+  }
+  if (issues.length) throw new ConfigError("questions", issues);
+  if (questions.length === 0) {
+    throw new ConfigError("questions", [{
+      position: { file },
+      message: "the file holds no questions",
+    }]);
+  }
+  return questions;
+}

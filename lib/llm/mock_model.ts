@@ -1,0 +1,123 @@
+/**
+ * The scripted mock model used by `--mock`: no network, no API key, the same
+ * reply to the same conversation every time.
+ *
+ * How it picks a reply (the turn number is how many assistant messages the
+ * conversation already has):
+ * - A question with a script entry (see `mock_script.ts`) replays the entry's
+ *   calls in order, skipping calls to tools the request does not offer, then
+ *   gives the entry's answer. When the request offers no tools: before any
+ *   tool result it gives the entry's `recall` (or "I don't know."), after
+ *   tool results it gives the answer.
+ * - Default policy for a question the script does not name: with `search`
+ *   offered and no tool called yet, it searches for the question text; once
+ *   it has a tool result it answers with the start of the last one; with no
+ *   tools and no tool result it answers "I don't know."
+ *
+ * Token usage is estimated as one token per four characters (requests count
+ * every message and tool schema), so cost and token columns are exercised.
+ *
+ * @module
+ */
+
+import type { ToolCall, Usage } from "../types.ts";
+import type { ChatMessage, ChatRequest, ChatResponse, Model, Pricing } from "./model.ts";
+import { entryFor, type MockEntry, type MockScript } from "./mock_script.ts";
+
+/** The closed-book answer when the script gives no `recall`. */
+export const UNKNOWN_ANSWER = "I don't know.";
+
+/** Characters of the last tool result the default policy quotes. */
+const QUOTE_CHARS = 300;
+
+/** Builds the mock model for `script`; `name` is the configured model name (for pricing and the id). */
+export function createMockModel(script: MockScript, name: string, pricing: Pricing): Model {
+  return {
+    id: `mock:${name}`,
+    pricing,
+    // deno-lint-ignore require-await
+    async chat(request: ChatRequest, signal: AbortSignal): Promise<ChatResponse> {
+      signal.throwIfAborted();
+      const reply = replyTo(script, request);
+      return { ...reply, usage: estimateUsage(request, reply) };
+    },
+  };
+}
+
+type Reply = { content: string | null; tool_calls: ToolCall[] };
+
+function replyTo(script: MockScript, request: ChatRequest): Reply {
+  const question = request.messages.find((m) => m.role === "user")?.content ?? "";
+  const turn = request.messages.filter((m) => m.role === "assistant").length;
+  const sawToolResult = request.messages.some((m) => m.role === "tool");
+  const offered = new Set(request.tools.map((t) => t.name));
+  const entry = entryFor(script, question);
+  if (entry) return scripted(entry, turn, offered, sawToolResult);
+  return defaultPolicy(question, request.messages, turn, offered, sawToolResult);
+}
+
+function scripted(entry: MockEntry, turn: number, offered: Set<string>, sawTool: boolean): Reply {
+  if (offered.size === 0) {
+    if (!sawTool) return text(entry.recall ?? UNKNOWN_ANSWER);
+    return text(entry.answer ?? UNKNOWN_ANSWER);
+  }
+  const calls = entry.calls.filter((c) => offered.has(c.tool));
+  if (turn < calls.length) {
+    const call = calls[turn];
+    return {
+      content: null,
+      tool_calls: [{
+        id: `call_${turn + 1}`,
+        name: call.tool,
+        arguments: JSON.stringify(call.args),
+      }],
+    };
+  }
+  return text(entry.answer ?? UNKNOWN_ANSWER);
+}
+
+function defaultPolicy(
+  question: string,
+  messages: ChatMessage[],
+  turn: number,
+  offered: Set<string>,
+  sawTool: boolean,
+): Reply {
+  if (!sawTool) {
+    if (turn === 0 && offered.has("search")) {
+      return {
+        content: null,
+        tool_calls: [{
+          id: "call_1",
+          name: "search",
+          arguments: JSON.stringify({ query: question.slice(0, 200) }),
+        }],
+      };
+    }
+    return text(UNKNOWN_ANSWER);
+  }
+  const last = messages.findLast((m) => m.role === "tool");
+  const quote = (last?.content ?? "").replace(/\s+/g, " ").trim().slice(0, QUOTE_CHARS);
+  return text(`From the documents: ${quote}`);
+}
+
+function text(content: string): Reply {
+  return { content, tool_calls: [] };
+}
+
+/** One token per four characters of everything sent and received. */
+export function estimateUsage(request: ChatRequest, reply: Reply): Usage {
+  let sent = 0;
+  for (const m of request.messages) {
+    sent += (m.content ?? "").length + 4;
+    if (m.role === "assistant" && m.tool_calls) {
+      for (const c of m.tool_calls) sent += c.name.length + c.arguments.length;
+    }
+  }
+  for (const t of request.tools) {
+    sent += t.name.length + t.description.length + JSON.stringify(t.parameters).length;
+  }
+  let received = (reply.content ?? "").length;
+  for (const c of reply.tool_calls) received += c.name.length + c.arguments.length;
+  return { input_tokens: Math.ceil(sent / 4), output_tokens: Math.max(1, Math.ceil(received / 4)) };
+}

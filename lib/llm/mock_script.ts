@@ -1,0 +1,123 @@
+/**
+ * The mock script: what the scripted mock model does for each question.
+ *
+ * A YAML mapping from a fragment of a question's text to the list of turns
+ * the model takes on it:
+ *
+ * ```yaml
+ * "tower that inspired Tokyo Tower":
+ *   - {call: search, args: {query: Tokyo Tower design inspiration}}
+ *   - {call: search, args: {query: Eiffel Tower height}}
+ *   - {answer: "The Eiffel Tower, which inspired it, is 330 metres tall."}
+ *   - {recall: "About 333 metres."}
+ * ```
+ *
+ * `call` turns ask for a tool; `answer` is the final answer; `recall` is
+ * what the model answers when it is offered no tools and has seen no tool
+ * result (a closed-book system). A question matches the longest fragment it
+ * contains, compared ignoring case.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { ConfigError } from "../errors.ts";
+import type { JsonValue } from "../types.ts";
+import { readTextFile } from "../util/fs.ts";
+import { issuesFromZod, parseYaml } from "../util/yaml_source.ts";
+
+const jsonObject = z.record(z.string(), z.json());
+
+const turnSchema = z.union([
+  z.strictObject({ call: z.string().min(1), args: jsonObject.default({}) }),
+  z.strictObject({ answer: z.string() }),
+  z.strictObject({ recall: z.string() }),
+]);
+
+const scriptSchema = z.record(
+  z.string().trim().min(1, "a fragment must not be empty"),
+  z.array(turnSchema).min(1, "list at least one turn"),
+);
+
+/** One tool call the mock makes. */
+export interface MockCall {
+  tool: string;
+  args: Record<string, JsonValue>;
+}
+
+/** What the mock does on the questions that contain `fragment`. */
+export interface MockEntry {
+  fragment: string;
+  /** Tool calls in order, before the answer. */
+  calls: MockCall[];
+  answer: string | null;
+  recall: string | null;
+}
+
+/** A parsed mock script. */
+export interface MockScript {
+  entries: MockEntry[];
+}
+
+/** An empty script: every question gets the default policy. */
+export const EMPTY_SCRIPT: MockScript = { entries: [] };
+
+/**
+ * Reads and validates a mock script.
+ *
+ * @throws {ConfigError} with the line of each problem.
+ */
+export async function loadMockScript(path: string): Promise<MockScript> {
+  return parseMockScript(await readTextFile(path, "mock script"), path);
+}
+
+/** Validates mock-script text. */
+export function parseMockScript(text: string, file: string): MockScript {
+  const { source, issues } = parseYaml(text, file);
+  if (issues.length) throw new ConfigError("mock script", issues);
+  const parsed = scriptSchema.safeParse(source.value ?? {});
+  if (!parsed.success) {
+    throw new ConfigError("mock script", issuesFromZod(source, parsed.error, scriptSchema));
+  }
+  const problems: ConstructorParameters<typeof ConfigError>[1] = [];
+  const entries: MockEntry[] = [];
+  for (const [fragment, turns] of Object.entries(parsed.data)) {
+    const entry: MockEntry = { fragment, calls: [], answer: null, recall: null };
+    turns.forEach((turn, i) => {
+      const at = source.positionOf([fragment, i]);
+      if ("call" in turn) {
+        if (entry.answer !== null) {
+          problems.push({
+            position: at,
+            message: `in "${fragment}": a call after the answer is never made`,
+          });
+        }
+        entry.calls.push({ tool: turn.call, args: turn.args as Record<string, JsonValue> });
+      } else if ("answer" in turn) {
+        if (entry.answer !== null) {
+          problems.push({ position: at, message: `in "${fragment}": more than one answer turn` });
+        }
+        entry.answer = turn.answer;
+      } else {
+        if (entry.recall !== null) {
+          problems.push({ position: at, message: `in "${fragment}": more than one recall turn` });
+        }
+        entry.recall = turn.recall;
+      }
+    });
+    entries.push(entry);
+  }
+  if (problems.length) throw new ConfigError("mock script", problems);
+  return { entries };
+}
+
+/** The entry for a question: the longest fragment it contains (ignoring case), else undefined. */
+export function entryFor(script: MockScript, question: string): MockEntry | undefined {
+  const text = question.toLowerCase();
+  let best: MockEntry | undefined;
+  for (const entry of script.entries) {
+    if (!text.includes(entry.fragment.toLowerCase())) continue;
+    if (!best || entry.fragment.length > best.fragment.length) best = entry;
+  }
+  return best;
+}

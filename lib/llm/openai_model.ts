@@ -1,0 +1,414 @@
+/**
+ * The OpenAI-compatible chat model: chat completions with native tool calls,
+ * through `npm:openai`, against OpenAI or any server speaking the same API
+ * (vLLM, Ollama, llama.cpp, LiteLLM, ...).
+ *
+ * Permissions: only `--allow-net` for the model host. The SDK's constructor
+ * looks up `OPENAI_*` environment variables for every option not passed
+ * (through `process.env`, which makes Deno prompt on a terminal or fail
+ * silently without `--allow-env`). All but one of those options are passed
+ * explicitly; `OPENAI_CUSTOM_HEADERS` is read whatever is passed, so the
+ * client is built with `process.env` hidden (see {@link withoutEnvironment}).
+ * That also keeps a stray variable from changing the headers sent with the key.
+ *
+ * @module
+ */
+
+import process from "node:process";
+import OpenAI from "openai";
+import type { ToolCall } from "../types.ts";
+import {
+  type ChatMessage,
+  type ChatResponse,
+  type Model,
+  ModelCallError,
+  type Pricing,
+  type ToolSpec,
+} from "./model.ts";
+
+/** The API root used when `baseUrl` is not set. */
+export const OPENAI_BASE_URL = "https://api.openai.com/v1";
+/** Default time one HTTP attempt may take, in milliseconds. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+/** Default number of retries after a connection error, timeout, 408, 409, 429 or 5xx. */
+export const DEFAULT_MAX_RETRIES = 2;
+
+/** Options of {@link createOpenAIModel}. */
+export interface OpenAIModelOptions {
+  /** Model name as the API knows it, e.g. `gpt-4o-mini`. */
+  name: string;
+  /** API root, e.g. `http://127.0.0.1:11434/v1`; null or absent means OpenAI itself. */
+  baseUrl?: string | null;
+  /** Bearer key; null, absent or empty sends no `Authorization` header (local servers). */
+  apiKey?: string | null;
+  pricing: Pricing;
+  /** Time one HTTP attempt may take, in ms (default 60 000); retries get the same again. */
+  timeoutMs?: number;
+  /** Retries after transient failures, with the SDK's backoff (default 2; 0 = none). */
+  maxRetries?: number;
+  /** Sampling temperature; omitted from the request when not set (o-series models reject it). */
+  temperature?: number;
+  /**
+   * Cap on output tokens. Sent as `max_completion_tokens` to OpenAI itself (the
+   * o-series rejects `max_tokens`) and as `max_tokens` to other servers, which
+   * may not know the newer name.
+   */
+  maxTokens?: number;
+}
+
+/** What failure messages need to know; holds the key only to scrub it. */
+interface FailureContext {
+  id: string;
+  name: string;
+  /** Base URL safe to print (no user info, query or fragment). */
+  site: string;
+  apiKey: string | null;
+  timeoutMs: number;
+  maxRetries: number;
+}
+
+type ApiMessage = OpenAI.Chat.ChatCompletionMessageParam;
+type ApiBody = OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
+
+/**
+ * Creates a {@link Model} that calls the chat-completions endpoint at
+ * `options.baseUrl`. Its id is `openai:<name>`. `chat()` rejects only with
+ * {@link ModelCallError}, whose message names the host and what to do and
+ * never contains the API key; the SDK error is its `cause`. The signal given
+ * to `chat()` cancels the HTTP request.
+ *
+ * @throws {ModelCallError} if `baseUrl` is not an http(s) URL.
+ * @throws {RangeError} if `name` is empty or `timeoutMs` / `maxRetries` are out of range.
+ */
+export function createOpenAIModel(options: OpenAIModelOptions): Model {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  if (options.name.trim() === "") throw new RangeError("Model name must not be empty");
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new RangeError(`timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`);
+  }
+  if (!Number.isInteger(maxRetries) || maxRetries < 0) {
+    throw new RangeError(`maxRetries must be an integer >= 0, got ${maxRetries}`);
+  }
+  const baseUrl = options.baseUrl ?? OPENAI_BASE_URL;
+  const site = safeUrl(baseUrl);
+  const apiKey = options.apiKey || null;
+  const context: FailureContext = {
+    id: `openai:${options.name}`,
+    name: options.name,
+    site,
+    apiKey,
+    timeoutMs,
+    maxRetries,
+  };
+  const client = withoutEnvironment(() =>
+    new OpenAI({
+      // The SDK refuses to start without a credential; a keyless server gets a
+      // placeholder that the `Authorization: null` header below never sends.
+      apiKey: apiKey ?? "no-key",
+      baseURL: baseUrl,
+      // Passed explicitly so the SDK does not look them up in the environment.
+      organization: null,
+      project: null,
+      adminAPIKey: null,
+      webhookSecret: null,
+      logLevel: "off",
+      timeout: timeoutMs,
+      maxRetries,
+      defaultHeaders: apiKey === null ? { Authorization: null } : undefined,
+    })
+  );
+  const officialApi = options.baseUrl == null;
+
+  function requestBody(messages: ChatMessage[], tools: ToolSpec[]): ApiBody {
+    const body: ApiBody = { model: options.name, messages: messages.map(toApiMessage) };
+    if (tools.length > 0) {
+      body.tools = tools.map((tool) => ({
+        type: "function",
+        function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+      }));
+      body.tool_choice = "auto";
+    }
+    if (options.temperature !== undefined) body.temperature = options.temperature;
+    if (options.maxTokens !== undefined) {
+      if (officialApi) body.max_completion_tokens = options.maxTokens;
+      else body.max_tokens = options.maxTokens;
+    }
+    return body;
+  }
+
+  return {
+    id: context.id,
+    pricing: Object.freeze({ ...options.pricing }),
+    async chat(request, signal) {
+      let reply: unknown;
+      try {
+        reply = await client.chat.completions.create(requestBody(request.messages, request.tools), {
+          signal,
+        });
+      } catch (error) {
+        throw describeFailure(error, signal, context);
+      }
+      return parseReply(reply, context);
+    },
+  };
+}
+
+/**
+ * Runs `create` while `process.env` is an empty object, so that nothing it
+ * does can read (or make Deno prompt for) an environment variable. Safe
+ * because `create` is synchronous: no other code runs before env is restored.
+ */
+function withoutEnvironment<T>(create: () => T): T {
+  const original = Object.getOwnPropertyDescriptor(process, "env");
+  if (original === undefined || !original.configurable) return create();
+  Object.defineProperty(process, "env", {
+    value: {},
+    configurable: true,
+    enumerable: original.enumerable,
+    writable: true,
+  });
+  try {
+    return create();
+  } finally {
+    Object.defineProperty(process, "env", original);
+  }
+}
+
+function toApiMessage(message: ChatMessage): ApiMessage {
+  switch (message.role) {
+    case "system":
+    case "user":
+      return { role: message.role, content: message.content };
+    case "tool":
+      return { role: "tool", tool_call_id: message.tool_call_id, content: message.content };
+    case "assistant": {
+      const calls = message.tool_calls ?? [];
+      // The API rejects an empty `tool_calls` list, and content null without tool calls.
+      if (calls.length === 0) return { role: "assistant", content: message.content ?? "" };
+      return {
+        role: "assistant",
+        content: message.content,
+        tool_calls: calls.map((call) => ({
+          id: call.id,
+          type: "function",
+          function: { name: call.name, arguments: call.arguments },
+        })),
+      };
+    }
+  }
+}
+
+/** Reads the reply defensively: OpenAI-compatible servers differ in what they send. */
+function parseReply(reply: unknown, context: FailureContext): ChatResponse {
+  const malformed = (what: string) =>
+    new ModelCallError(
+      `Model API at ${context.site} returned a malformed reply: ${what}. ` +
+        "Check that model.base_url points to an OpenAI-compatible chat-completions API.",
+    );
+  if (!isRecord(reply)) throw malformed("the body is not a JSON object");
+  const choices = reply.choices;
+  if (!Array.isArray(choices) || choices.length === 0) throw malformed("no choices");
+  const first: unknown = choices[0];
+  if (!isRecord(first) || !isRecord(first.message)) {
+    throw malformed("the first choice has no message");
+  }
+  const message = first.message;
+  const rawCalls = message.tool_calls ?? [];
+  if (!Array.isArray(rawCalls)) throw malformed("tool_calls is not a list");
+  const toolCalls: ToolCall[] = [];
+  for (const [index, raw] of rawCalls.entries()) {
+    const fn = isRecord(raw) ? raw.function : undefined;
+    if (!isRecord(raw) || !isRecord(fn) || typeof fn.name !== "string") {
+      throw malformed(`tool call ${index + 1} has no function name`);
+    }
+    toolCalls.push({
+      // Some servers omit ids; the next request must still pair results with calls.
+      id: typeof raw.id === "string" && raw.id !== "" ? raw.id : `call_${index}`,
+      name: fn.name,
+      arguments: rawArguments(fn.arguments),
+    });
+  }
+  const usage = isRecord(reply.usage) ? reply.usage : {};
+  return {
+    content: typeof message.content === "string" ? message.content : null,
+    tool_calls: toolCalls,
+    usage: {
+      input_tokens: count(usage.prompt_tokens),
+      output_tokens: count(usage.completion_tokens),
+    },
+  };
+}
+
+/** The arguments as sent: text is kept verbatim (even if not valid JSON). */
+function rawArguments(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value === undefined || value === null) return "";
+  return JSON.stringify(value); // some servers send an object instead of JSON text
+}
+
+function count(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0;
+}
+
+/** Turns whatever the SDK threw into a ModelCallError with a safe, actionable message. */
+function describeFailure(
+  error: unknown,
+  signal: AbortSignal,
+  context: FailureContext,
+): ModelCallError {
+  const { site, id } = context;
+  const retried = context.maxRetries > 0
+    ? ` (after ${context.maxRetries} ${context.maxRetries === 1 ? "retry" : "retries"})`
+    : "";
+  let message: string;
+  if (error instanceof OpenAI.APIUserAbortError || signal.aborted) {
+    const deadline = signal.reason instanceof DOMException && signal.reason.name === "TimeoutError";
+    message = `Model call ${id} was cancelled before the reply arrived` +
+      (deadline ? " (the caller's time limit ran out)." : ".");
+  } else if (error instanceof OpenAI.APIConnectionTimeoutError) {
+    message =
+      `Model API at ${site} did not answer within ${context.timeoutMs / 1000} s${retried}. ` +
+      "Check that the server is up and not overloaded, or allow the model a longer timeout.";
+  } else if (error instanceof OpenAI.APIConnectionError) {
+    message = unreachableMessage(site, causeChain(error), context.apiKey);
+  } else if (error instanceof OpenAI.APIError && typeof error.status === "number") {
+    message = statusMessage(
+      error.status,
+      serverDetail(error.error, context.apiKey),
+      context,
+      retried,
+    );
+  } else {
+    const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    message = `Model API at ${site} returned a reply that could not be read ` +
+      `(${clip(scrub(text, context.apiKey))}). ` +
+      "Check that model.base_url points to an OpenAI-compatible chat-completions API.";
+  }
+  return new ModelCallError(message, { cause: error });
+}
+
+function statusMessage(
+  status: number,
+  detail: string,
+  context: FailureContext,
+  retried: string,
+): string {
+  const { site, name } = context;
+  const said = detail === "" ? "" : `: ${detail}`;
+  if (status === 401) {
+    // Never echo the server's text here: OpenAI quotes part of the rejected key.
+    return context.apiKey === null
+      ? `Model API at ${site} requires an API key (HTTP 401) and none was set. ` +
+        "Set the environment variable named by model.api_key_env."
+      : `Model API at ${site} rejected the API key (HTTP 401). ` +
+        "Check the environment variable named by model.api_key_env holds a valid key for this server.";
+  }
+  if (status === 403) {
+    return `Model API at ${site} refused access to model "${name}" (HTTP 403${said}). ` +
+      "Check that the API key may use this model.";
+  }
+  if (status === 404) {
+    return `Model API at ${site} answered 404 Not Found for model "${name}"${
+      said === "" ? "" : ` (${detail})`
+    }. Check model.name and that model.base_url is the API root (usually ending in /v1).`;
+  }
+  if (status === 429) {
+    return `Model API at ${site} rate-limited the request (HTTP 429${said})${retried}. ` +
+      "Lower evaluation.concurrency, wait, or check the account's quota.";
+  }
+  if (status >= 500) {
+    return `Model API at ${site} failed (HTTP ${status}${said})${retried}. ` +
+      "The server had a problem; try again later or check its logs.";
+  }
+  return `Model API at ${site} rejected the request for model "${name}" (HTTP ${status}${said}). ` +
+    "Check model.name and the model options (tools, temperature, max tokens) this server accepts.";
+}
+
+function unreachableMessage(site: string, causes: unknown[], apiKey: string | null): string {
+  const prefix = `Model API at ${site} could not be reached`;
+  const text = causes.map((cause) => cause instanceof Error ? cause.message : String(cause))
+    .join(" | ");
+  const permission = /Requires net access to "([^"]+)"/.exec(text);
+  if (permission || causes.some((cause) => cause instanceof Deno.errors.NotCapable)) {
+    const host = permission?.[1] ?? new URL(site).host;
+    return `${prefix}: network permission for "${host}" was not granted. ` +
+      `Run again with --allow-net=${host}.`;
+  }
+  if (/connection refused/i.test(text)) {
+    return `${prefix}: connection refused. Check model.base_url and that the server is running.`;
+  }
+  if (/dns error|failed to lookup|name or service not known|nodename nor servname/i.test(text)) {
+    return `${prefix}: host name not found. Check the host in model.base_url.`;
+  }
+  const blocked = /requests to port (\d+) are blocked/i.exec(text);
+  if (blocked) {
+    return `${prefix}: port ${blocked[1]} is on fetch's list of blocked ports. ` +
+      "Serve the model on another port and update model.base_url.";
+  }
+  if (/certificate|tls|ssl/i.test(text)) {
+    return `${prefix}: TLS handshake failed (${clip(scrub(text, apiKey))}). ` +
+      "Check the URL scheme in model.base_url and the server's certificate.";
+  }
+  return `${prefix}: ${clip(scrub(text, apiKey))}. ` +
+    "Check model.base_url and that the server is running.";
+}
+
+/** The error's causes, outermost first, skipping the SDK's generic wrapper. */
+function causeChain(error: Error): unknown[] {
+  const chain: unknown[] = [];
+  let current: unknown = error.cause;
+  while (current !== undefined && chain.length < 5) {
+    chain.push(current);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return chain.length > 0 ? chain : [error];
+}
+
+/** The `message` of an OpenAI-style error body, scrubbed and clipped; "" when there is none. */
+function serverDetail(body: unknown, apiKey: string | null): string {
+  const text = isRecord(body) && typeof body.message === "string"
+    ? body.message
+    : typeof body === "string"
+    ? body
+    : "";
+  return clip(scrub(text.trim(), apiKey));
+}
+
+/** Removes anything that looks like a credential, so the text can go into a results file. */
+function scrub(text: string, apiKey: string | null): string {
+  let clean = text;
+  if (apiKey !== null && apiKey.length >= 4) clean = clean.replaceAll(apiKey, "[redacted]");
+  return clean
+    .replace(/\bBearer\s+\S+/gi, "Bearer [redacted]")
+    .replace(/\bsk-[\w*.\-]{3,}/g, "[redacted]");
+}
+
+function clip(text: string, limit = 300): string {
+  return text.length <= limit ? text : `${text.slice(0, limit)}...`;
+}
+
+/** `url` without user info, query or fragment (they may hold credentials). */
+function safeUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch (error) {
+    throw new ModelCallError(
+      `model.base_url "${clip(url.replace(/\/\/[^/@]*@/, "//"), 100)}" is not a valid URL. ` +
+        "Use the API root, e.g. http://127.0.0.1:11434/v1.",
+      { cause: error },
+    );
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new ModelCallError(
+      `model.base_url "${parsed.protocol}//${parsed.host}" must use http or https. ` +
+        "Use the API root, e.g. http://127.0.0.1:11434/v1.",
+    );
+  }
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname.replace(/\/+$/, "")}`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,95 @@
+/**
+ * The results file, `per_question_results.jsonl`: one JSON object a line,
+ * appended and flushed as each question finishes, so an interrupted run keeps
+ * everything it finished. Each line goes to the file in a single write of the
+ * whole line; a reader ignores a last line without its newline (a write cut
+ * off by a crash), and resuming cuts that fragment away.
+ *
+ * @module
+ */
+
+import { RagbenchError } from "../errors.ts";
+import { describeFsError, writeFileAtomic } from "../util/fs.ts";
+
+/** Appends JSON lines to a file. */
+export interface JsonlWriter {
+  append(value: unknown): Promise<void>;
+  close(): void;
+}
+
+/**
+ * Opens `path` for appending (created if missing).
+ *
+ * @throws {RagbenchError} (code "io") when it cannot be opened.
+ */
+export async function openJsonlWriter(path: string): Promise<JsonlWriter> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { append: true, create: true });
+  } catch (error) {
+    throw new RagbenchError("io", `Cannot open "${path}" for writing: ${describeFsError(error)}.`, {
+      cause: error,
+    });
+  }
+  const encoder = new TextEncoder();
+  let closed = false;
+  let queue = Promise.resolve();
+  return {
+    append(value) {
+      const bytes = encoder.encode(JSON.stringify(value) + "\n");
+      // Lines are written one after another, never interleaved.
+      queue = queue.then(async () => {
+        let offset = 0;
+        while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
+      });
+      return queue;
+    },
+    close() {
+      if (!closed) {
+        closed = true;
+        file.close();
+      }
+    },
+  };
+}
+
+/**
+ * Reads the complete lines of a results file. A final line without its
+ * newline is dropped (and, with `repair`, cut from the file).
+ */
+export async function readJsonl(
+  path: string,
+  options: { repair?: boolean } = {},
+): Promise<unknown[]> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw new RagbenchError("io", `Cannot read "${path}": ${describeFsError(error)}.`, {
+      cause: error,
+    });
+  }
+  const end = text.lastIndexOf("\n") + 1;
+  if (end < text.length && options.repair) {
+    await Deno.truncate(path, new TextEncoder().encode(text.slice(0, end)).length);
+  }
+  const values: unknown[] = [];
+  text.slice(0, end).split("\n").forEach((line, i) => {
+    if (line.trim() === "") return;
+    try {
+      values.push(JSON.parse(line));
+    } catch {
+      throw new RagbenchError(
+        "data",
+        `"${path}" line ${i + 1} is not valid JSON; move the file away or fix the line.`,
+      );
+    }
+  });
+  return values;
+}
+
+/** Replaces the file with `values`, one a line, atomically. */
+export async function rewriteJsonl(path: string, values: readonly unknown[]): Promise<void> {
+  await writeFileAtomic(path, values.map((v) => JSON.stringify(v) + "\n").join(""));
+}

@@ -1,0 +1,61 @@
+/**
+ * Writes the summary files of a run directory from its result lines:
+ * `metrics_summary.csv` and `tool_usage.csv`, each through a temporary file
+ * and a rename. Results are grouped by system in config order.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import {
+  summarizeSystem,
+  SUMMARY_COLUMNS,
+  type SystemSummary,
+  TOOL_USAGE_COLUMNS,
+  type ToolUsage,
+  toolUsage,
+} from "../score/summary.ts";
+import type { QuestionResult } from "../types.ts";
+import { writeFileAtomic } from "../util/fs.ts";
+import { toCsv } from "./csv.ts";
+
+/** File names inside a run directory. */
+export const RUN_FILES = {
+  config: "config.resolved.yaml",
+  results: "per_question_results.jsonl",
+  summary: "metrics_summary.csv",
+  toolUsage: "tool_usage.csv",
+} as const;
+
+/** A system as the summaries need it. */
+export interface SummarySystem {
+  name: string;
+  type: string;
+  /** Names of the tools it offers, in offered order. */
+  tools: readonly string[];
+}
+
+/** The computed summaries, also returned for the console table. */
+export interface Summaries {
+  systems: SystemSummary[];
+  tools: ToolUsage[];
+}
+
+/** Computes both summaries. */
+export function summarize(
+  systems: readonly SummarySystem[],
+  results: readonly QuestionResult[],
+): Summaries {
+  const bySystem = new Map<string, QuestionResult[]>(systems.map((s) => [s.name, []]));
+  for (const r of results) bySystem.get(r.system)?.push(r);
+  return {
+    systems: systems.map((s) => summarizeSystem(s, bySystem.get(s.name)!)),
+    tools: systems.flatMap((s) => toolUsage(s.name, s.tools, bySystem.get(s.name)!)),
+  };
+}
+
+/** Writes `metrics_summary.csv` and `tool_usage.csv` into `dir`. */
+export async function writeSummaries(dir: string, summaries: Summaries): Promise<void> {
+  await writeFileAtomic(join(dir, RUN_FILES.summary), toCsv(SUMMARY_COLUMNS, summaries.systems));
+  await writeFileAtomic(join(dir, RUN_FILES.toolUsage), toCsv(TOOL_USAGE_COLUMNS, summaries.tools));
+}

@@ -1,0 +1,49 @@
+/**
+ * `config.resolved.yaml`: the config as the run used it — defaults filled
+ * in, paths absolute, the price applied, each system's offered tools — so a
+ * result can be traced to exactly what produced it. It holds no secret: the
+ * API key is named by its variable, never read into this file.
+ *
+ * @module
+ */
+
+import "../util/node_env.ts";
+import { stringify } from "yaml";
+import type { Config } from "../config/load.ts";
+import type { Pricing } from "../llm/model.ts";
+
+/** Run facts beside the config. */
+export interface RunFacts {
+  version: string;
+  mock: boolean;
+  modelId: string;
+  pricing: Pricing;
+  concurrency: number;
+  /** Offered tool names by system name. */
+  tools: ReadonlyMap<string, readonly string[]>;
+}
+
+/** The YAML text of the resolved config. */
+export function resolvedConfigYaml(config: Config, facts: RunFacts): string {
+  const value = {
+    ragbench_version: facts.version,
+    name: config.name,
+    ...(config.description === undefined ? {} : { description: config.description }),
+    config_file: config.file,
+    corpus: config.corpus,
+    questions: config.questions,
+    mock_script: config.mock_script,
+    mock: facts.mock,
+    model: { ...config.model, id: facts.modelId, price: facts.pricing },
+    evaluation: { ...config.evaluation, concurrency: facts.concurrency },
+    tools: config.tools,
+    systems: config.systems.map((s) => ({
+      ...s.options,
+      tools: s.tools.map((t) =>
+        t.kind === "builtin" ? { name: t.name, ...t.options } : { ...t, kind: undefined }
+      ),
+      offered_tools: facts.tools.get(s.name) ?? [],
+    })),
+  };
+  return stringify(JSON.parse(JSON.stringify(value)), { lineWidth: 0 });
+}

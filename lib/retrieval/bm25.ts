@@ -1,0 +1,442 @@
+/**
+ * Okapi BM25 over passages: ragbench's one deterministic lexical retriever.
+ *
+ * Scoring, for a query with distinct terms `t` (see `tokenizer.ts`) and a
+ * passage `p` of `dl` terms, in a collection of `N` passages whose mean
+ * length is `avgdl`, where `df(t)` passages contain `t`, `tf` times in `p`:
+ *
+ *     idf(t)     = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))
+ *     score(p)   = sum over t of idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl))
+ *
+ * with `k1` = 1.2 (how quickly repeats of a term stop adding score) and
+ * `b` = 0.75 (how strongly long passages are penalised) by default. This idf
+ * (Lucene's) is always positive, so a term found in most passages still adds
+ * a little rather than subtracting. A term repeated in the query counts once.
+ * A passage's indexed text is its document's title (unless the title is empty
+ * or just repeats the document id) followed by the passage text.
+ *
+ * Determinism: the query's distinct terms are scored in a fixed order (fewest
+ * passages first, then alphabetically), so word order in the query cannot
+ * change a score even in the last bit; scores are 64-bit floats; equal
+ * scores rank by passage order (corpus order, then position in the
+ * document).
+ *
+ * Layout, chosen so a 100,000-document corpus indexes in seconds and in
+ * about a hundred megabytes (`scripts/bench_retrieval.ts` measures it
+ * against SQLite FTS5): term ids from one hash table (`TermDictionary`);
+ * postings as one `Uint32Array` of passage numbers and one `Uint16Array` of
+ * term counts (capped at 65,535), sliced per term by an offsets array (CSR),
+ * passage numbers ascending within a term; term-at-a-time scoring into a
+ * reusable `Float64Array` accumulator that remembers which passages it
+ * touched, then a top-k selection over those only. Exact dynamic pruning
+ * (MaxScore) skips most of a common term's postings: once the k-th best
+ * score so far exceeds the most the remaining terms could add, those terms
+ * only update the passages already found, leaping through their postings.
+ * The results are the same as scoring every posting. The build tokenises each
+ * passage once (`TermInterner`), writes (term, count) pairs passage by
+ * passage, and inverts them with one counting sort.
+ *
+ * @module
+ */
+
+import { type TermDictionary, TermInterner, tokenize } from "./tokenizer.ts";
+import type { Passage } from "./passages.ts";
+
+/** BM25 parameters (see the module documentation). */
+export interface Bm25Options {
+  /** Term-frequency saturation, >= 0 (default {@link BM25_K1}). */
+  k1?: number;
+  /** Length normalisation, 0..1 (default {@link BM25_B}). */
+  b?: number;
+}
+
+/** Default `k1`. */
+export const BM25_K1 = 1.2;
+/** Default `b`. */
+export const BM25_B = 0.75;
+
+/** One ranked passage. */
+export interface SearchHit {
+  passage: Passage;
+  /** BM25 score, > 0; higher is better. */
+  score: number;
+}
+
+/** Sizes of a built index. */
+export interface Bm25Stats {
+  passages: number;
+  /** Distinct terms. */
+  terms: number;
+  /** (term, passage) pairs. */
+  postings: number;
+  /** Bytes held in the index's typed arrays. */
+  bytes: number;
+}
+
+/** A BM25 index over a fixed list of passages, built once in the constructor. */
+export class Bm25Index {
+  /** The indexed passages, in the order that breaks ties. */
+  readonly passages: readonly Passage[];
+  /** The `k1` in use. */
+  readonly k1: number;
+  /** The `b` in use. */
+  readonly b: number;
+  #terms: TermDictionary;
+  #offsets: Uint32Array;
+  #postings: Uint32Array;
+  #tfs: Uint16Array;
+  #idf: Float64Array;
+  #norm: Float64Array;
+  /** Per term: its largest tf / (tf + norm) over the passages holding it (< 1). */
+  #peak: Float64Array;
+  #scores: Float64Array;
+  #touched: Uint32Array;
+
+  /**
+   * Indexes `passages` (kept by reference: do not change them afterwards).
+   *
+   * @throws {RangeError} when `k1` is negative or `b` is outside 0..1.
+   */
+  constructor(passages: readonly Passage[], options: Bm25Options = {}) {
+    const k1 = options.k1 ?? BM25_K1;
+    const b = options.b ?? BM25_B;
+    if (!(k1 >= 0 && Number.isFinite(k1))) throw new RangeError(`k1 must be >= 0, got ${k1}.`);
+    if (!(b >= 0 && b <= 1)) throw new RangeError(`b must be between 0 and 1, got ${b}.`);
+    this.passages = passages;
+    this.k1 = k1;
+    this.b = b;
+    const built = buildPostings(passages);
+    this.#terms = built.terms;
+    this.#offsets = built.offsets;
+    this.#postings = built.postings;
+    this.#tfs = built.tfs;
+    const n = passages.length;
+    this.#idf = new Float64Array(built.terms.size);
+    for (let t = 0; t < this.#idf.length; t++) {
+      const df = built.offsets[t + 1] - built.offsets[t];
+      this.#idf[t] = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    }
+    let totalLength = 0;
+    for (let p = 0; p < n; p++) totalLength += built.lengths[p];
+    const avgdl = n > 0 && totalLength > 0 ? totalLength / n : 1;
+    this.#norm = new Float64Array(n);
+    for (let p = 0; p < n; p++) this.#norm[p] = k1 * (1 - b + b * built.lengths[p] / avgdl);
+    this.#peak = new Float64Array(built.terms.size);
+    for (let t = 0; t < this.#peak.length; t++) {
+      let peak = 0;
+      for (let j = built.offsets[t]; j < built.offsets[t + 1]; j++) {
+        const tf = built.tfs[j];
+        const v = tf / (tf + this.#norm[built.postings[j]]);
+        if (v > peak) peak = v;
+      }
+      this.#peak[t] = peak;
+    }
+    this.#scores = new Float64Array(n);
+    this.#touched = new Uint32Array(n);
+  }
+
+  /**
+   * The `k` best passages for `query`, best first; equal scores in passage
+   * order. Empty when no query term is in the index, including when the
+   * query has no searchable terms at all (check with `tokenize` to tell the
+   * two apart).
+   *
+   * @throws {RangeError} when `k` is not a whole number >= 1.
+   */
+  search(query: string, k: number): SearchHit[] {
+    if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a whole number >= 1.`);
+    const terms: Array<{ term: string; id: number; df: number }> = [];
+    for (const term of new Set(tokenize(query))) {
+      const id = this.#terms.idOf(term);
+      if (id !== undefined) terms.push({ term, id, df: this.#offsets[id + 1] - this.#offsets[id] });
+    }
+    if (terms.length === 0) return [];
+    // Rarest first, so the best candidates are known before the long posting lists.
+    terms.sort((x, y) => x.df - y.df || (x.term < y.term ? -1 : x.term > y.term ? 1 : 0));
+    const weights = terms.map((t) => this.#idf[t.id] * (this.k1 + 1));
+    // bound[i]: the most that terms i.. can add to any passage.
+    const bound = new Float64Array(terms.length + 1);
+    for (let i = terms.length - 1; i >= 0; i--) {
+      bound[i] = bound[i + 1] + weights[i] * this.#peak[terms[i].id];
+    }
+    let count = 0;
+    let pruned = false;
+    for (let i = 0; i < terms.length; i++) {
+      // MaxScore: once the k-th best score so far beats everything the remaining terms could
+      // give a passage, no passage outside the candidates can reach the top k (nor tie). No
+      // score so far exceeds bound[0] - bound[i], so below that there is nothing to check.
+      const rest = bound[i] * (1 + 1e-9);
+      if (!pruned && i > 0 && count >= k && rest < bound[0] - bound[i]) {
+        if (rest < kthScore(this.#scores, this.#touched, count, k)) {
+          pruned = true;
+          this.#touched.subarray(0, count).sort();
+        }
+      }
+      if (pruned) this.#addToCandidates(terms[i].id, weights[i], count);
+      else count = this.#accumulate(terms[i].id, weights[i], count);
+    }
+    const best = topK(this.#scores, this.#touched, count, k);
+    for (let i = 0; i < count; i++) this.#scores[this.#touched[i]] = 0;
+    return best.map(([p, score]) => ({ passage: this.passages[p], score }));
+  }
+
+  /** Adds term `id`'s contribution to every passage holding it; returns the new touched count. */
+  #accumulate(id: number, weight: number, count: number): number {
+    const scores = this.#scores;
+    const touched = this.#touched;
+    const norm = this.#norm;
+    const postings = this.#postings;
+    const tfs = this.#tfs;
+    const end = this.#offsets[id + 1];
+    for (let j = this.#offsets[id]; j < end; j++) {
+      const p = postings[j];
+      const tf = tfs[j];
+      const before = scores[p];
+      if (before === 0) touched[count++] = p;
+      scores[p] = before + weight * tf / (tf + norm[p]);
+    }
+    return count;
+  }
+
+  /**
+   * Adds term `id`'s contribution to the candidates `touched[0..count)` (sorted) only,
+   * leaping through the posting list when the candidates are few.
+   */
+  #addToCandidates(id: number, weight: number, count: number): void {
+    const scores = this.#scores;
+    const touched = this.#touched;
+    const norm = this.#norm;
+    const postings = this.#postings;
+    const tfs = this.#tfs;
+    const end = this.#offsets[id + 1];
+    let j = this.#offsets[id];
+    if (count * 8 >= end - j) {
+      for (; j < end; j++) {
+        const p = postings[j];
+        const before = scores[p];
+        if (before !== 0) scores[p] = before + weight * tfs[j] / (tfs[j] + norm[p]);
+      }
+      return;
+    }
+    for (let c = 0; c < count && j < end; c++) {
+      const p = touched[c];
+      if (postings[j] < p) j = gallop(postings, j, end, p);
+      if (j < end && postings[j] === p) {
+        const tf = tfs[j];
+        scores[p] = scores[p] + weight * tf / (tf + norm[p]);
+        j++;
+      }
+    }
+  }
+
+  /** Sizes of the index. */
+  get stats(): Bm25Stats {
+    const arrays = [this.#offsets, this.#postings, this.#tfs, this.#idf, this.#norm, this.#peak];
+    let bytes = this.#scores.byteLength + this.#touched.byteLength + this.#terms.bytes;
+    for (const a of arrays) bytes += a.byteLength;
+    return {
+      passages: this.passages.length,
+      terms: this.#terms.size,
+      postings: this.#postings.length,
+      bytes,
+    };
+  }
+}
+
+/** First index in `a[from..end)` whose value is >= `value` (`a[from]` < `value`), or `end`. */
+function gallop(a: Uint32Array, from: number, end: number, value: number): number {
+  let lo = from; // a[lo] < value
+  let step = 1;
+  let hi = from + 1;
+  while (hi < end && a[hi] < value) {
+    lo = hi;
+    step *= 2;
+    hi = lo + step;
+  }
+  if (hi > end) hi = end;
+  while (lo + 1 < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] < value) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+/** The `k`-th highest of the scores of `touched[0..count)` (count >= k). */
+function kthScore(scores: Float64Array, touched: Uint32Array, count: number, k: number): number {
+  // A min-heap of the k best scores seen.
+  const heap = new Float64Array(k);
+  let size = 0;
+  for (let i = 0; i < count; i++) {
+    const s = scores[touched[i]];
+    if (size < k) {
+      let at = size++;
+      while (at > 0 && heap[(at - 1) >> 1] > s) {
+        heap[at] = heap[(at - 1) >> 1];
+        at = (at - 1) >> 1;
+      }
+      heap[at] = s;
+    } else if (s > heap[0]) {
+      let at = 0;
+      for (;;) {
+        const left = 2 * at + 1;
+        if (left >= k) break;
+        const child = left + 1 < k && heap[left + 1] < heap[left] ? left + 1 : left;
+        if (heap[child] >= s) break;
+        heap[at] = heap[child];
+        at = child;
+      }
+      heap[at] = s;
+    }
+  }
+  return heap[0];
+}
+
+/**
+ * `[passage number, score]` of the `k` highest scores among `touched[0..count)`,
+ * best first; ties by passage number.
+ */
+function topK(
+  scores: Float64Array,
+  touched: Uint32Array,
+  count: number,
+  k: number,
+): Array<[number, number]> {
+  const size = Math.min(k, count);
+  const bestP = new Int32Array(size);
+  const bestS = new Float64Array(size);
+  let m = 0;
+  for (let i = 0; i < count; i++) {
+    const p = touched[i];
+    const s = scores[p];
+    if (m === size) {
+      const ws = bestS[m - 1];
+      if (s < ws || (s === ws && p > bestP[m - 1])) continue;
+      m--;
+    }
+    let j = m;
+    while (j > 0 && (bestS[j - 1] < s || (bestS[j - 1] === s && bestP[j - 1] > p))) {
+      bestS[j] = bestS[j - 1];
+      bestP[j] = bestP[j - 1];
+      j--;
+    }
+    bestS[j] = s;
+    bestP[j] = p;
+    m++;
+  }
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i < m; i++) out.push([bestP[i], bestS[i]]);
+  return out;
+}
+
+/** The inverted index in CSR form plus passage lengths. */
+interface BuiltPostings {
+  terms: TermDictionary;
+  /** `offsets[t]..offsets[t+1]` is term t's slice of `postings` / `tfs`. */
+  offsets: Uint32Array;
+  postings: Uint32Array;
+  tfs: Uint16Array;
+  /** Indexed terms per passage (stopwords excluded). */
+  lengths: Uint32Array;
+}
+
+/** Indexes the title too, unless it is empty or only repeats the document id. */
+function indexesTitle(passage: Passage): boolean {
+  return passage.title !== "" && passage.title !== passage.doc_id;
+}
+
+/** Counts of one passage's terms, reused from passage to passage. */
+class PassageCounter {
+  /** Occurrences of each term id in the current passage (0 for the others). */
+  tf = new Uint32Array(1024);
+  /** Distinct term ids of the current passage, in order of first occurrence. */
+  seen = new Uint32Array(256);
+  seenCount = 0;
+  /** Indexed terms in the current passage. */
+  length = 0;
+
+  add(ids: Int32Array, termCount: number): void {
+    if (termCount > this.tf.length) {
+      this.tf = grow(this.tf, Math.max(termCount, this.tf.length * 2));
+    }
+    if (this.seenCount + ids.length > this.seen.length) {
+      this.seen = grow(this.seen, (this.seenCount + ids.length) * 2);
+    }
+    const tf = this.tf;
+    const seen = this.seen;
+    let seenCount = this.seenCount;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
+      if (tf[id]++ === 0) seen[seenCount++] = id;
+    }
+    this.seenCount = seenCount;
+    this.length += ids.length;
+  }
+}
+
+function buildPostings(passages: readonly Passage[]): BuiltPostings {
+  const n = passages.length;
+  const interner = new TermInterner();
+  const counter = new PassageCounter();
+  let chars = 0;
+  for (const p of passages) chars += p.text.length;
+  // Forward index: the (term, count) pairs of each passage, passage after passage.
+  let pairTerms = new Uint32Array(Math.max(1024, Math.ceil(chars / 8)));
+  let pairTfs = new Uint16Array(pairTerms.length);
+  let pairCount = 0;
+  const pairEnds = new Uint32Array(n);
+  const lengths = new Uint32Array(n);
+  let df = new Uint32Array(1024);
+  for (let p = 0; p < n; p++) {
+    const passage = passages[p];
+    counter.seenCount = 0;
+    counter.length = 0;
+    if (indexesTitle(passage)) counter.add(interner.termIds(passage.title), interner.terms.length);
+    counter.add(interner.termIds(passage.text), interner.terms.length);
+    const seenCount = counter.seenCount;
+    if (pairCount + seenCount > pairTerms.length) {
+      const capacity = Math.ceil((pairCount + seenCount) * 1.5);
+      pairTerms = grow(pairTerms, capacity);
+      pairTfs = grow(pairTfs, capacity);
+    }
+    if (interner.terms.length > df.length) {
+      df = grow(df, Math.max(interner.terms.length, df.length * 2));
+    }
+    const seen = counter.seen;
+    const tf = counter.tf;
+    for (let i = 0; i < seenCount; i++) {
+      const id = seen[i];
+      pairTerms[pairCount] = id;
+      pairTfs[pairCount] = Math.min(tf[id], 65535);
+      pairCount++;
+      df[id]++;
+      tf[id] = 0;
+    }
+    pairEnds[p] = pairCount;
+    lengths[p] = counter.length;
+  }
+
+  // Invert: a counting sort of the pairs by term; passages stay in order within a term.
+  const termCount = interner.terms.length;
+  const offsets = new Uint32Array(termCount + 1);
+  for (let t = 0; t < termCount; t++) offsets[t + 1] = offsets[t] + df[t];
+  const cursor = offsets.slice(0, termCount);
+  const postings = new Uint32Array(pairCount);
+  const tfs = new Uint16Array(pairCount);
+  let j = 0;
+  for (let p = 0; p < n; p++) {
+    const end = pairEnds[p];
+    for (; j < end; j++) {
+      const at = cursor[pairTerms[j]]++;
+      postings[at] = p;
+      tfs[at] = pairTfs[j];
+    }
+  }
+  return { terms: interner.dictionary, offsets, postings, tfs, lengths };
+}
+
+function grow<T extends Uint32Array | Uint16Array>(array: T, capacity: number): T {
+  const bigger = new (array.constructor as new (n: number) => T)(capacity);
+  bigger.set(array);
+  return bigger;
+}

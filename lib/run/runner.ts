@@ -1,0 +1,190 @@
+/**
+ * The runner: every system on every question, `repeats` times, with bounded
+ * concurrency. Each finished question is scored and handed to the sink at
+ * once (the sink appends it to the JSONL). A failure inside one question
+ * (model API error, timeout, a bug) is recorded in that question's result and
+ * never stops the run. Cancelling the run stops new questions; questions cut
+ * off by the cancellation are not recorded, so `--resume` runs them again.
+ *
+ * @module
+ */
+
+import type { Question } from "../data/question_schema.ts";
+import { type Model, ModelCallError } from "../llm/model.ts";
+import { scoreTrace } from "../score/score.ts";
+import type { QuestionResult, StepError, Trace, TraceFlags } from "../types.ts";
+import type { SystemDef } from "../../systems/system.ts";
+import type { Toolbox } from "../../tools/toolbox.ts";
+import { TraceRecorder } from "./trace_recorder.ts";
+
+/** A system ready to run. */
+export interface PlannedSystem {
+  name: string;
+  def: SystemDef;
+  /** Its validated config entry. */
+  options: Record<string, unknown>;
+  toolbox: Toolbox;
+}
+
+/** Receives progress; the CLI prints it. */
+export interface RunReporter {
+  onResult(result: QuestionResult, progress: { done: number; total: number }): void;
+}
+
+/** Everything the runner needs. */
+export interface RunOptions {
+  systems: readonly PlannedSystem[];
+  questions: readonly Question[];
+  repeats: number;
+  model: Model;
+  concurrency: number;
+  questionTimeoutMs: number;
+  /** Stop starting questions once the run has spent this much (US dollars). */
+  maxCostUsd: number | null;
+  /** Keys ({@link jobKey}) of results already recorded (for --resume). */
+  done: ReadonlySet<string>;
+  /** Called with each result as it finishes; awaited before the next is reported. */
+  sink: (result: QuestionResult) => Promise<void>;
+  reporter: RunReporter;
+  signal: AbortSignal;
+}
+
+/** How the run ended. */
+export interface RunOutcome {
+  /** Results of this invocation, in finishing order. */
+  results: QuestionResult[];
+  /** Questions not run (cancelled or over the run's cost cap). */
+  notRun: number;
+  stoppedBy: "cancelled" | "max_cost_usd" | null;
+}
+
+/** Identifies one system × question × repeat. */
+export function jobKey(system: string, questionId: string, repeat: number): string {
+  return JSON.stringify([system, questionId, repeat]);
+}
+
+interface Job {
+  system: PlannedSystem;
+  question: Question;
+  repeat: number;
+}
+
+/** Runs the plan. Never rejects for a question's failure; rejects only if the sink fails. */
+export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
+  const jobs: Job[] = [];
+  for (let repeat = 1; repeat <= options.repeats; repeat++) {
+    for (const question of options.questions) {
+      for (const system of options.systems) {
+        if (!options.done.has(jobKey(system.name, question.id, repeat))) {
+          jobs.push({ system, question, repeat });
+        }
+      }
+    }
+  }
+  const results: QuestionResult[] = [];
+  let next = 0;
+  let reported = 0;
+  let spent = 0;
+  let stoppedBy: RunOutcome["stoppedBy"] = null;
+  let sinkError: unknown = null;
+  const worker = async () => {
+    while (next < jobs.length && stoppedBy === null && sinkError === null) {
+      if (options.signal.aborted) {
+        stoppedBy = "cancelled";
+        break;
+      }
+      if (options.maxCostUsd !== null && spent >= options.maxCostUsd) {
+        stoppedBy = "max_cost_usd";
+        break;
+      }
+      const job = jobs[next++];
+      const trace = await runJob(job, options);
+      if (options.signal.aborted) {
+        stoppedBy = "cancelled"; // its result is dropped: counted as not run
+        break;
+      }
+      spent += trace.cost_usd;
+      const result = scoreTrace(trace, job.question);
+      results.push(result);
+      try {
+        await options.sink(result);
+      } catch (error) {
+        sinkError ??= error;
+        break;
+      }
+      options.reporter.onResult(result, { done: ++reported, total: jobs.length });
+    }
+  };
+  const workers = Math.max(1, Math.min(options.concurrency, jobs.length));
+  await Promise.all(Array.from({ length: workers }, worker));
+  if (sinkError !== null) throw sinkError;
+  return { results, notRun: jobs.length - results.length, stoppedBy };
+}
+
+async function runJob(job: Job, options: RunOptions): Promise<Trace> {
+  const started = performance.now();
+  const recorder = new TraceRecorder(options.model);
+  const key = `${job.system.name}/${job.question.id}/${job.repeat}`;
+  const session = job.system.toolbox.session(key);
+  const signal = AbortSignal.any([
+    options.signal,
+    AbortSignal.timeout(options.questionTimeoutMs),
+  ]);
+  let answer: string | null = null;
+  let flags: TraceFlags = { best_effort: false, budget_exhausted: false };
+  let error: StepError | null = null;
+  try {
+    const outcome = await abortable(
+      job.system.def.run(job.system.options, {
+        question: job.question,
+        recorder,
+        tools: session,
+        signal,
+      }),
+      signal,
+    );
+    answer = outcome.answer;
+    flags = outcome.flags;
+  } catch (caught) {
+    error = classify(caught, signal, options);
+  } finally {
+    session.close();
+  }
+  return {
+    system: job.system.name,
+    question_id: job.question.id,
+    repeat: job.repeat,
+    steps: recorder.steps,
+    answer,
+    usage: recorder.usage,
+    cost_usd: recorder.costUsd,
+    latency_ms: Math.round((performance.now() - started) * 1000) / 1000,
+    flags,
+    error,
+  };
+}
+
+/** Settles with `promise`, or rejects as soon as `signal` aborts (a system that ignores it cannot hang the run). */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+function classify(caught: unknown, signal: AbortSignal, options: RunOptions): StepError {
+  if (signal.aborted && !options.signal.aborted) {
+    return {
+      kind: "timeout",
+      message: `the question took longer than ${
+        options.questionTimeoutMs / 1000
+      } s (evaluation.question_timeout_s)`,
+    };
+  }
+  if (options.signal.aborted) return { kind: "cancelled", message: "the run was cancelled" };
+  if (caught instanceof ModelCallError) return { kind: "model", message: caught.message };
+  const error = caught instanceof Error ? caught : new Error(String(caught));
+  return { kind: "internal", message: `${error.name}: ${error.message}` };
+}

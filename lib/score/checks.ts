@@ -1,0 +1,213 @@
+/**
+ * The mechanical answer checks: pure functions from a check, the final answer
+ * and the trace steps to a {@link CheckResult} whose `detail` says why, in a
+ * few words.
+ *
+ * Rules every check follows:
+ *
+ * - A missing answer fails every answer-text check (`numeric_equals`,
+ *   `contains`, `icontains`, `not_contains`, `iregex`, `equals`) with detail
+ *   `no answer`; a blank one (empty or only whitespace) with `empty answer`.
+ *   `not_contains` fails too: saying nothing must not score.
+ * - Tool checks (`min_tool_calls`, `max_tool_calls`, `tool_used`) read only
+ *   the steps, so they evaluate with or without an answer. Every tool step
+ *   counts as a call, failed ones included (bad arguments, unknown tool,
+ *   timeout): the model spent a turn on it.
+ *
+ * @module
+ */
+
+import type { Check } from "../data/question_schema.ts";
+import type { CheckResult, Step, ToolStep } from "../types.ts";
+import { extractNumbers } from "./numbers.ts";
+
+/** The flags `iregex` patterns are compiled with: case-insensitive, Unicode. */
+const IREGEX_FLAGS = "iu";
+/** Longest quoted value or answer shown in a detail before it is cut. */
+const QUOTE_LIMIT = 80;
+/** Most distinct numbers listed in a failed `numeric_equals` detail. */
+const NUMBERS_LISTED = 10;
+
+/**
+ * Runs one check on an answer (`null` when the system produced none) and the
+ * question's trace steps. Never throws: an invalid `iregex` pattern fails the
+ * check with the compiler's message.
+ */
+export function runCheck(check: Check, answer: string | null, steps: Step[]): CheckResult {
+  const type = check.type;
+  switch (check.type) {
+    case "min_tool_calls":
+    case "max_tool_calls":
+    case "tool_used":
+      return { type, ...toolCheck(check, toolSteps(steps)) };
+    default: {
+      if (answer === null) return { type, passed: false, detail: "no answer" };
+      if (answer.trim() === "") return { type, passed: false, detail: "empty answer" };
+      return { type, ...answerCheck(check, answer) };
+    }
+  }
+}
+
+/** Runs every check of a question, in order. See {@link runCheck}. */
+export function runChecks(
+  checks: readonly Check[],
+  answer: string | null,
+  steps: Step[],
+): CheckResult[] {
+  return checks.map((check) => runCheck(check, answer, steps));
+}
+
+/**
+ * Why `pattern` cannot be an `iregex` pattern (the engine's error message), or
+ * null when it compiles with flags `iu`. For the question loader, so a bad
+ * pattern is reported before a run rather than failing every answer.
+ */
+export function validateIregex(pattern: string): string | null {
+  try {
+    new RegExp(pattern, IREGEX_FLAGS);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/**
+ * Case folding for `icontains` and `not_contains`: NFKC normalisation, then
+ * `String.prototype.toLowerCase` (locale-independent), applied to both sides.
+ * NFKC makes full-width letters and ligatures (`ﬁ`) match their plain forms;
+ * lower-casing is not full case folding (`ß` does not match `SS`).
+ */
+export function foldCase(text: string): string {
+  return text.normalize("NFKC").toLowerCase();
+}
+
+type Outcome = Omit<CheckResult, "type">;
+type AnswerCheck = Exclude<Check, { type: "min_tool_calls" | "max_tool_calls" | "tool_used" }>;
+type ToolCheck = Extract<Check, { type: "min_tool_calls" | "max_tool_calls" | "tool_used" }>;
+
+function answerCheck(check: AnswerCheck, answer: string): Outcome {
+  switch (check.type) {
+    case "numeric_equals":
+      return numericEquals(check.value, check.tolerance, answer);
+    case "contains":
+      return answer.includes(check.value)
+        ? pass(`${quote(check.value)} appears in the answer`)
+        : fail(
+          `${quote(check.value)} does not appear in the answer` +
+            (foldCase(answer).includes(foldCase(check.value)) ? " (it does ignoring case)" : ""),
+        );
+    case "icontains":
+      return foldCase(answer).includes(foldCase(check.value))
+        ? pass(`${quote(check.value)} appears in the answer (ignoring case)`)
+        : fail(`${quote(check.value)} does not appear in the answer, even ignoring case`);
+    case "not_contains":
+      return foldCase(answer).includes(foldCase(check.value))
+        ? fail(`${quote(check.value)} appears in the answer`)
+        : pass(`${quote(check.value)} does not appear in the answer in any case`);
+    case "iregex":
+      return iregex(check.pattern, answer);
+    case "equals":
+      return equals(check.value, answer);
+  }
+}
+
+/**
+ * Passes when some number in the answer is within `tolerance` of `value`,
+ * plus a relative epsilon of 1e-9 × max(1, |value|) so that float noise
+ * (0.1 + 0.2) never decides a check.
+ */
+function numericEquals(value: number, tolerance: number, answer: string): Outcome {
+  const numbers = extractNumbers(answer);
+  const slack = tolerance + 1e-9 * Math.max(1, Math.abs(value));
+  const hit = numbers.find((n) => Math.abs(n - value) <= slack);
+  if (hit !== undefined) return pass(`found ${hit} (want ${value} ± ${tolerance})`);
+  const want = tolerance === 0
+    ? `no number equal to ${value}`
+    : `no number within ${tolerance} of ${value}`;
+  if (numbers.length === 0) return fail(`${want}; no numbers in the answer`);
+  const distinct = [...new Set(numbers)];
+  const listed = distinct.slice(0, NUMBERS_LISTED).join(", ");
+  const more = distinct.length > NUMBERS_LISTED
+    ? ` and ${distinct.length - NUMBERS_LISTED} more`
+    : "";
+  return fail(`${want}; numbers seen: ${listed}${more}`);
+}
+
+function iregex(pattern: string, answer: string): Outcome {
+  const shown = `/${cut(pattern)}/${IREGEX_FLAGS}`;
+  let regex: RegExp;
+  try {
+    regex = new RegExp(pattern, IREGEX_FLAGS);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return fail(`invalid pattern ${shown}: ${message}`);
+  }
+  const match = regex.exec(answer);
+  return match === null
+    ? fail(`${shown} does not match the answer`)
+    : pass(`${shown} matches ${quote(match[0])}`);
+}
+
+/**
+ * Compares the trimmed answer with the trimmed value, exactly (case, accents
+ * and inner spaces count). One trailing period of the answer is ignored when
+ * the value does not end with one, since models end sentences: `Paris.`
+ * equals `Paris`.
+ */
+function equals(value: string, answer: string): Outcome {
+  const want = value.trim();
+  const got = answer.trim();
+  if (got === want) return pass(`answer is exactly ${quote(want)}`);
+  if (!want.endsWith(".") && got.endsWith(".") && got.slice(0, -1).trimEnd() === want) {
+    return pass(`answer is exactly ${quote(want)} (ignoring a final period)`);
+  }
+  const caseOnly = foldCase(got) === foldCase(want) ? " (differs only in case)" : "";
+  return fail(`answer ${quote(got)} is not exactly ${quote(want)}${caseOnly}`);
+}
+
+function toolCheck(check: ToolCheck, calls: ToolStep[]): Outcome {
+  const count = calls.length;
+  switch (check.type) {
+    case "min_tool_calls": {
+      const detail = `${plural(count, "tool call")} (need at least ${check.value})`;
+      return count >= check.value ? pass(detail) : fail(detail);
+    }
+    case "max_tool_calls": {
+      const detail = `${plural(count, "tool call")} (allowed at most ${check.value})`;
+      return count <= check.value ? pass(detail) : fail(detail);
+    }
+    case "tool_used": {
+      const uses = calls.filter((step) => step.tool === check.tool).length;
+      if (uses > 0) return pass(`tool ${quote(check.tool)} called ${plural(uses, "time")}`);
+      const called = [...new Set(calls.map((step) => step.tool))];
+      const seen = called.length === 0 ? "no tools called" : `called: ${called.join(", ")}`;
+      return fail(`tool ${quote(check.tool)} not called; ${seen}`);
+    }
+  }
+}
+
+function toolSteps(steps: Step[]): ToolStep[] {
+  return steps.filter((step): step is ToolStep => step.type === "tool");
+}
+
+function pass(detail: string): Outcome {
+  return { passed: true, detail };
+}
+
+function fail(detail: string): Outcome {
+  return { passed: false, detail };
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+/** `text` as a JSON string literal, cut to {@link QUOTE_LIMIT} characters. */
+function quote(text: string): string {
+  return JSON.stringify(cut(text));
+}
+
+function cut(text: string): string {
+  const chars = [...text];
+  return chars.length <= QUOTE_LIMIT ? text : chars.slice(0, QUOTE_LIMIT - 1).join("") + "…";
+}

@@ -1,0 +1,193 @@
+/**
+ * Per-system summaries (`metrics_summary.csv`) and per-tool usage
+ * (`tool_usage.csv`) from the scored result lines. Denominators are honest:
+ * every line counts, errored ones included (they score 0 and are counted in
+ * `errors`); a rate with no denominator is null (an empty CSV cell), never 0.
+ *
+ * @module
+ */
+
+import type { QuestionResult } from "../types.ts";
+import { mean, percentile } from "./stats.ts";
+
+/** One row of `metrics_summary.csv`. */
+export interface SystemSummary {
+  system: string;
+  type: string;
+  /** Result lines (questions × repeats) of the system. */
+  questions: number;
+  /** Mean share of checks passed. */
+  answer_score: number | null;
+  /** Share of lines where every check passed. */
+  accuracy: number | null;
+  errors: number;
+  avg_latency_ms: number | null;
+  p50_latency_ms: number | null;
+  p95_latency_ms: number | null;
+  total_cost_usd: number;
+  cost_per_question: number | null;
+  /** Mean input + output tokens per line. */
+  avg_tokens: number | null;
+  /** Mean model turns per line. */
+  avg_steps: number | null;
+  avg_tool_calls: number | null;
+  /** Share of tool calls that returned an error; null when no call was made. */
+  tool_error_rate: number | null;
+  /** Over lines whose question declares requires_tools: share that called them all. */
+  required_tool_used_rate: number | null;
+  /** Mean evidence recall over lines whose question has evidence. */
+  evidence_recall: number | null;
+  mrr: number | null;
+  /** Share of lines answered under a limit (best effort). */
+  best_effort_rate: number | null;
+}
+
+/** One row of `tool_usage.csv`. */
+export interface ToolUsage {
+  system: string;
+  tool: string;
+  calls: number;
+  errors: number;
+  error_rate: number | null;
+  /** Outputs cut at max_output_chars. */
+  truncated: number;
+  /** Lines in which the tool was called at least once. */
+  questions_using: number;
+  avg_latency_ms: number | null;
+  total_cost_usd: number;
+}
+
+/** The column order of `metrics_summary.csv`. */
+export const SUMMARY_COLUMNS: ReadonlyArray<keyof SystemSummary> = [
+  "system",
+  "type",
+  "questions",
+  "answer_score",
+  "accuracy",
+  "errors",
+  "avg_latency_ms",
+  "p50_latency_ms",
+  "p95_latency_ms",
+  "total_cost_usd",
+  "cost_per_question",
+  "avg_tokens",
+  "avg_steps",
+  "avg_tool_calls",
+  "tool_error_rate",
+  "required_tool_used_rate",
+  "evidence_recall",
+  "mrr",
+  "best_effort_rate",
+];
+
+/** The column order of `tool_usage.csv`. */
+export const TOOL_USAGE_COLUMNS: ReadonlyArray<keyof ToolUsage> = [
+  "system",
+  "tool",
+  "calls",
+  "errors",
+  "error_rate",
+  "truncated",
+  "questions_using",
+  "avg_latency_ms",
+  "total_cost_usd",
+];
+
+/** Summarises the lines of one system. */
+export function summarizeSystem(
+  system: { name: string; type: string },
+  lines: readonly QuestionResult[],
+): SystemSummary {
+  const n = lines.length;
+  let toolCalls = 0;
+  let toolErrors = 0;
+  let cost = 0;
+  for (const line of lines) {
+    toolCalls += line.trajectory.tool_calls;
+    toolErrors += line.trajectory.tool_errors;
+    cost += line.cost_usd;
+  }
+  const required = lines
+    .map((l) => l.trajectory.required_tools_used)
+    .filter((v): v is boolean => v !== null);
+  const recall = lines.map((l) => l.retrieval.recall).filter((v): v is number => v !== null);
+  const mrr = lines.map((l) => l.retrieval.mrr).filter((v): v is number => v !== null);
+  const latencies = lines.map((l) => l.latency_ms);
+  return {
+    system: system.name,
+    type: system.type,
+    questions: n,
+    answer_score: mean(lines.map((l) => l.answer_score)),
+    accuracy: mean(lines.map((l) => (l.passed ? 1 : 0))),
+    errors: lines.filter((l) => l.error !== null).length,
+    avg_latency_ms: mean(latencies),
+    p50_latency_ms: percentile(latencies, 50),
+    p95_latency_ms: percentile(latencies, 95),
+    total_cost_usd: cost,
+    cost_per_question: n === 0 ? null : cost / n,
+    avg_tokens: mean(lines.map((l) => l.usage.input_tokens + l.usage.output_tokens)),
+    avg_steps: mean(lines.map((l) => l.steps.filter((s) => s.type === "model").length)),
+    avg_tool_calls: n === 0 ? null : toolCalls / n,
+    tool_error_rate: toolCalls === 0 ? null : toolErrors / toolCalls,
+    required_tool_used_rate: mean(required.map((v) => (v ? 1 : 0))),
+    evidence_recall: mean(recall),
+    mrr: mean(mrr),
+    best_effort_rate: mean(lines.map((l) => (l.flags.best_effort ? 1 : 0))),
+  };
+}
+
+/**
+ * Tool usage of one system: a row for every offered tool (0 calls included),
+ * in offered order, then rows for tools the model called that were not
+ * offered (unknown tools), by name.
+ */
+export function toolUsage(
+  system: string,
+  offered: readonly string[],
+  lines: readonly QuestionResult[],
+): ToolUsage[] {
+  const rows = new Map<string, ToolUsage & { latencies: number[] }>();
+  const row = (tool: string) => {
+    let r = rows.get(tool);
+    if (!r) {
+      r = {
+        system,
+        tool,
+        calls: 0,
+        errors: 0,
+        error_rate: null,
+        truncated: 0,
+        questions_using: 0,
+        avg_latency_ms: null,
+        total_cost_usd: 0,
+        latencies: [],
+      };
+      rows.set(tool, r);
+    }
+    return r;
+  };
+  for (const tool of offered) row(tool);
+  for (const line of lines) {
+    const usedHere = new Set<string>();
+    for (const step of line.steps) {
+      if (step.type !== "tool") continue;
+      const r = row(step.tool);
+      r.calls++;
+      if (step.result.error) r.errors++;
+      if (step.result.truncated) r.truncated++;
+      r.total_cost_usd += step.result.cost_usd;
+      r.latencies.push(step.result.latency_ms);
+      usedHere.add(step.tool);
+    }
+    for (const tool of usedHere) row(tool).questions_using++;
+  }
+  const extra = [...rows.keys()].filter((t) => !offered.includes(t)).sort();
+  return [...offered, ...extra].map((tool) => {
+    const { latencies, ...r } = rows.get(tool)!;
+    return {
+      ...r,
+      error_rate: r.calls ? r.errors / r.calls : null,
+      avg_latency_ms: mean(latencies),
+    };
+  });
+}

@@ -1,0 +1,57 @@
+/**
+ * File helpers shared by the loaders and writers: readable reasons for
+ * file-system errors, and atomic writes (temporary file, then rename).
+ *
+ * @module
+ */
+
+import { RagbenchError } from "../errors.ts";
+
+/** A short, user-facing reason for a file-system error. */
+export function describeFsError(error: unknown): string {
+  if (error instanceof Deno.errors.NotFound) return "no such file or folder";
+  if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
+    return "permission denied (grant it with --allow-read / --allow-write for that path)";
+  }
+  if (error instanceof Deno.errors.IsADirectory) return "it is a folder, not a file";
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Reads a text file; a failure becomes a user-facing error naming the file.
+ *
+ * @param subject what the file is, for the message ("config", "questions", ...)
+ * @throws {RagbenchError} code "config" when it cannot be read.
+ */
+export async function readTextFile(path: string, subject: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (error) {
+    throw new RagbenchError(
+      "config",
+      `Cannot read ${subject} "${path}": ${describeFsError(error)}.`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+/**
+ * Writes `text` to `path` through a temporary file in the same folder and a
+ * rename, so a reader (or a crash) never sees a half-written file.
+ *
+ * @throws {RagbenchError} code "io" when the file cannot be written.
+ */
+export async function writeFileAtomic(path: string, text: string): Promise<void> {
+  const tmp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  try {
+    await Deno.writeTextFile(tmp, text);
+    await Deno.rename(tmp, path);
+  } catch (error) {
+    await Deno.remove(tmp).catch(() => {});
+    throw new RagbenchError("io", `Cannot write "${path}": ${describeFsError(error)}.`, {
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * The `ragbench` command line: parses argv, dispatches to a command in
+ * `lib/cli/`, and is the only place that catches errors at the top and
+ * exits. Exit codes: 0 success; 1 the run finished but something failed (or
+ * an internal error); 2 usage or config error; 130 cancelled with Ctrl-C.
+ *
+ * @module
+ */
+
+// deno-lint-ignore-file no-console
+import "./lib/util/node_env.ts";
+import { commandHelp, type CommandSpec, parseArgs, type ParsedArgs } from "./lib/cli/args.ts";
+import type { CliIO } from "./lib/cli/io.ts";
+import { VERSION } from "./lib/cli/version.ts";
+import { exitCodeFor, RagbenchError, UsageError } from "./lib/errors.ts";
+import { closestMatch } from "./lib/util/did_you_mean.ts";
+
+/** A command: its declaration and a lazy loader of its implementation (keeps --help fast). */
+interface Command {
+  spec: () => Promise<CommandSpec>;
+  run: (args: ParsedArgs, io: CliIO) => Promise<number>;
+}
+
+const COMMANDS = new Map<string, Command>([
+  ["run", {
+    spec: async () => (await import("./lib/cli/run_command.ts")).RUN_SPEC,
+    run: async (a, io) => (await import("./lib/cli/run_command.ts")).runCommand(a, io),
+  }],
+  ["validate", {
+    spec: async () => (await import("./lib/cli/validate_command.ts")).VALIDATE_SPEC,
+    run: async (a, io) => (await import("./lib/cli/validate_command.ts")).validateCommand(a, io),
+  }],
+]);
+
+const SUMMARIES: ReadonlyArray<[string, string]> = [
+  ["run CONFIG", "Run every system on every question; write a run directory."],
+  ["validate CONFIG", "Check a config and the files it names; start nothing."],
+];
+
+function mainHelp(): string {
+  const width = Math.max(...SUMMARIES.map(([c]) => c.length));
+  return [
+    `ragbench ${VERSION} — benchmark RAG systems and tool-using agents on your questions`,
+    "",
+    "Usage: ragbench <command> [options]",
+    "",
+    "Commands:",
+    ...SUMMARIES.map(([c, s]) => `  ${c.padEnd(width)}  ${s}`),
+    "",
+    "Options: --help (also after a command), --version, --debug (stack traces).",
+    "",
+    "Start with: ragbench run configs/all.yaml --mock",
+  ].join("\n");
+}
+
+/** Runs the CLI with `argv`; returns the exit code. */
+export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    io.out(mainHelp());
+    return name === undefined ? 2 : 0;
+  }
+  if (name === "--version" || name === "-V") {
+    io.out(VERSION);
+    return 0;
+  }
+  const command = COMMANDS.get(name);
+  if (!command) {
+    const near = closestMatch(name, COMMANDS.keys());
+    throw new UsageError(
+      `Unknown command "${name}"${near ? ` — did you mean "${near}"?` : "."} See ragbench --help.`,
+    );
+  }
+  const spec = await command.spec();
+  const args = parseArgs(spec, rest);
+  if (args.options.has("help")) {
+    io.out(commandHelp(spec));
+    return 0;
+  }
+  return await command.run(args, io);
+}
+
+if (import.meta.main) {
+  const controller = new AbortController();
+  let interrupted = false;
+  const onInterrupt = () => {
+    if (interrupted) Deno.exit(130);
+    interrupted = true;
+    console.error("\nStopping after the questions in progress (Ctrl-C again to quit at once)…");
+    controller.abort(new DOMException("cancelled by the user", "AbortError"));
+  };
+  Deno.addSignalListener("SIGINT", onInterrupt);
+  const io: CliIO = {
+    out: (text) => console.log(text),
+    progress: (text) => console.error(text),
+    signal: controller.signal,
+  };
+  const debug = Deno.args.includes("--debug");
+  let code: number;
+  try {
+    code = await main(Deno.args, io);
+  } catch (error) {
+    if (error instanceof RagbenchError) {
+      console.error(debug ? error.stack ?? error.message : error.message);
+      code = exitCodeFor(error);
+    } else {
+      console.error(
+        `ragbench hit an internal error (a bug; please report it): ${
+          debug ? (error as Error)?.stack : String(error)
+        }${debug ? "" : "\nRun again with --debug for the stack trace."}`,
+      );
+      code = 1;
+    }
+  }
+  Deno.removeSignalListener("SIGINT", onInterrupt);
+  Deno.exit(interrupted && code === 0 ? 130 : code);
+}

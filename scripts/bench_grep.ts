@@ -1,0 +1,263 @@
+/**
+ * Benchmark of `corpus_grep` against peers measured in the same process.
+ *
+ *   deno run --unstable-raw-imports --allow-read --v8-flags=--expose-gc \
+ *     scripts/bench_grep.ts [--documents N] [--runs N]
+ *
+ * (`--allow-read` is only for the raw re2-wasm peer, which loads its wasm from
+ * the Deno cache; `corpus_grep` itself needs no permission. `--expose-gc`
+ * lets the line store's memory be measured without build garbage.)
+ *
+ * On the synthetic corpus (scripts/synthetic_corpus.ts, default 100,000
+ * documents, ~105 MB) it measures scan speed in MB/s of document text
+ * (characters / 1e6 / seconds), median of `--runs` runs:
+ * (a) plain words: our corpus_grep (line store already built; its build time
+ *     is reported on its own) against "JS lower-case + includes in memory":
+ *     lines pre-lower-cased once, then `every(word => line.includes(word))`.
+ *     Target: >= 800 MB/s.
+ * (b) regex: our corpus_grep (regex: true) against V8 `RegExp.test` per line
+ *     and the package's own re2-wasm `RE2.test` per line (on a slice of the
+ *     lines, it is slow). Target: >= 100 MB/s.
+ * (c) two more regex shapes for the record, against V8: an ordered word pair,
+ *     and a pattern with no literal text (the engine then reads every byte).
+ * The queries match rarely, so the figures measure scanning, not output. Each
+ * peer's matching-line count is checked against ours.
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { corpusGrep } from "../tools/corpus_grep.ts";
+import { invokeTool } from "../tools/invoke.ts";
+import type { ToolContext, ToolDef } from "../tools/define_tool.ts";
+import type { Corpus } from "../lib/types.ts";
+import { byteSegments, lineStore, textSegments } from "../lib/retrieval/line_store.ts";
+import { loadEngine } from "../lib/retrieval/re2.ts";
+import { corpusChars, syntheticCorpus, vocabulary } from "./synthetic_corpus.ts";
+
+const PLAIN_TARGET = 800;
+const REGEX_TARGET = 100;
+const REGEX = String.raw`\bqu[a-z]*ka\d+\b`;
+/** A pattern with no literal text to look for first: the engine reads every byte. */
+const REGEX_NO_LITERAL = String.raw`\b[a-z]{12}\b`;
+/** Vocabulary ranks of the word pairs searched in (a): each word occurs a few hundred times. */
+const PAIRS: Array<[number, number]> = [[2500, 4100], [3100, 5200], [2200, 6100], [4700, 3900]];
+/** Share of lines the slow raw re2-wasm peer scans. */
+const RAW_RE2_SHARE = 0.1;
+
+interface Row {
+  name: string;
+  mbps: number;
+  hits: number;
+  note?: string;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { documents: { type: "string" }, runs: { type: "string" } },
+  });
+  const documents = Number(values.documents ?? 100_000);
+  const runs = Number(values.runs ?? 5);
+  let started = performance.now();
+  const corpus = syntheticCorpus({ documents });
+  const chars = corpusChars(corpus);
+  const mb = chars / 1e6;
+  say(`corpus: ${documents} documents, ${mb.toFixed(1)} MB, built in ${since(started)} ms`);
+
+  const memoryBefore = liveMemory();
+  started = performance.now();
+  const store = lineStore(corpus);
+  const indexMs = since(started);
+  started = performance.now();
+  textSegments(store, true);
+  const lowerMs = since(started);
+  started = performance.now();
+  byteSegments(store);
+  const bytesMs = since(started);
+  const memoryAfter = liveMemory();
+  started = performance.now();
+  await loadEngine();
+  say(
+    `line store: ${store.lineCount} lines; index ${indexMs} ms, lower-case text ${lowerMs} ms, ` +
+      `UTF-8 text ${bytesMs} ms, RE2 load ${since(started)} ms (built once per corpus, ` +
+      "not counted below)",
+  );
+  say(
+    `line store memory: ${((memoryAfter.bytes - memoryBefore.bytes) / 1e6).toFixed(0)} MB ` +
+      `(${memoryAfter.what}, lower-case and UTF-8 forms)`,
+  );
+  // Peers' own preparation, also outside the timings.
+  const lines: string[] = [];
+  for (const doc of corpus.documents) for (const line of doc.text.split("\n")) lines.push(line);
+  const lowerLines = lines.map((line) => line.toLowerCase());
+
+  const words = vocabulary(200_000);
+  const pairs = PAIRS.map(([a, b]) => [words[a], words[b]]);
+  const ctx = context(corpus);
+
+  const plainOurs = await measure(runs, mb * pairs.length, async () => {
+    let hits = 0;
+    for (const pair of pairs) hits += await grep(ctx, { pattern: pair.join(" ") });
+    return hits;
+  });
+  const plainPeer = await measure(runs, mb * pairs.length, () => {
+    let hits = 0;
+    for (const pair of pairs) {
+      for (const line of lowerLines) if (pair.every((w) => line.includes(w))) hits++;
+    }
+    return Promise.resolve(hits);
+  });
+
+  const regexOurs = await measure(runs, mb, () => grep(ctx, { pattern: REGEX, regex: true }));
+  const regexV8 = await measure(runs, mb, () => Promise.resolve(v8Count(lines, REGEX)));
+  const { RE2 } = await import("re2-wasm");
+  const raw = new RE2(REGEX, "iu");
+  const slice = lines.slice(0, Math.ceil(lines.length * RAW_RE2_SHARE));
+  const sliceMb = slice.reduce((n, line) => n + line.length, 0) / 1e6;
+  const regexRaw = await measure(1, sliceMb, () => {
+    let hits = 0;
+    for (const line of slice) if (raw.test(line)) hits++;
+    return Promise.resolve(hits);
+  });
+
+  // (c) Other shapes of pattern, for the record (no target): an ordered word pair, and a
+  // pattern with no literal text, which the engine must read byte by byte.
+  const others = [String.raw`\b${pairs[0][0]}\b.*\b${pairs[0][1]}\b`, REGEX_NO_LITERAL];
+  const otherRows: Row[] = [];
+  for (const pattern of others) {
+    const few = Math.min(runs, 3);
+    const ours = await measure(few, mb, () => grep(ctx, { pattern, regex: true }));
+    const peer = await measure(few, mb, () => Promise.resolve(v8Count(lines, pattern)));
+    otherRows.push({ name: `corpus_grep /${pattern}/i`, ...ours });
+    otherRows.push({ name: "  V8 RegExp per line (peer)", ...peer });
+  }
+
+  const plainRows: Row[] = [
+    { name: "corpus_grep plain words", ...plainOurs },
+    { name: "JS lower-case + includes (peer)", ...plainPeer },
+  ];
+  const regexRows: Row[] = [
+    { name: "corpus_grep regex (RE2)", ...regexOurs },
+    { name: "V8 RegExp per line (peer)", ...regexV8 },
+    {
+      name: "re2-wasm RE2.test per line (peer)",
+      ...regexRaw,
+      note: `first ${Math.round(RAW_RE2_SHARE * 100)}% of lines, 1 run`,
+    },
+  ];
+  say("");
+  say(`(a) plain words, ${pairs.length} rare pairs: ${pairs.map((p) => p.join(" ")).join(", ")}`);
+  table(plainRows);
+  verdict("plain-word corpus_grep", plainOurs.mbps, PLAIN_TARGET, plainPeer.mbps);
+  check(plainRows, plainOurs.hits);
+  say("");
+  say(`(b) regex /${REGEX}/i`);
+  table(regexRows);
+  verdict("regex corpus_grep", regexOurs.mbps, REGEX_TARGET, regexV8.mbps);
+  check(regexRows.slice(0, 2), regexOurs.hits);
+  say("");
+  say("(c) other regexes, no target (ours/it: the corpus_grep row over the peer below it)");
+  for (let i = 0; i < otherRows.length; i += 2) {
+    table(otherRows.slice(i, i + 2), i === 0);
+    check(otherRows.slice(i, i + 2), otherRows[i].hits);
+  }
+}
+
+/** Lines of `lines` matching `pattern` (case-insensitive) with V8's RegExp. */
+function v8Count(lines: readonly string[], pattern: string): number {
+  const re = new RegExp(pattern, "i");
+  let hits = 0;
+  for (const line of lines) if (re.test(line)) hits++;
+  return hits;
+}
+
+/** Runs corpus_grep through the same path a run uses; returns the matching-line count. */
+async function grep(ctx: ToolContext, args: Record<string, unknown>): Promise<number> {
+  const result = await invokeTool(corpusGrep as unknown as ToolDef, args, ctx);
+  if (result.error) throw new Error(`corpus_grep failed: ${result.error.message}`);
+  const first = result.output.split("\n", 1)[0];
+  const count = /^(\d+) matching line|^Showing \d+ of (\d+)/.exec(first);
+  return count ? Number(count[1] ?? count[2]) : 0;
+}
+
+function context(corpus: Corpus): ToolContext {
+  return {
+    corpus,
+    now: Temporal.PlainDate.from("2026-01-01"),
+    state: new Map(),
+    signal: new AbortController().signal,
+    options: { max_results: 50 },
+  };
+}
+
+/** Median MB/s of `runs` runs (after one warm-up run) and the hit count of the last. */
+async function measure(
+  runs: number,
+  mb: number,
+  body: () => Promise<number>,
+): Promise<{ mbps: number; hits: number }> {
+  let hits = await body();
+  const times: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    const started = performance.now();
+    hits = await body();
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const median = times[Math.floor(times.length / 2)];
+  return { mbps: mb / (median / 1000), hits };
+}
+
+function table(rows: Row[], header = true): void {
+  const ours = rows[0].mbps;
+  const width = 44;
+  if (header) {
+    say(`${"engine".padEnd(width)} ${"MB/s".padStart(8)} ${"ours/it".padStart(8)} lines`);
+  }
+  for (const row of rows) {
+    say(
+      `${row.name.padEnd(width)} ${row.mbps.toFixed(0).padStart(8)} ${
+        (ours / row.mbps).toFixed(2).padStart(8)
+      } ${String(row.hits).padStart(5)}${row.note ? `  (${row.note})` : ""}`,
+    );
+  }
+}
+
+function verdict(name: string, mbps: number, target: number, peer: number): void {
+  const pass = mbps >= target ? "PASS" : "FAIL";
+  say(
+    `${pass}: ${name} ${mbps.toFixed(0)} MB/s, target >= ${target} MB/s ` +
+      `(${(mbps / target).toFixed(2)}x target, ${(mbps / peer).toFixed(2)}x the first peer)`,
+  );
+}
+
+function check(rows: Row[], expected: number): void {
+  for (const row of rows) {
+    if (row.hits !== expected) {
+      say(`MISMATCH: ${row.name} found ${row.hits} lines, corpus_grep ${expected}`);
+    }
+  }
+}
+
+/**
+ * JS heap + external memory after a full GC when the script runs with
+ * `--v8-flags=--expose-gc`; otherwise RSS, which also counts build garbage.
+ */
+function liveMemory(): { bytes: number; what: string } {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) return { bytes: Deno.memoryUsage().rss, what: "RSS growth" };
+  gc();
+  const usage = Deno.memoryUsage();
+  return { bytes: usage.heapUsed + usage.external, what: "live after GC" };
+}
+
+function since(started: number): number {
+  return Math.round(performance.now() - started);
+}
+
+function say(line: string): void {
+  // deno-lint-ignore no-console
+  console.log(line);
+}
+
+if (import.meta.main) await main();

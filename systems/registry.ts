@@ -1,0 +1,16 @@
+/**
+ * Every system type, looked up by `type` with `Map.get`. Adding a system is
+ * one file in `systems/` and one line here.
+ *
+ * @module
+ */
+
+import { agentSearch } from "./agent_search.ts";
+import { closedBook } from "./closed_book.ts";
+import type { SystemDef } from "./system.ts";
+
+/** System types by name. */
+export const SYSTEMS: ReadonlyMap<string, SystemDef> = new Map<string, SystemDef>([
+  [closedBook.type, closedBook],
+  [agentSearch.type, agentSearch],
+]);

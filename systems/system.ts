@@ -1,0 +1,54 @@
+/**
+ * What a system is: a named way of answering a question with the shared
+ * model and tools. Each system is one file in `systems/` exporting one
+ * `defineSystem(...)`, listed once in `systems/registry.ts`.
+ *
+ * @module
+ */
+
+import type { z } from "zod";
+import type { Question } from "../lib/data/question_schema.ts";
+import type { TraceRecorder } from "../lib/run/trace_recorder.ts";
+import type { TraceFlags } from "../lib/types.ts";
+import type { ToolSession } from "../tools/toolbox.ts";
+
+/** Everything a system gets for one question. */
+export interface SystemContext {
+  question: Question;
+  /** Call the model and tools through this, so every step is recorded. */
+  recorder: TraceRecorder;
+  /** The system's tools for this question (no specs for a tool-less system). */
+  tools: ToolSession;
+  /** Aborted on the question timeout or when the run is cancelled. */
+  signal: AbortSignal;
+}
+
+/** How a system finished a question. */
+export interface SystemOutcome {
+  answer: string | null;
+  flags: TraceFlags;
+}
+
+/** The definition of a system type. */
+export interface SystemDef<O extends z.ZodObject = z.ZodObject> {
+  /** The `type:` a config uses. */
+  type: string;
+  /** One line for `ragbench --help` and the README. */
+  description: string;
+  /** Whether a config may give it a `tools:` list. */
+  acceptsTools: boolean;
+  /** Tools it always has, whatever its `tools:` list says. */
+  alwaysTools: readonly string[];
+  /** Strict schema of its config entry (see `lib/config/schema.ts` bases). */
+  options: O;
+  /** Answers one question. May reject (e.g. the model API failed); the runner records it. */
+  run(options: z.output<O>, ctx: SystemContext): Promise<SystemOutcome>;
+}
+
+/** Declares a system type (identity, for type inference). */
+export function defineSystem<O extends z.ZodObject>(def: SystemDef<O>): SystemDef<O> {
+  return def;
+}
+
+/** Flags of a system that answered on its own. */
+export const NO_FLAGS: TraceFlags = { best_effort: false, budget_exhausted: false };

@@ -1,0 +1,344 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { readJsonl } from "../../lib/report/jsonl.ts";
+import type { QuestionResult } from "../../lib/types.ts";
+import { execCli, ROOT, runCli, spawnCli } from "../support/cli.ts";
+import {
+  chatCompletion,
+  startFakeOpenAIServer,
+  unusedPort,
+} from "../support/fake_openai_server.ts";
+import { tempTree } from "../support/temp.ts";
+
+const CONFIG = join(ROOT, "configs/all.yaml");
+const RESULTS = "per_question_results.jsonl";
+
+/** A config over the rag arena whose model is the OpenAI-compatible endpoint at `baseUrl`. */
+function endpointConfig(baseUrl: string, extra = ""): string {
+  return `name: endpoint
+corpus: ${ROOT}arenas/rag/corpus.json
+questions: ${ROOT}arenas/rag/questions.yaml
+model: {name: test-model, base_url: "${baseUrl}", api_key_env: null, max_retries: 0, timeout_s: 5}
+evaluation: {concurrency: 1}
+systems:
+  - {type: closed_book, name: closed_book}
+${extra}`;
+}
+
+function withoutTiming(text: string): string {
+  return text.replace(/"latency_ms":[0-9.e+-]+/g, '"latency_ms":0');
+}
+
+Deno.test("run --mock writes the four files; the CSV headers and line shape match the golden files", async () => {
+  await using t = await tempTree();
+  const out = join(t.dir, "run");
+  const result = await runCli(["run", CONFIG, "--mock", "--out", out, "--quiet"]);
+  assert.equal(result.code, 0, result.stderr);
+  const names = [...Deno.readDirSync(out)].map((e) => e.name).sort();
+  assert.deepEqual(names, [
+    "config.resolved.yaml",
+    "metrics_summary.csv",
+    "per_question_results.jsonl",
+    "tool_usage.csv",
+  ]);
+  const golden = (name: string) => Deno.readTextFileSync(join(ROOT, "tests/fixtures/golden", name));
+  const header = (name: string) => Deno.readTextFileSync(join(out, name)).split("\n")[0] + "\n";
+  assert.equal(header("metrics_summary.csv"), golden("metrics_summary_header.csv"));
+  assert.equal(header("tool_usage.csv"), golden("tool_usage_header.csv"));
+  const lines = await readJsonl(join(out, RESULTS)) as QuestionResult[];
+  const agentLine = lines.find((l) => l.system === "agent_search")!;
+  const shape = {
+    line: Object.keys(agentLine),
+    model_step: Object.keys(agentLine.steps[0]),
+    tool_step: Object.keys(agentLine.steps[1]),
+    tool_result: Object.keys((agentLine.steps[1] as { result: object }).result),
+    check: Object.keys(agentLine.checks[0]),
+  };
+  assert.deepEqual(shape, JSON.parse(golden("result_line_shape.json")));
+  const toolUsage = Deno.readTextFileSync(join(out, "tool_usage.csv"));
+  assert.match(toolUsage, /^agent_search,search,18,0,0,0,15,/m);
+  const resolved = Deno.readTextFileSync(join(out, "config.resolved.yaml"));
+  assert.match(resolved, /api_key_env: OPENAI_API_KEY/);
+  assert.match(resolved, /id: mock:gpt-4o-mini/);
+});
+
+Deno.test("two --mock runs give identical JSONL apart from timing fields", async () => {
+  await using t = await tempTree();
+  const texts: string[] = [];
+  for (const name of ["a", "b"]) {
+    const out = join(t.dir, name);
+    const result = await runCli([
+      "run",
+      CONFIG,
+      "--mock",
+      "--out",
+      out,
+      "--quiet",
+      "--concurrency",
+      "3",
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    texts.push(withoutTiming(Deno.readTextFileSync(join(out, RESULTS))));
+  }
+  assert.equal(texts[0], texts[1]);
+  assert.equal(texts[0].split("\n").length, 31);
+});
+
+Deno.test("an unreachable model endpoint gives an error per question, not a crash (exit 1)", async () => {
+  await using t = await tempTree({
+    "c.yaml": endpointConfig(`http://127.0.0.1:${unusedPort()}/v1`),
+  });
+  const out = join(t.dir, "run");
+  const result = await runCli(["run", t.path("c.yaml"), "--out", out, "--quiet"]);
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /failed: every question of closed_book errored/);
+  const lines = await readJsonl(join(out, RESULTS)) as QuestionResult[];
+  assert.equal(lines.length, 15);
+  for (const line of lines) {
+    assert.equal(line.error?.kind, "model");
+    assert.match(line.error!.message, /could not be reached: connection refused/);
+    assert.equal(line.answer_score, 0);
+  }
+  assert.match(
+    Deno.readTextFileSync(join(out, "metrics_summary.csv")),
+    /^closed_book,closed_book,15,0,0,15,/m,
+  );
+});
+
+Deno.test("a real model endpoint: answers are scored, tokens and cost come from its usage", async () => {
+  await using server = startFakeOpenAIServer(() => ({
+    json: chatCompletion({
+      content: "I don't know, the documents are not available to me.",
+      usage: { prompt_tokens: 100, completion_tokens: 20 },
+    }),
+  }));
+  await using t = await tempTree({
+    "c.yaml": endpointConfig(server.baseUrl).replace(
+      "api_key_env: null,",
+      "api_key_env: null, price: {input_per_mtok: 1, output_per_mtok: 2},",
+    ),
+  });
+  const out = join(t.dir, "run");
+  const result = await runCli(["run", t.path("c.yaml"), "--out", out, "--quiet", "--limit", "3"]);
+  assert.equal(result.code, 0, result.stderr);
+  const lines = await readJsonl(join(out, RESULTS)) as QuestionResult[];
+  assert.equal(lines.length, 3);
+  assert.deepEqual(lines[0].usage, { input_tokens: 100, output_tokens: 20 });
+  assert.equal(lines[0].cost_usd, 140 / 1e6);
+  assert.equal(server.requests.length, 3);
+});
+
+Deno.test("a missing API key stops the run before any question", async () => {
+  await using t = await tempTree({
+    "c.yaml": endpointConfig("http://127.0.0.1:1/v1").replace(
+      "api_key_env: null",
+      "api_key_env: RAGBENCH_TEST_UNSET_KEY",
+    ),
+  });
+  const out = join(t.dir, "run");
+  const result = await runCli(["run", t.path("c.yaml"), "--out", out]);
+  assert.equal(result.code, 2);
+  assert.equal(
+    result.stderr,
+    "The model API key is missing: set RAGBENCH_TEST_UNSET_KEY in the environment (model.api_key_env names it; set api_key_env: null for an endpoint that needs no key), or run with --mock.",
+  );
+  assert.equal(Deno.statSync(t.dir).isDirectory, true);
+  assert.throws(() => Deno.statSync(out), Deno.errors.NotFound);
+});
+
+Deno.test("deno task bench's flags are enough: no net, no env, reads config and arena, writes the run", async () => {
+  const tasks = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.json"))).tasks;
+  assert.doesNotMatch(tasks.bench, /--allow-net|--allow-env|--allow-all|\s-A\s/);
+  await using t = await tempTree();
+  const out = join(t.dir, "run");
+  const result = await execCli(
+    [`--allow-read=${ROOT}configs,${ROOT}arenas,${t.dir}`, `--allow-write=${t.dir}`],
+    ["run", "configs/all.yaml", "--mock", "--out", out],
+  );
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /agent_search\s+15\s+1\.000\s+15\/15/);
+  assert.match(result.stderr, /\[30\/30\]/);
+});
+
+Deno.test("Ctrl-C keeps only complete lines, exits 130, and --resume finishes the rest", async () => {
+  await using server = startFakeOpenAIServer(async () => {
+    await new Promise((r) => setTimeout(r, 120));
+    return { json: chatCompletion({ content: "It is 330." }) };
+  });
+  const port = new URL(server.baseUrl).port;
+  await using t = await tempTree({ "c.yaml": endpointConfig(server.baseUrl) });
+  const out = join(t.dir, "run");
+  const permissions = [
+    `--allow-read=${ROOT},${t.dir}`,
+    `--allow-write=${t.dir}`,
+    `--allow-net=127.0.0.1:${port}`,
+  ];
+  const child = spawnCli(permissions, ["run", t.path("c.yaml"), "--out", out]);
+  await waitForLines(join(out, RESULTS), 3);
+  child.kill("SIGINT");
+  const first = await child.output();
+  const stderr = new TextDecoder().decode(first.stderr);
+  assert.equal(first.code, 130, stderr);
+  assert.match(stderr, /cancelled: \d+ questions not run; finish with --resume/);
+  const text = Deno.readTextFileSync(join(out, RESULTS));
+  assert.ok(text.endsWith("\n"));
+  const partial = text.trimEnd().split("\n").map((l) => JSON.parse(l));
+  assert.ok(partial.length >= 3 && partial.length < 15, `${partial.length} lines`);
+
+  const resumed = await execCli(permissions, ["run", t.path("c.yaml"), "--resume", out, "--quiet"]);
+  assert.equal(resumed.code, 0, resumed.stderr);
+  const all = await readJsonl(join(out, RESULTS)) as QuestionResult[];
+  assert.equal(all.length, 15);
+  assert.equal(new Set(all.map((l) => l.question_id)).size, 15);
+});
+
+Deno.test("a killed run (SIGKILL) leaves only complete JSON lines, and resume repairs and completes it", async () => {
+  await using server = startFakeOpenAIServer(async () => {
+    await new Promise((r) => setTimeout(r, 80));
+    return { json: chatCompletion({ content: "It is 330." }) };
+  });
+  const port = new URL(server.baseUrl).port;
+  await using t = await tempTree({ "c.yaml": endpointConfig(server.baseUrl) });
+  const out = join(t.dir, "run");
+  const permissions = [
+    `--allow-read=${ROOT},${t.dir}`,
+    `--allow-write=${t.dir}`,
+    `--allow-net=127.0.0.1:${port}`,
+  ];
+  const child = spawnCli(permissions, ["run", t.path("c.yaml"), "--out", out, "--quiet"]);
+  await waitForLines(join(out, RESULTS), 2);
+  child.kill("SIGKILL");
+  await child.output();
+  const text = Deno.readTextFileSync(join(out, RESULTS));
+  const complete = text.slice(0, text.lastIndexOf("\n") + 1);
+  for (const line of complete.trimEnd().split("\n")) JSON.parse(line);
+  const resumed = await execCli(permissions, ["run", t.path("c.yaml"), "--resume", out, "--quiet"]);
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.equal((await readJsonl(join(out, RESULTS))).length, 15);
+});
+
+const usageErrors: Array<{ name: string; argv: (dir: string) => string[]; message: RegExp }> = [
+  {
+    name: "an unknown command gets a did-you-mean",
+    argv: () => ["rnu", CONFIG],
+    message: /^Unknown command "rnu" — did you mean "run"\? See ragbench --help\.$/,
+  },
+  {
+    name: "an unknown option gets a did-you-mean",
+    argv: () => ["run", CONFIG, "--mok"],
+    message: /^Unknown option "--mok" for "ragbench run" — did you mean "--mock"\?/,
+  },
+  {
+    name: "a missing CONFIG shows the usage",
+    argv: () => ["run", "--mock"],
+    message: /^Missing CONFIG — usage: ragbench run CONFIG \[options\]$/,
+  },
+  {
+    name: "an option missing its value",
+    argv: () => ["run", CONFIG, "--out"],
+    message: /^Option --out needs a value: --out DIR\.$/,
+  },
+  {
+    name: "--out and --resume together",
+    argv: (d) => ["run", CONFIG, "--mock", "--out", d, "--resume", d],
+    message: /^Give either --out or --resume, not both/,
+  },
+  {
+    name: "a bad --concurrency",
+    argv: () => ["run", CONFIG, "--mock", "--concurrency", "0"],
+    message: /^--concurrency must be a whole number from 1 to 64 \(got "0"\)\.$/,
+  },
+  {
+    name: "--systems naming an unknown system",
+    argv: () => ["run", CONFIG, "--mock", "--systems", "agent_serch"],
+    message:
+      /^--systems names "agent_serch", which the config does not have — did you mean "agent_search"\?$/,
+  },
+  {
+    name: "--resume of a folder without results",
+    argv: (d) => ["run", CONFIG, "--mock", "--resume", d],
+    message: /^--resume .*: there is no per_question_results\.jsonl to continue\.$/,
+  },
+];
+
+for (const u of usageErrors) {
+  Deno.test(`usage error: ${u.name} (exit 2)`, async () => {
+    await using t = await tempTree();
+    const result = await runCli(u.argv(t.dir));
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, u.message);
+  });
+}
+
+Deno.test("usage error: --out pointing at an earlier run refuses to mix results", async () => {
+  await using t = await tempTree();
+  const out = join(t.dir, "run");
+  assert.equal(
+    (await runCli(["run", CONFIG, "--mock", "--out", out, "--quiet", "--limit", "1"])).code,
+    0,
+  );
+  const again = await runCli(["run", CONFIG, "--mock", "--out", out]);
+  assert.equal(again.code, 2);
+  assert.match(
+    again.stderr,
+    /already holds results; continue it with --resume .*, or choose another --out\./,
+  );
+});
+
+Deno.test("--systems and --limit narrow the run", async () => {
+  await using t = await tempTree();
+  const out = join(t.dir, "run");
+  const result = await runCli([
+    "run",
+    CONFIG,
+    "--mock",
+    "--out",
+    out,
+    "--systems",
+    "agent_search",
+    "--limit",
+    "4",
+    "--quiet",
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  const lines = await readJsonl(join(out, RESULTS)) as QuestionResult[];
+  assert.deepEqual(lines.map((l) => `${l.system}/${l.question_id}`), [
+    "agent_search/sh01",
+    "agent_search/sh02",
+    "agent_search/sh03",
+    "agent_search/sh04",
+  ]);
+});
+
+Deno.test("main: --help, --version, and a command's --help are true to the commands", async () => {
+  const help = await runCli(["--help"]);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /run CONFIG/);
+  assert.match(help.stdout, /validate CONFIG/);
+  const version = await runCli(["--version"]);
+  assert.match(version.stdout, /^\d+\.\d+\.\d+$/);
+  const runHelp = await runCli(["run", "--help"]);
+  for (
+    const flag of [
+      "--mock",
+      "--out DIR",
+      "--resume DIR",
+      "--concurrency N",
+      "--systems A,B",
+      "--limit N",
+    ]
+  ) {
+    assert.ok(runHelp.stdout.includes(flag), flag);
+  }
+  const none = await runCli([]);
+  assert.equal(none.code, 2);
+});
+
+async function waitForLines(path: string, count: number): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    const text = await Deno.readTextFile(path).catch(() => "");
+    if (text.split("\n").length - 1 >= count) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`${path} never reached ${count} lines`);
+}

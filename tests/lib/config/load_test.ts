@@ -1,0 +1,175 @@
+import assert from "node:assert/strict";
+import { REGISTRIES } from "../../../lib/cli/setup.ts";
+import { type Config, parseConfig } from "../../../lib/config/load.ts";
+import { ConfigError } from "../../../lib/errors.ts";
+
+const WHERE = { file: "all.yaml", absolute: "/project/configs/all.yaml" };
+
+function load(text: string): Config {
+  return parseConfig(text, WHERE, REGISTRIES);
+}
+
+const BASE = `name: t
+corpus: ../arenas/rag/corpus.json
+questions: q.yaml
+`;
+
+Deno.test("config: defaults are filled in and relative paths resolve against the config file", () => {
+  const config = load(
+    `${BASE}systems:\n  - {type: closed_book}\n  - {type: agent_search, name: agent, tools: [calculator, {name: corpus_grep, max_results: 10}]}\n`,
+  );
+  assert.equal(config.corpus, "/project/arenas/rag/corpus.json");
+  assert.equal(config.questions, "/project/configs/q.yaml");
+  assert.equal(config.mock_script, null);
+  assert.equal(config.model.name, "gpt-4o-mini");
+  assert.equal(config.model.api_key_env, "OPENAI_API_KEY");
+  assert.deepEqual(config.evaluation, {
+    tools_now: "2026-01-01",
+    concurrency: 4,
+    repeats: 1,
+    max_cost_usd: null,
+    question_timeout_s: 300,
+  });
+  assert.deepEqual(config.tools, {
+    allow: [],
+    allow_network: false,
+    timeout_s: 10,
+    max_output_chars: 4000,
+  });
+  assert.deepEqual(config.systems.map((s) => s.name), ["closed_book", "agent"]);
+  assert.equal(config.systems[1].options.max_steps, 8);
+  assert.deepEqual(config.systems[1].tools, [
+    { kind: "builtin", name: "calculator", options: {} },
+    { kind: "builtin", name: "corpus_grep", options: { max_results: 10 } },
+  ]);
+});
+
+const failures: Array<{ name: string; text: string; message: string }> = [
+  {
+    name: "an unknown top-level key",
+    text: `${BASE}evalution: {}\nsystems: [{type: closed_book}]\n`,
+    message:
+      'Cannot load config "all.yaml" (line 4, column 1): unknown key "evalution" — did you mean "evaluation"?',
+  },
+  {
+    name: "an unknown nested key",
+    text: `${BASE}evaluation: {concurency: 2}\nsystems: [{type: closed_book}]\n`,
+    message:
+      'Cannot load config "all.yaml" (line 4, column 14): unknown key "concurency" in evaluation — did you mean "concurrency"?',
+  },
+  {
+    name: "an unknown system type",
+    text: `${BASE}systems:\n  - {type: agent_serch}\n`,
+    message:
+      'Cannot load config "all.yaml" (line 5, column 12): unknown system type "agent_serch" — did you mean "agent_search"?',
+  },
+  {
+    name: "a tools list on a system that takes none",
+    text: `${BASE}systems:\n  - {type: closed_book, tools: [calculator]}\n`,
+    message:
+      'Cannot load config "all.yaml" (line 5, column 25): system type "closed_book" takes no tools — remove its tools: list, or use a system that accepts tools (agent_search)',
+  },
+  {
+    name: "an unknown tool name",
+    text: `${BASE}systems:\n  - type: agent_search\n    tools: [calculater]\n`,
+    message:
+      'Cannot load config "all.yaml" (line 6, column 13): unknown tool "calculater" — did you mean "calculator"?',
+  },
+  {
+    name: "an unknown system option",
+    text: `${BASE}systems:\n  - type: agent_search\n    max_step: 3\n`,
+    message:
+      'Cannot load config "all.yaml" (line 6, column 5): unknown key "max_step" in systems[0] — did you mean "max_steps"?',
+  },
+  {
+    name: "an unknown tool option",
+    text:
+      `${BASE}systems:\n  - type: agent_search\n    tools: [{name: corpus_grep, max_result: 5}]\n`,
+    message:
+      'Cannot load config "all.yaml" (line 6, column 33): unknown key "max_result" in systems[0].tools[0] — did you mean "max_results"?',
+  },
+  {
+    name: "an option given to a tool that takes none",
+    text:
+      `${BASE}systems:\n  - type: agent_search\n    tools: [{name: calculator, precision: 5}]\n`,
+    message:
+      'Cannot load config "all.yaml" (line 6, column 32): tool "calculator" takes no options (found "precision")',
+  },
+  {
+    name: "a wrongly typed value",
+    text: `${BASE}evaluation: {concurrency: many}\nsystems: [{type: closed_book}]\n`,
+    message:
+      'Cannot load config "all.yaml" (line 4, column 27): evaluation.concurrency: must be a number',
+  },
+  {
+    name: "a missing required key",
+    text: `name: t\ncorpus: c.json\nsystems: [{type: closed_book}]\n`,
+    message: 'Cannot load config "all.yaml" (line 1, column 1): questions: is required',
+  },
+  {
+    name: "an impossible tools_now date",
+    text: `${BASE}evaluation: {tools_now: 2026-02-30}\nsystems: [{type: closed_book}]\n`,
+    message:
+      'Cannot load config "all.yaml" (line 4, column 25): evaluation.tools_now: must be a date written YYYY-MM-DD',
+  },
+  {
+    name: "two systems with one name",
+    text: `${BASE}systems:\n  - {type: agent_search}\n  - {type: agent_search}\n`,
+    message:
+      'Cannot load config "all.yaml" (line 6, column 5): two systems are named "agent_search" (systems[0] and systems[1]) — give each system a distinct name:',
+  },
+  {
+    name: "a tool listed twice",
+    text: `${BASE}systems:\n  - {type: agent_search, tools: [calculator, calculator]}\n`,
+    message:
+      'Cannot load config "all.yaml" (line 5, column 46): tool "calculator" is listed twice in systems[0].tools',
+  },
+  {
+    name: "an allow list naming an unknown tool",
+    text: `${BASE}tools: {allow: [web_serch]}\nsystems: [{type: closed_book}]\n`,
+    message:
+      'Cannot load config "all.yaml" (line 4, column 17): tools.allow names "web_serch", which is neither a built-in nor a custom tool of this config',
+  },
+  {
+    name: "a YAML syntax error",
+    text: `${BASE}systems: [{type: closed_book}\n`,
+    message: 'Cannot load config "all.yaml" (line 5, column 1): YAML syntax error:',
+  },
+  {
+    name: "a file that is not a mapping",
+    text: `- a\n- b\n`,
+    message:
+      'Cannot load config "all.yaml" (line 1): the file must be a mapping with name, corpus, questions and systems',
+  },
+];
+
+for (const f of failures) {
+  Deno.test(`config: ${f.name} is an error with file:line`, () => {
+    const error = (() => {
+      try {
+        load(f.text);
+      } catch (e) {
+        return e;
+      }
+    })();
+    assert.ok(error instanceof ConfigError, `expected a ConfigError, got ${error}`);
+    assert.ok(error.message.startsWith(f.message), `message was:\n${error.message}`);
+    assert.equal(error.file, "all.yaml");
+    assert.ok(typeof error.line === "number");
+  });
+}
+
+Deno.test("config: every problem is reported at once", () => {
+  const error = (() => {
+    try {
+      load(
+        `${BASE}systems:\n  - {type: closed_boook}\n  - {type: agent_search, tools: [calculater]}\n`,
+      );
+    } catch (e) {
+      return e as ConfigError;
+    }
+  })();
+  assert.ok(error instanceof ConfigError);
+  assert.equal(error.issues.length, 2);
+  assert.deepEqual(error.issues.map((i) => i.position.line), [5, 6]);
+});

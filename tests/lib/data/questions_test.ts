@@ -1,0 +1,168 @@
+import assert from "node:assert/strict";
+import { parseQuestions } from "../../../lib/data/questions.ts";
+import { ConfigError } from "../../../lib/errors.ts";
+
+const context = {
+  toolNames: ["search", "calculator", "date_calc"],
+  documentIds: new Set(["eiffel_tower", "tokyo_tower"]),
+};
+
+Deno.test("questions: YAML list with every check type loads, defaults applied", () => {
+  const questions = parseQuestions(
+    `
+- id: q1
+  question: How tall is the Eiffel Tower?
+  answers: [330]
+  evidence: [eiffel_tower]
+  kind: single_hop
+  requires_tools: [search]
+  tags: [towers]
+  checks:
+    - {type: numeric_equals, value: 330}
+    - {type: numeric_equals, value: 330, tolerance: 2}
+    - {type: contains, value: Eiffel}
+    - {type: icontains, value: eiffel}
+    - {type: not_contains, value: "553"}
+    - {type: iregex, pattern: "\\\\btall"}
+    - {type: equals, value: "330 m"}
+    - {type: min_tool_calls, value: 1}
+    - {type: max_tool_calls, value: 3}
+    - {type: tool_used, tool: search}
+- id: 2
+  question: Second?
+  checks: [{type: contains, value: x}]
+`,
+    "q.yaml",
+    context,
+  );
+  assert.equal(questions.length, 2);
+  assert.equal(questions[0].answers?.[0], "330");
+  assert.deepEqual(questions[0].checks[0], { type: "numeric_equals", value: 330, tolerance: 0 });
+  assert.equal(questions[1].id, "2");
+});
+
+Deno.test("questions: a mapping with a questions: list and JSONL both load", () => {
+  const yaml = parseQuestions(
+    "questions:\n  - {id: a, question: A?, checks: [{type: contains, value: a}]}\n",
+    "q.yaml",
+    context,
+  );
+  assert.equal(yaml[0].id, "a");
+  const jsonl = parseQuestions(
+    '{"id": "a", "question": "A?", "checks": [{"type": "contains", "value": "a"}]}\n\n' +
+      '{"id": "b", "question": "B?", "checks": [{"type": "equals", "value": "b"}]}\n',
+    "q.jsonl",
+    context,
+  );
+  assert.deepEqual(jsonl.map((q) => q.id), ["a", "b"]);
+});
+
+const failures: Array<{ name: string; file?: string; text: string; message: string }> = [
+  {
+    name: "an unknown check type gets a did-you-mean and its line",
+    text: "- id: a\n  question: A?\n  checks:\n    - {type: numeric_equal, value: 3}\n",
+    message:
+      'Cannot load questions "q.yaml" (line 4, column 14): unknown type "numeric_equal" in [0].checks[0] — did you mean "numeric_equals"?',
+  },
+  {
+    name: "an unknown question key gets a did-you-mean",
+    text: "- id: a\n  question: A?\n  evidance: [x]\n  checks: [{type: contains, value: a}]\n",
+    message:
+      'Cannot load questions "q.yaml" (line 3, column 3): unknown key "evidance" in [0] — did you mean "evidence"?',
+  },
+  {
+    name: "a missing question text",
+    text: "- id: a\n  checks: [{type: contains, value: a}]\n",
+    message: 'Cannot load questions "q.yaml" (line 1, column 3): [0].question: is required',
+  },
+  {
+    name: "a question without checks",
+    text: "- id: a\n  question: A?\n  checks: []\n",
+    message:
+      'Cannot load questions "q.yaml" (line 3, column 11): [0].checks: a question needs at least one check',
+  },
+  {
+    name: "a check missing its value",
+    text: "- id: a\n  question: A?\n  checks: [{type: min_tool_calls}]\n",
+    message: 'Cannot load questions "q.yaml" (line 3, column 12): [0].checks[0].value: is required',
+  },
+  {
+    name: "a duplicate id",
+    text:
+      "- {id: a, question: A?, checks: [{type: contains, value: a}]}\n- {id: a, question: B?, checks: [{type: contains, value: b}]}\n",
+    message:
+      'Cannot load questions "q.yaml" (line 2, column 8): question id "a" is used twice (questions 1 and 2)',
+  },
+  {
+    name: "an invalid iregex pattern",
+    text: "- id: a\n  question: A?\n  checks: [{type: iregex, pattern: '(unclosed'}]\n",
+    message:
+      'Cannot load questions "q.yaml" (line 3, column 36): invalid iregex pattern: Invalid regular expression: /(unclosed/iu: Unterminated group',
+  },
+  {
+    name: "an unknown required tool",
+    text:
+      "- id: a\n  question: A?\n  requires_tools: [calculater]\n  checks: [{type: contains, value: a}]\n",
+    message:
+      'Cannot load questions "q.yaml" (line 3, column 20): question "a" requires unknown tool "calculater" — did you mean "calculator"?',
+  },
+  {
+    name: "tool_used naming an unknown tool",
+    text: "- id: a\n  question: A?\n  checks: [{type: tool_used, tool: serch}]\n",
+    message:
+      'Cannot load questions "q.yaml" (line 3, column 36): tool_used names unknown tool "serch" — did you mean "search"?',
+  },
+  {
+    name: "evidence naming a document the corpus lacks",
+    text:
+      "- id: a\n  question: A?\n  evidence: [eifel_tower]\n  checks: [{type: contains, value: a}]\n",
+    message:
+      'Cannot load questions "q.yaml" (line 3, column 14): evidence names document "eifel_tower", which the corpus does not have — did you mean "eiffel_tower"?',
+  },
+  {
+    name: "a YAML syntax error",
+    text: "- id: a\n  question: [unclosed\n",
+    message: 'Cannot load questions "q.yaml" (line 3, column 1): YAML syntax error:',
+  },
+  {
+    name: "a file that is not a list",
+    text: "id: a\n",
+    message:
+      'Cannot load questions "q.yaml" (line 1): expected a list of questions (or a mapping with a questions: list)',
+  },
+  {
+    name: "an empty list",
+    text: "[]\n",
+    message: 'Cannot load questions "q.yaml": the file holds no questions',
+  },
+  {
+    name: "a JSONL line that is not JSON names its line",
+    file: "q.jsonl",
+    text: '{"id": "a", "question": "A?", "checks": [{"type": "contains", "value": "a"}]}\n{oops\n',
+    message: 'Cannot load questions "q.jsonl" (line 2): invalid JSON',
+  },
+  {
+    name: "a JSONL schema error names its line",
+    file: "q.jsonl",
+    text: '\n{"id": "a", "question": "A?", "checks": [{"type": "contain", "value": "a"}]}\n',
+    message:
+      'Cannot load questions "q.jsonl" (line 2): unknown type "contain" in checks[0] — did you mean "contains"?',
+  },
+];
+
+for (const f of failures) {
+  Deno.test(`questions: ${f.name}`, () => {
+    const error = (() => {
+      try {
+        parseQuestions(f.text, f.file ?? "q.yaml", context);
+      } catch (e) {
+        return e;
+      }
+    })();
+    assert.ok(error instanceof ConfigError, `expected a ConfigError, got ${error}`);
+    assert.ok(
+      error.message.startsWith(f.message),
+      `message was:\n${error.message}\nexpected it to start with:\n${f.message}`,
+    );
+  });
+}

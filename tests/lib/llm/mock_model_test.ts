@@ -1,0 +1,171 @@
+import assert from "node:assert/strict";
+import type { ChatMessage, ChatRequest, ToolSpec } from "../../../lib/llm/model.ts";
+import { createMockModel, UNKNOWN_ANSWER } from "../../../lib/llm/mock_model.ts";
+import { entryFor, parseMockScript } from "../../../lib/llm/mock_script.ts";
+import { ConfigError } from "../../../lib/errors.ts";
+
+const SCRIPT = parseMockScript(
+  `
+"tower that inspired":
+  - {call: search, args: {query: Tokyo Tower design}}
+  - {call: calculator, args: {expression: "1+1"}}
+  - {call: search, args: {query: Eiffel Tower height}}
+  - {answer: "330 metres [eiffel_tower]"}
+  - {recall: "About 333 metres."}
+"Tower":
+  - {answer: "short fragment"}
+`,
+  "mock.yaml",
+);
+const PRICING = { input_per_mtok: 1, output_per_mtok: 2 };
+const spec = (name: string): ToolSpec => ({ name, description: name, parameters: {} });
+const signal = new AbortController().signal;
+
+function request(question: string, tools: string[], history: ChatMessage[] = []): ChatRequest {
+  return {
+    messages: [{ role: "system", content: "sys" }, { role: "user", content: question }, ...history],
+    tools: tools.map(spec),
+  };
+}
+
+Deno.test("mock script: the longest matching fragment wins, ignoring case", () => {
+  assert.equal(entryFor(SCRIPT, "What TOWER THAT INSPIRED it?")?.fragment, "tower that inspired");
+  assert.equal(entryFor(SCRIPT, "Which tower?")?.fragment, "Tower");
+  assert.equal(entryFor(SCRIPT, "Something else"), undefined);
+});
+
+Deno.test("mock model replays scripted calls in order, skipping tools not offered", async () => {
+  const model = createMockModel(SCRIPT, "gpt-4o-mini", PRICING);
+  const q = "How tall is the tower that inspired Tokyo Tower?";
+  const first = await model.chat(request(q, ["search"]), signal);
+  assert.deepEqual(first.tool_calls, [{
+    id: "call_1",
+    name: "search",
+    arguments: '{"query":"Tokyo Tower design"}',
+  }]);
+  const history: ChatMessage[] = [
+    { role: "assistant", content: null, tool_calls: first.tool_calls },
+    { role: "tool", tool_call_id: "call_1", content: "..." },
+  ];
+  const second = await model.chat(request(q, ["search"], history), signal);
+  assert.equal(second.tool_calls[0].arguments, '{"query":"Eiffel Tower height"}');
+  history.push({ role: "assistant", content: null, tool_calls: second.tool_calls });
+  const third = await model.chat(request(q, ["search"], history), signal);
+  assert.deepEqual([third.content, third.tool_calls], ["330 metres [eiffel_tower]", []]);
+});
+
+Deno.test("mock model makes the calculator call when that tool is offered", async () => {
+  const model = createMockModel(SCRIPT, "m", PRICING);
+  const history: ChatMessage[] = [{ role: "assistant", content: null, tool_calls: [] }];
+  const reply = await model.chat(
+    request("the tower that inspired", ["search", "calculator"], history),
+    signal,
+  );
+  assert.equal(reply.tool_calls[0].name, "calculator");
+});
+
+Deno.test("mock model recalls without tools, and answers when forced after tool results", async () => {
+  const model = createMockModel(SCRIPT, "m", PRICING);
+  const closed = await model.chat(request("the tower that inspired", []), signal);
+  assert.equal(closed.content, "About 333 metres.");
+  const forced = await model.chat(
+    request("the tower that inspired", [], [
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "c", name: "search", arguments: "{}" }],
+      },
+      { role: "tool", tool_call_id: "c", content: "passages" },
+    ]),
+    signal,
+  );
+  assert.equal(forced.content, "330 metres [eiffel_tower]");
+  const noRecall = await model.chat(request("Which Tower?", []), signal);
+  assert.equal(noRecall.content, UNKNOWN_ANSWER);
+});
+
+Deno.test("mock model default policy: search the question, then quote the last tool result", async () => {
+  const model = createMockModel(SCRIPT, "m", PRICING);
+  const q = "Who designed the harbour?";
+  const first = await model.chat(request(q, ["search"]), signal);
+  assert.deepEqual(first.tool_calls, [{
+    id: "call_1",
+    name: "search",
+    arguments: JSON.stringify({ query: q }),
+  }]);
+  const after = await model.chat(
+    request(q, ["search"], [
+      { role: "assistant", content: null, tool_calls: first.tool_calls },
+      {
+        role: "tool",
+        tool_call_id: "call_1",
+        content: "[1] harbor (score 2.0)\n  Built by   Ada.",
+      },
+    ]),
+    signal,
+  );
+  assert.equal(after.content, "From the documents: [1] harbor (score 2.0) Built by Ada.");
+  const closed = await model.chat(request(q, []), signal);
+  assert.equal(closed.content, UNKNOWN_ANSWER);
+});
+
+Deno.test("mock model usage is estimated from text, the same every time", async () => {
+  const model = createMockModel(SCRIPT, "m", PRICING);
+  const a = await model.chat(request("the tower that inspired", ["search"]), signal);
+  const b = await model.chat(request("the tower that inspired", ["search"]), signal);
+  assert.deepEqual(a.usage, b.usage);
+  assert.ok(a.usage.input_tokens > 10 && a.usage.output_tokens > 0);
+  assert.equal(model.id, "mock:m");
+});
+
+Deno.test("mock model rejects at once when the signal is already aborted", async () => {
+  const model = createMockModel(SCRIPT, "m", PRICING);
+  const controller = new AbortController();
+  controller.abort(new Error("stop"));
+  await assert.rejects(model.chat(request("x", []), controller.signal), /stop/);
+});
+
+const badScripts: Array<{ name: string; text: string; message: string }> = [
+  {
+    name: "a call after the answer",
+    text: '"q":\n  - {answer: a}\n  - {call: search}\n',
+    message:
+      'Cannot load mock script "m.yaml" (line 3, column 5): in "q": a call after the answer is never made',
+  },
+  {
+    name: "two answers",
+    text: '"q":\n  - {answer: a}\n  - {answer: b}\n',
+    message:
+      'Cannot load mock script "m.yaml" (line 3, column 5): in "q": more than one answer turn',
+  },
+  {
+    name: "an unknown turn key",
+    text: '"q":\n  - {answr: a}\n',
+    message: 'Cannot load mock script "m.yaml" (line 2, column 5): q[0]: Invalid input',
+  },
+  {
+    name: "an empty turn list",
+    text: '"q": []\n',
+    message: 'Cannot load mock script "m.yaml" (line 1, column 6): q: list at least one turn',
+  },
+  {
+    name: "a duplicate fragment",
+    text: '"q":\n  - {answer: a}\n"q":\n  - {answer: b}\n',
+    message:
+      'Cannot load mock script "m.yaml" (line 3, column 1): YAML syntax error: Map keys must be unique',
+  },
+];
+
+for (const b of badScripts) {
+  Deno.test(`mock script: ${b.name} is an error with its line`, () => {
+    const error = (() => {
+      try {
+        parseMockScript(b.text, "m.yaml");
+      } catch (e) {
+        return e;
+      }
+    })();
+    assert.ok(error instanceof ConfigError);
+    assert.ok(error.message.startsWith(b.message), error.message);
+  });
+}

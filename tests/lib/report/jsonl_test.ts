@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { openJsonlWriter, readJsonl, rewriteJsonl } from "../../../lib/report/jsonl.ts";
+import { RagbenchError } from "../../../lib/errors.ts";
+import { tempTree } from "../../support/temp.ts";
+
+Deno.test("jsonl: appended lines are on disk at once, in order, one object a line", async () => {
+  await using t = await tempTree();
+  const path = t.path("r.jsonl");
+  const writer = await openJsonlWriter(path);
+  await Promise.all([writer.append({ n: 1 }), writer.append({ n: 2, text: "a\nb" })]);
+  assert.equal(await Deno.readTextFile(path), '{"n":1}\n{"n":2,"text":"a\\nb"}\n');
+  writer.close();
+  writer.close();
+});
+
+Deno.test("jsonl: a cut-off last line is ignored, and repaired away on resume", async () => {
+  await using t = await tempTree({ "r.jsonl": '{"n":1}\n{"n":2}\n{"n":3, "par' });
+  const path = t.path("r.jsonl");
+  assert.deepEqual(await readJsonl(path), [{ n: 1 }, { n: 2 }]);
+  assert.equal(
+    (await Deno.readTextFile(path)).endsWith('"par'),
+    true,
+    "plain read leaves the file",
+  );
+  assert.deepEqual(await readJsonl(path, { repair: true }), [{ n: 1 }, { n: 2 }]);
+  assert.equal(await Deno.readTextFile(path), '{"n":1}\n{"n":2}\n');
+});
+
+Deno.test("jsonl: a corrupt complete line is an error naming its line; a missing file is empty", async () => {
+  await using t = await tempTree({ "r.jsonl": '{"n":1}\nnot json\n' });
+  const error = await readJsonl(t.path("r.jsonl")).catch((e) => e);
+  assert.ok(error instanceof RagbenchError);
+  assert.match(error.message, /line 2 is not valid JSON/);
+  assert.deepEqual(await readJsonl(t.path("none.jsonl")), []);
+});
+
+Deno.test("jsonl: rewrite replaces the file atomically and leaves no temporary file", async () => {
+  await using t = await tempTree({ "r.jsonl": '{"old":true}\n' });
+  await rewriteJsonl(t.path("r.jsonl"), [{ a: 1 }, { b: 2 }]);
+  assert.equal(await Deno.readTextFile(t.path("r.jsonl")), '{"a":1}\n{"b":2}\n');
+  const names = [...Deno.readDirSync(t.dir)].map((e) => e.name);
+  assert.deepEqual(names, ["r.jsonl"]);
+});

@@ -1,0 +1,199 @@
+import assert from "node:assert/strict";
+import type { Model } from "../../../lib/llm/model.ts";
+import { ModelCallError } from "../../../lib/llm/model.ts";
+import {
+  jobKey,
+  type PlannedSystem,
+  type RunOptions,
+  runQuestions,
+} from "../../../lib/run/runner.ts";
+import type { QuestionResult } from "../../../lib/types.ts";
+import { agentSearch } from "../../../systems/agent_search.ts";
+import { closedBook } from "../../../systems/closed_book.ts";
+import { defineSystem, NO_FLAGS } from "../../../systems/system.ts";
+import { systemBaseSchema } from "../../../lib/config/schema.ts";
+import {
+  fakeSearch,
+  hangingModel,
+  modelOf,
+  question,
+  toolboxOf,
+  unreachableModel,
+} from "../../support/fixtures.ts";
+
+const QUESTIONS = [question("q1", "How tall is it?"), question("q2", "And the other?")];
+
+function system(name: string, def = closedBook): PlannedSystem {
+  return {
+    name,
+    def,
+    options: def.options.parse({ type: def.type }) as Record<string, unknown>,
+    toolbox: toolboxOf(def === agentSearch ? [fakeSearch] : []),
+  };
+}
+
+function options(
+  model: Model,
+  overrides: Partial<RunOptions> = {},
+): RunOptions & { lines: QuestionResult[] } {
+  const lines: QuestionResult[] = [];
+  return {
+    lines,
+    systems: [system("a"), system("b")],
+    questions: QUESTIONS,
+    repeats: 1,
+    model,
+    concurrency: 2,
+    questionTimeoutMs: 5000,
+    maxCostUsd: null,
+    done: new Set(),
+    sink: (r) => {
+      lines.push(r);
+      return Promise.resolve();
+    },
+    reporter: { onResult() {} },
+    signal: new AbortController().signal,
+    ...overrides,
+  };
+}
+
+const answering = modelOf(() => ({ content: "It is 330 metres." }));
+
+Deno.test("runner: every system × question × repeat is run, scored and sunk once", async () => {
+  const o = options(answering, { repeats: 2 });
+  const outcome = await runQuestions(o);
+  assert.equal(outcome.results.length, 8);
+  assert.equal(outcome.notRun, 0);
+  assert.equal(outcome.stoppedBy, null);
+  const keys = o.lines.map((r) => jobKey(r.system, r.question_id, r.repeat)).sort();
+  assert.equal(new Set(keys).size, 8);
+  assert.ok(o.lines.every((r) => r.passed && r.answer_score === 1 && r.error === null));
+});
+
+Deno.test("runner: a model error is recorded in that question's line and the run goes on", async () => {
+  const flaky = modelOf((request) => {
+    if (request.messages[1].content?.startsWith("And")) {
+      throw new ModelCallError("Model API returned HTTP 500");
+    }
+    return { content: "330" };
+  });
+  const o = options(flaky);
+  await runQuestions(o);
+  const q2 = o.lines.filter((r) => r.question_id === "q2");
+  assert.equal(q2.length, 2);
+  for (const line of q2) {
+    assert.deepEqual(line.error, { kind: "model", message: "Model API returned HTTP 500" });
+    assert.equal(line.answer_score, 0);
+    assert.equal(line.passed, false);
+    assert.deepEqual(line.checks, [{ type: "contains", passed: false, detail: "no answer" }]);
+  }
+  assert.ok(o.lines.filter((r) => r.question_id === "q1").every((r) => r.passed));
+});
+
+Deno.test("runner: an unreachable model gives an error line per question, not a crash", async () => {
+  const o = options(unreachableModel);
+  const outcome = await runQuestions(o);
+  assert.equal(outcome.results.length, 4);
+  assert.ok(
+    o.lines.every((r) => r.error?.kind === "model" && /could not be reached/.test(r.error.message)),
+  );
+});
+
+Deno.test("runner: a bug inside a system is recorded as an internal error", async () => {
+  const buggy = defineSystem({
+    type: "buggy",
+    description: "throws",
+    acceptsTools: false,
+    alwaysTools: [],
+    options: systemBaseSchema,
+    run() {
+      return Promise.reject(new TypeError("cannot read properties of undefined"));
+    },
+  });
+  const o = options(answering, { systems: [system("x", buggy as typeof closedBook)] });
+  await runQuestions(o);
+  assert.deepEqual(o.lines[0].error, {
+    kind: "internal",
+    message: "TypeError: cannot read properties of undefined",
+  });
+});
+
+Deno.test("runner: a question past its timeout is an error and the steps so far are kept", async () => {
+  let calls = 0;
+  const slowSecond = modelOf((request, signal) => {
+    calls++;
+    if (request.messages.some((m) => m.role === "tool")) return hangingModel.chat(request, signal);
+    return { tool_calls: [{ id: "1", name: "search", arguments: '{"query":"eiffel"}' }] };
+  });
+  const o = options(slowSecond, {
+    systems: [system("agent", agentSearch)],
+    questions: [QUESTIONS[0]],
+    questionTimeoutMs: 50,
+  });
+  await runQuestions(o);
+  const line = o.lines[0];
+  assert.equal(line.error?.kind, "timeout");
+  assert.match(line.error!.message, /longer than 0\.05 s \(evaluation\.question_timeout_s\)/);
+  assert.deepEqual(line.steps.map((s) => s.type), ["model", "tool"]);
+  assert.equal(calls, 2);
+});
+
+Deno.test("runner: cancelling stops new questions and drops the ones cut off", async () => {
+  const controller = new AbortController();
+  let started = 0;
+  const model = modelOf((request, signal) => {
+    started++;
+    if (started === 2) {
+      controller.abort(new Error("Ctrl-C"));
+      return hangingModel.chat(request, signal);
+    }
+    return { content: "330" };
+  });
+  const o = options(model, { concurrency: 1, signal: controller.signal });
+  const outcome = await runQuestions(o);
+  assert.equal(outcome.stoppedBy, "cancelled");
+  assert.equal(o.lines.length, 1);
+  assert.equal(outcome.notRun, 3);
+});
+
+Deno.test("runner: the run's cost cap stops starting questions", async () => {
+  const o = options(answering, { concurrency: 1, maxCostUsd: 1e-9 });
+  const outcome = await runQuestions(o);
+  assert.equal(outcome.stoppedBy, "max_cost_usd");
+  assert.equal(o.lines.length, 1);
+  assert.equal(outcome.notRun, 3);
+});
+
+Deno.test("runner: results already done (resume) are skipped", async () => {
+  const o = options(answering, { done: new Set([jobKey("a", "q1", 1), jobKey("b", "q2", 1)]) });
+  await runQuestions(o);
+  assert.deepEqual(o.lines.map((r) => `${r.system}/${r.question_id}`).sort(), ["a/q2", "b/q1"]);
+});
+
+Deno.test("runner: never more questions in flight than the concurrency", async () => {
+  let inFlight = 0;
+  let peak = 0;
+  const model = modelOf(async () => {
+    inFlight++;
+    peak = Math.max(peak, inFlight);
+    await new Promise((r) => setTimeout(r, 5));
+    inFlight--;
+    return { content: "330" };
+  });
+  const many = Array.from({ length: 12 }, (_, i) => question(`q${i}`, `Q${i}?`));
+  await runQuestions(options(model, { questions: many, concurrency: 3 }));
+  assert.equal(peak, 3);
+});
+
+Deno.test("runner: a failing sink rejects the run (results must not be lost silently)", async () => {
+  const o = options(answering, { sink: () => Promise.reject(new Error("disk full")) });
+  await assert.rejects(runQuestions(o), /disk full/);
+});
+
+Deno.test("runner: flags and costs of the system reach the line", async () => {
+  const o = options(answering, { systems: [system("a")], questions: [QUESTIONS[0]] });
+  await runQuestions(o);
+  assert.deepEqual(o.lines[0].flags, NO_FLAGS);
+  assert.equal(o.lines[0].cost_usd, 15 / 1e6);
+  assert.deepEqual(o.lines[0].usage, { input_tokens: 10, output_tokens: 5 });
+});

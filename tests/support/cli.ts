@@ -1,0 +1,71 @@
+/**
+ * Runs the ragbench CLI for tests: in-process through `main()` (fast, with
+ * captured output), or as a real `deno run` subprocess with explicit
+ * permission flags (for exit codes, signals and permissions).
+ *
+ * @module
+ */
+
+import { fileURLToPath } from "node:url";
+import type { CliIO } from "../../lib/cli/io.ts";
+import { exitCodeFor, RagbenchError } from "../../lib/errors.ts";
+import { main } from "../../main.ts";
+
+/** The repository root. */
+export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/** What a CLI call printed and returned. */
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `main(argv)` in this process, mapping user-facing errors to exit codes like main.ts does. */
+export async function runCli(argv: string[], signal?: AbortSignal): Promise<CliResult> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIO = {
+    out: (t) => out.push(t),
+    progress: (t) => err.push(t),
+    signal: signal ?? new AbortController().signal,
+  };
+  let code: number;
+  try {
+    code = await main(argv, io);
+  } catch (error) {
+    if (!(error instanceof RagbenchError)) throw error;
+    err.push(error.message);
+    code = exitCodeFor(error);
+  }
+  return { code, stdout: out.join("\n"), stderr: err.join("\n") };
+}
+
+/** The flags `deno run` needs beside permissions. */
+export const UNSTABLE_FLAGS = ["--unstable-worker-options", "--unstable-raw-imports"];
+
+/** Starts `deno run <flags> main.ts <argv>` in the repository root. */
+export function spawnCli(
+  permissions: string[],
+  argv: string[],
+  options: { env?: Record<string, string>; cwd?: string } = {},
+): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "--no-prompt", ...UNSTABLE_FLAGS, ...permissions, `${ROOT}main.ts`, ...argv],
+    cwd: options.cwd ?? ROOT,
+    env: { NO_COLOR: "1", ...(options.env ?? {}) },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+/** Runs the CLI as a subprocess to the end. */
+export async function execCli(
+  permissions: string[],
+  argv: string[],
+  options: { env?: Record<string, string>; cwd?: string } = {},
+): Promise<CliResult> {
+  const output = await spawnCli(permissions, argv, options).output();
+  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+}

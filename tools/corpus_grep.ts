@@ -1,0 +1,283 @@
+/**
+ * `corpus_grep`: search every document's lines for plain words or a regular
+ * expression, like grep, and show the matching lines with a little context.
+ *
+ * Rules a caller may rely on:
+ * - Plain words (the default): the pattern is split on white space; a line
+ *   matches when every word occurs in it as a substring ("port" finds
+ *   "report"), in any order, ignoring case unless `case_sensitive`.
+ * - `regex: true`: the pattern is an RE2 regular expression (linear-time
+ *   matching, so no pattern can hang the tool); back-references, look-around
+ *   and patterns over 200 characters are refused with an `invalid_args` error
+ *   that says what to do. `^` and `$` are the start and end of a line. Letter
+ *   case is ignored unless `case_sensitive`.
+ * - Only the first 2000 characters of a line are searched (both modes); a
+ *   shown line is cut to a window of 300 characters around its first match.
+ * - Results are in corpus order (document order, then line order). At most
+ *   `max_results` matching lines are shown, and never more than the tool
+ *   option `max_results` (default 50) whatever the model asks. The first line
+ *   of the output says how many lines matched in all (counted up to 10,000).
+ * - Output: `doc_id:line: text` for a match, `doc_id-line- text` for a context
+ *   line, `--` between groups that are not adjacent.
+ * - `data.results` holds the shown matching lines `{doc_id, line, text}`.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { defineTool, toolError, toolResult, type ToolReturnValue } from "./define_tool.ts";
+import type { Document } from "../lib/types.ts";
+import { closestMatch } from "../lib/util/did_you_mean.ts";
+import {
+  documentRange,
+  lineAddress,
+  type LineHit,
+  type LineRange,
+  type LineStore,
+  lineStore,
+  lineText,
+  lowerForScan,
+  scanRegex,
+  type ScanResult,
+  scanWords,
+} from "../lib/retrieval/line_store.ts";
+import { compileRegex, Re2MemoryError } from "../lib/retrieval/re2.ts";
+import { requiredLiterals, toRe2Syntax } from "../lib/retrieval/re2_syntax.ts";
+
+/** Matching lines counted before the count is reported as "more than". */
+const COUNT_LIMIT = 10_000;
+/** Characters of a line shown; a longer line shows a window around its first match. */
+const SHOWN_CHARS = 300;
+/** Characters shown before the first match when a long line is cut. */
+const SHOWN_BEFORE = 80;
+/** Ids listed in a not-found message when none is close. */
+const MAX_IDS_LISTED = 10;
+
+const parameters = z.strictObject({
+  pattern: z.string().min(1).max(1000).describe(
+    "What to look for. By default plain words: a line matches when it contains every word " +
+      '(as a substring, so "port" also finds "report"). With regex: true, an RE2 regular ' +
+      "expression (at most 200 characters, no look-around or back-references).",
+  ),
+  regex: z.boolean().default(false).describe(
+    "Treat pattern as a regular expression (RE2 syntax; ^ and $ match at line start and end).",
+  ),
+  case_sensitive: z.boolean().default(false).describe(
+    "Match letter case exactly (default: ignore case).",
+  ),
+  doc_id: z.string().min(1).max(1000).optional().describe(
+    "Search only this document (an id from list_documents or search results).",
+  ),
+  context_lines: z.int().min(0).max(5).default(1).describe(
+    "Lines of context shown before and after each matching line (0-5).",
+  ),
+  max_results: z.int().min(1).default(20).describe(
+    "Most matching lines to return (the run may cap this lower).",
+  ),
+});
+
+const options = z.strictObject({
+  max_results: z.int().min(1).default(50).describe(
+    "Hard cap on matching lines per call, whatever the model asks for.",
+  ),
+});
+
+/** The built-in `corpus_grep` tool: grep over the corpus's document lines. */
+export const corpusGrep = defineTool({
+  name: "corpus_grep",
+  description: "Search every document's lines for words or a pattern, like grep. Shows " +
+    "`doc_id:line: text` for each matching line with a little context (`doc_id-line- text`). " +
+    "By default every word must appear on the same line, ignoring case; with regex: true the " +
+    "pattern is a regular expression. Good for identifiers, names and exact figures.",
+  parameters,
+  options,
+  sideEffects: "none",
+  async run(args, ctx) {
+    const store = lineStore(ctx.corpus);
+    let range: LineRange | undefined;
+    let scope = `${store.documents.length} document${store.documents.length === 1 ? "" : "s"}`;
+    if (args.doc_id !== undefined) {
+      const doc = findDocument(store.documents, args.doc_id);
+      if (doc === undefined) return notFound(store.documents, args.doc_id);
+      range = documentRange(store, doc);
+      scope = `document "${store.documents[doc].id}"`;
+    }
+    const cap = ctx.options.max_results ?? 50;
+    const limit = Math.min(args.max_results, cap);
+    let scan: ScanResult;
+    let what: string;
+    if (args.regex) {
+      const compiled = await compileRegex(args.pattern, {
+        caseSensitive: args.case_sensitive,
+        lineMode: true,
+      });
+      if (!compiled.ok) return toolError("invalid_args", compiled.message);
+      what = `regex /${args.pattern}/${args.case_sensitive ? "" : "i"}`;
+      try {
+        scan = scanRegex(store, compiled.regex, {
+          range,
+          limit: COUNT_LIMIT,
+          signal: ctx.signal,
+          prefilter: requiredLiterals(toRe2Syntax(args.pattern), args.case_sensitive),
+        });
+      } catch (error) {
+        if (error instanceof Re2MemoryError) {
+          return toolError("execution", error.message, { detail: String(error.cause) });
+        }
+        throw error;
+      }
+    } else {
+      const words = args.pattern.split(/\s+/).filter((w) => w !== "");
+      if (words.length === 0) {
+        return toolError(
+          "invalid_args",
+          "pattern has no words: give one or more words separated by spaces.",
+        );
+      }
+      what = `${words.length === 1 ? "the word" : "all of the words"} ${
+        words.map((w) => JSON.stringify(w)).join(" ")
+      }${args.case_sensitive ? " (case-sensitive)" : ""}`;
+      const needles = args.case_sensitive ? words : words.map(lowerForScan);
+      scan = scanWords(store, needles, {
+        caseSensitive: args.case_sensitive,
+        range,
+        limit: COUNT_LIMIT,
+        signal: ctx.signal,
+      });
+    }
+    return report(store, scan, {
+      what,
+      scope,
+      limit,
+      capped: limit < args.max_results,
+      oneDocument: range !== undefined,
+      context: args.context_lines,
+      regex: args.regex,
+    });
+  },
+});
+
+interface ReportOptions {
+  what: string;
+  scope: string;
+  limit: number;
+  /** The tool option lowered what the model asked for. */
+  capped: boolean;
+  /** The search was limited to one document (doc_id). */
+  oneDocument: boolean;
+  context: number;
+  regex: boolean;
+}
+
+function report(store: LineStore, scan: ScanResult, opts: ReportOptions): ToolReturnValue {
+  const total = scan.hits.length;
+  if (total === 0) {
+    const hint = opts.regex
+      ? "Check the pattern (RE2 syntax, one line at a time), or try plain words."
+      : "Every word must be on the same line: try fewer or shorter words, or regex: true.";
+    return toolResult({
+      output: `No line in ${opts.scope} matches ${opts.what}. ${hint}`,
+      data: { results: [] },
+    });
+  }
+  const shown = scan.hits.slice(0, opts.limit);
+  const count = scan.stoppedAtLimit ? `more than ${total}` : `${total}`;
+  let header: string;
+  if (shown.length === total && !scan.stoppedAtLimit) {
+    header = `${total} matching line${total === 1 ? "" : "s"} in ${opts.scope} for ${opts.what}:`;
+  } else if (opts.capped) {
+    header = `Showing ${shown.length} of ${count} matching lines for ${opts.what} ` +
+      `(${opts.limit} is the most per call); narrow the pattern` +
+      (opts.oneDocument ? "." : " or search one document with doc_id.");
+  } else {
+    header = `Showing ${shown.length} of ${count} matching lines for ${opts.what}; ` +
+      "narrow the pattern or raise max_results.";
+  }
+  const lines = [header];
+  const results: Array<{ doc_id: string; line: number; text: string }> = [];
+  const matched = new Map<number, LineHit>(shown.map((hit) => [hit.line, hit]));
+  for (const group of groups(store, shown, opts.context)) {
+    if (lines.length > 1) lines.push("--");
+    const docId = store.documents[group.doc].id;
+    for (let line = group.from; line < group.to; line++) {
+      const number = line - store.docFirstLine[group.doc] + 1;
+      const hit = matched.get(line);
+      const text = excerpt(lineText(store, line), hit?.column ?? 0);
+      if (hit !== undefined) {
+        lines.push(`${docId}:${number}: ${text}`);
+        results.push({ doc_id: docId, line: number, text });
+      } else {
+        lines.push(`${docId}-${number}- ${text}`);
+      }
+    }
+  }
+  return toolResult({ output: lines.join("\n"), data: { results } });
+}
+
+/** Runs of lines to print: each hit with its context, merged when they touch, within one document. */
+function groups(
+  store: LineStore,
+  hits: readonly LineHit[],
+  context: number,
+): Array<{ doc: number; from: number; to: number }> {
+  const out: Array<{ doc: number; from: number; to: number }> = [];
+  for (const hit of hits) {
+    const { doc } = lineAddress(store, hit.line);
+    const from = Math.max(hit.line - context, store.docFirstLine[doc]);
+    const to = Math.min(hit.line + context + 1, store.docFirstLine[doc + 1]);
+    const last = out[out.length - 1];
+    if (last !== undefined && last.doc === doc && from <= last.to) last.to = Math.max(last.to, to);
+    else out.push({ doc, from, to });
+  }
+  return out;
+}
+
+/** At most {@link SHOWN_CHARS} of a line, starting a little before `column` when it is cut. */
+function excerpt(text: string, column: number): string {
+  if (text.length <= SHOWN_CHARS) return text;
+  let start = Math.max(0, Math.min(column - SHOWN_BEFORE, text.length - SHOWN_CHARS));
+  if (isLowSurrogate(text.charCodeAt(start))) start--;
+  let end = start + SHOWN_CHARS;
+  if (end < text.length && isLowSurrogate(text.charCodeAt(end))) end--;
+  return `${start > 0 ? "…" : ""}${text.slice(start, end)}${end < text.length ? "…" : ""}`;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/** Document index by id: exact, then trimmed, then ignoring case when that picks one document. */
+const indexes = new WeakMap<readonly Document[], Map<string, number>>();
+
+function findDocument(documents: readonly Document[], id: string): number | undefined {
+  let index = indexes.get(documents);
+  if (index === undefined) {
+    index = new Map();
+    for (let d = 0; d < documents.length; d++) {
+      if (!index.has(documents[d].id)) index.set(documents[d].id, d);
+    }
+    indexes.set(documents, index);
+  }
+  const exact = index.get(id) ?? index.get(id.trim());
+  if (exact !== undefined) return exact;
+  const lower = id.trim().toLowerCase();
+  const folded: number[] = [];
+  for (let d = 0; d < documents.length && folded.length < 2; d++) {
+    if (documents[d].id.toLowerCase() === lower) folded.push(d);
+  }
+  return folded.length === 1 ? folded[0] : undefined;
+}
+
+function notFound(documents: readonly Document[], id: string): ToolReturnValue {
+  const shown = id.length > 100 ? `${id.slice(0, 100)}…` : id;
+  if (documents.length === 0) {
+    return toolError("not_found", `No document "${shown}": the collection has no documents.`);
+  }
+  const hint = closestMatch(id.trim(), documents.map((d) => d.id));
+  const tail = hint !== undefined
+    ? ` — did you mean "${hint}"?`
+    : documents.length <= MAX_IDS_LISTED
+    ? `. Known ids: ${documents.map((d) => `"${d.id}"`).join(", ")}.`
+    : ". Leave doc_id out to search every document, or use list_documents to find the id.";
+  return toolError("not_found", `No document has the id "${shown}"${tail}`);
+}

@@ -1,0 +1,196 @@
+/**
+ * A system's toolbox: the tools it offers, as the model sees them, and the
+ * one place a model's tool call is executed. Execution never throws: an
+ * unknown tool, arguments that are not a JSON object, a timeout and every
+ * failure inside the tool come back as a `ToolResult` with `error` set, which
+ * the model reads and can recover from. Output longer than the run's
+ * `max_output_chars` is cut and flagged `truncated`.
+ *
+ * @module
+ */
+
+import type { ToolSpec } from "../lib/llm/model.ts";
+import type { JsonValue, SideEffects, ToolErrorKind, ToolResult } from "../lib/types.ts";
+import { closestMatch } from "../lib/util/did_you_mean.ts";
+import type { ToolHost } from "./host.ts";
+import type { RawToolResult } from "./invoke.ts";
+
+/** A tool a system offers, resolved from the config. */
+export interface OfferedTool {
+  name: string;
+  description: string;
+  sideEffects: SideEffects;
+  /** JSON Schema of the arguments, as the model sees it. */
+  parameters: Record<string, unknown>;
+  /** Validated config options, passed to the tool as `ctx.options`. */
+  options: Record<string, unknown>;
+  timeoutMs: number;
+  /** Where it runs. */
+  host: ToolHost;
+}
+
+/** The tools of one question: execute calls, then close to drop per-question state. */
+export interface ToolSession {
+  readonly specs: readonly ToolSpec[];
+  /** Runs a call. Never throws; the result says what went wrong. */
+  execute(
+    name: string,
+    rawArgs: string,
+    signal: AbortSignal,
+  ): Promise<{ args: JsonValue; result: ToolResult }>;
+  close(): void;
+}
+
+/** The tools of one system. */
+export interface Toolbox {
+  readonly tools: readonly OfferedTool[];
+  readonly specs: readonly ToolSpec[];
+  /** A session for one question (one repeat); `questionKey` must be unique among running questions. */
+  session(questionKey: string): ToolSession;
+}
+
+/** Run-wide limits the toolbox enforces. */
+export interface ToolboxRules {
+  max_output_chars: number;
+}
+
+/** Builds a toolbox over `tools`. */
+export function createToolbox(tools: readonly OfferedTool[], rules: ToolboxRules): Toolbox {
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const specs: ToolSpec[] = tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    parameters: t.parameters,
+  }));
+  return {
+    tools,
+    specs,
+    session(questionKey) {
+      const used = new Set<ToolHost>();
+      return {
+        specs,
+        async execute(name, rawArgs, signal) {
+          const started = performance.now();
+          const tool = byName.get(name);
+          const parsed = parseArgs(rawArgs);
+          const args = parsed.ok ? parsed.value : rawArgs;
+          let raw: RawToolResult;
+          if (!tool) {
+            const near = closestMatch(name, byName.keys());
+            const offered = [...byName.keys()].join(", ") || "none";
+            raw = errorResult(
+              "unknown_tool",
+              `No tool named "${name}"${
+                near ? ` — did you mean "${near}"?` : ""
+              } Available: ${offered}.`,
+            );
+          } else if (!parsed.ok) {
+            raw = errorResult("invalid_args", parsed.message);
+          } else {
+            used.add(tool.host);
+            raw = await callWithTimeout(tool, parsed.value, questionKey, signal);
+          }
+          return { args, result: finish(raw, rules, performance.now() - started) };
+        },
+        close() {
+          for (const host of used) host.endQuestion(questionKey);
+        },
+      };
+    },
+  };
+}
+
+/** The text the model reads for a result: the output, or the error and its kind. */
+export function toolMessageText(result: ToolResult): string {
+  if (result.error) return `Error (${result.error.kind}): ${result.error.message}`;
+  return result.output === "" ? "(no output)" : result.output;
+}
+
+async function callWithTimeout(
+  tool: OfferedTool,
+  args: JsonValue,
+  questionKey: string,
+  signal: AbortSignal,
+): Promise<RawToolResult> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(signal.reason);
+  signal.addEventListener("abort", onAbort, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<RawToolResult>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort(new DOMException("tool timed out", "TimeoutError"));
+      resolve(errorResult(
+        "timeout",
+        `The tool did not finish within ${
+          formatSeconds(tool.timeoutMs)
+        } and was stopped. Try simpler arguments.`,
+      ));
+    }, tool.timeoutMs);
+  });
+  try {
+    const call = tool.host.call({
+      tool: tool.name,
+      args,
+      options: tool.options,
+      questionKey,
+      timeoutMs: tool.timeoutMs,
+    }, controller.signal).catch((error) =>
+      errorResult("execution", "The tool failed unexpectedly.", String(error))
+    );
+    return await Promise.race([call, timeout]);
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
+function finish(raw: RawToolResult, rules: ToolboxRules, latency: number): ToolResult {
+  let output = raw.output;
+  let truncated = false;
+  if (output.length > rules.max_output_chars) {
+    output = output.slice(0, rules.max_output_chars) +
+      `\n[output cut at ${rules.max_output_chars} characters]`;
+    truncated = true;
+  }
+  return {
+    output,
+    ...(raw.data === undefined ? {} : { data: raw.data }),
+    error: raw.error,
+    truncated,
+    cost_usd: raw.cost_usd,
+    latency_ms: round3(latency),
+  };
+}
+
+type ParsedArgs = { ok: true; value: JsonValue } | { ok: false; message: string };
+
+function parseArgs(raw: string): ParsedArgs {
+  if (raw.trim() === "") return { ok: true, value: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    return {
+      ok: false,
+      message: `Arguments must be a JSON object; could not parse them (${
+        (error as Error).message
+      }).`,
+    };
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return { ok: false, message: "Arguments must be a JSON object of named parameters." };
+  }
+  return { ok: true, value: value as JsonValue };
+}
+
+function errorResult(kind: ToolErrorKind, message: string, detail?: string): RawToolResult {
+  return { output: "", error: { kind, message, ...(detail ? { detail } : {}) }, cost_usd: 0 };
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function round3(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}
