@@ -8,7 +8,6 @@
  */
 
 // deno-lint-ignore-file no-console
-import "./lib/util/node_env.ts";
 import { commandHelp, type CommandSpec, parseArgs, type ParsedArgs } from "./lib/cli/args.ts";
 import type { CliIO } from "./lib/cli/io.ts";
 import { VERSION } from "./lib/cli/version.ts";
@@ -26,15 +25,34 @@ const COMMANDS = new Map<string, Command>([
     spec: async () => (await import("./lib/cli/run_command.ts")).RUN_SPEC,
     run: async (a, io) => (await import("./lib/cli/run_command.ts")).runCommand(a, io),
   }],
+  ["permissions", {
+    spec: async () => (await import("./lib/cli/permissions_command.ts")).PERMISSIONS_SPEC,
+    run: async (a, io) =>
+      (await import("./lib/cli/permissions_command.ts")).permissionsCommand(a, io),
+  }],
+  ["tools", {
+    spec: async () => (await import("./lib/cli/tools_command.ts")).TOOLS_SPEC,
+    run: async (a, io) => (await import("./lib/cli/tools_command.ts")).toolsCommand(a, io),
+  }],
+  ["tool", {
+    spec: async () => (await import("./lib/cli/tools_command.ts")).TOOL_SPEC,
+    run: async (a, io) => (await import("./lib/cli/tools_command.ts")).toolCommand(a, io),
+  }],
   ["validate", {
     spec: async () => (await import("./lib/cli/validate_command.ts")).VALIDATE_SPEC,
     run: async (a, io) => (await import("./lib/cli/validate_command.ts")).validateCommand(a, io),
   }],
 ]);
 
+/** The command a custom tool's subprocess runs (see tools/sandbox/subprocess_host.ts). */
+const HIDDEN_TOOL_HOST = "__tool-host";
+
 const SUMMARIES: ReadonlyArray<[string, string]> = [
   ["run CONFIG", "Run every system on every question; write a run directory."],
   ["validate CONFIG", "Check a config and the files it names; start nothing."],
+  ["permissions CONFIG", "Print the minimal Deno permission flags a run of CONFIG needs."],
+  ["tools", "List the built-in tools, their parameters and options."],
+  ["tool NAME --args JSON", "Make one tool call in the sandbox and print its result."],
 ];
 
 function mainHelp(): string {
@@ -62,6 +80,10 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   }
   if (name === "--version" || name === "-V") {
     io.out(VERSION);
+    return 0;
+  }
+  if (name === HIDDEN_TOOL_HOST) {
+    await (await import("./tools/sandbox/custom_tool_child.ts")).serveCustomTool(rest);
     return 0;
   }
   const command = COMMANDS.get(name);

@@ -31,18 +31,16 @@ import { closestMatch } from "../lib/util/did_you_mean.ts";
 import {
   documentRange,
   lineAddress,
-  type LineHit,
   type LineRange,
   type LineStore,
   lineStore,
   lineText,
   lowerForScan,
-  scanRegex,
-  type ScanResult,
-  scanWords,
 } from "../lib/retrieval/line_store.ts";
+import { type LineHit, scanRegex, type ScanResult, scanWords } from "../lib/retrieval/line_scan.ts";
 import { compileRegex, Re2MemoryError } from "../lib/retrieval/re2.ts";
-import { requiredLiterals, toRe2Syntax } from "../lib/retrieval/re2_syntax.ts";
+import { requiredLiterals } from "../lib/retrieval/re2_prefilter.ts";
+import { toRe2Syntax } from "../lib/retrieval/re2_syntax.ts";
 
 /** Matching lines counted before the count is reported as "more than". */
 const COUNT_LIMIT = 10_000;

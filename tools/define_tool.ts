@@ -88,6 +88,13 @@ export function defineTool<P extends z.ZodObject, O extends z.ZodObject = z.ZodO
   if (!(def.parameters instanceof z.ZodObject)) {
     throw new TypeError(`Tool "${def.name}": parameters must be a z.object(...) schema.`);
   }
+  for (const [key, field] of Object.entries(def.parameters.shape)) {
+    if (!(field as z.ZodType).description) {
+      throw new TypeError(
+        `Tool "${def.name}": parameter "${key}" needs a description for the model — add .describe("...").`,
+      );
+    }
+  }
   if (def.options !== undefined && !(def.options instanceof z.ZodObject)) {
     throw new TypeError(`Tool "${def.name}": options must be a z.object(...) schema.`);
   }

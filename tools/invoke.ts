@@ -23,6 +23,10 @@ export interface RawToolResult {
 export const GENERIC_FAILURE =
   "The tool failed unexpectedly. Try different arguments or another tool.";
 
+/** What the model reads when a tool reaches for a permission its side effects do not grant. */
+export const PERMISSION_FAILURE =
+  "The tool tried to do something it is not permitted to (its declared side effects do not allow it).";
+
 /**
  * Validates `args` with the tool's schema, runs it, and normalises the return
  * value. Never throws.
@@ -41,6 +45,9 @@ export async function invokeTool(
   try {
     value = await def.run(parsed.data, ctx);
   } catch (error) {
+    if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
+      return failure("permission", PERMISSION_FAILURE, describeException(error));
+    }
     return failure("execution", GENERIC_FAILURE, describeException(error));
   }
   return normalizeReturn(def.name, value);

@@ -13,6 +13,8 @@ import type { Corpus } from "../types.ts";
 import { SYSTEMS } from "../../systems/registry.ts";
 import { parametersJsonSchema } from "../../tools/define_tool.ts";
 import { createInProcessHost, type ToolHost } from "../../tools/host.ts";
+import { startCustomTool } from "../../tools/sandbox/subprocess_host.ts";
+import { createWorkerHost } from "../../tools/sandbox/worker_host.ts";
 import { BUILTIN_TOOLS } from "../../tools/registry.ts";
 import { createToolbox, type OfferedTool } from "../../tools/toolbox.ts";
 
@@ -24,64 +26,122 @@ export interface Plan {
   close(): Promise<void>;
 }
 
-/** Builds the plan. The caller must `close()` it on every path. */
-export function planSystems(config: Config, corpus: Corpus): Plan {
-  const builtinHost = createInProcessHost([...BUILTIN_TOOLS.values()], {
-    corpus,
-    now: config.evaluation.tools_now,
-  });
-  const hosts: ToolHost[] = [builtinHost];
-  const systems: PlannedSystem[] = [];
-  for (const system of config.systems) {
-    const def = SYSTEMS.get(system.type);
-    if (!def) {
-      throw new TypeError(
-        `system type "${system.type}" passed config validation but is not registered`,
-      );
-    }
-    const refs: ToolRef[] = def.alwaysTools
-      .filter((name) => !system.tools.some((t) => t.name === name))
-      .map((name) => ({ kind: "builtin", name, options: defaultOptions(name) }));
-    refs.push(...system.tools);
-    const offered = refs.map((ref) => offerBuiltin(ref, builtinHost, config));
-    systems.push({
-      name: system.name,
-      def,
-      options: system.options,
-      toolbox: createToolbox(offered, config.tools),
-    });
-  }
-  return {
-    systems,
-    summary: systems.map((s) => ({
-      name: s.name,
-      type: s.def.type,
-      tools: s.toolbox.tools.map((t) => t.name),
-    })),
-    async close() {
-      await Promise.all(hosts.map((h) => h.close()));
-    },
-  };
+/** How to start the tool hosts. */
+export interface PlanOptions {
+  /** Questions run at once: the most processes a custom tool may use. */
+  concurrency: number;
+  /**
+   * Run the built-ins on the calling thread instead of the sandbox worker.
+   * Only for measuring the sandbox's overhead; runs always use the worker.
+   */
+  inProcess?: boolean;
 }
 
-function offerBuiltin(ref: ToolRef, host: ToolHost, config: Config): OfferedTool {
-  if (ref.kind !== "builtin") {
-    throw new TypeError(`custom tool "${ref.name}" cannot be offered by the built-in host`);
+/**
+ * Builds the plan: starts the built-ins' worker and one process per custom
+ * tool (reading each custom tool's description and schema). The caller must
+ * `close()` it on every path; if building fails, what was started is closed.
+ *
+ * @throws {RagbenchError} when a custom tool cannot be loaded.
+ */
+export async function planSystems(
+  config: Config,
+  corpus: Corpus,
+  options: PlanOptions,
+): Promise<Plan> {
+  const env = { corpus, now: config.evaluation.tools_now };
+  const builtinHost = options.inProcess
+    ? createInProcessHost([...BUILTIN_TOOLS.values()], env)
+    : createWorkerHost(env);
+  const hosts: ToolHost[] = [builtinHost];
+  const close = async () => {
+    await Promise.all(hosts.map((h) => h.close()));
+  };
+  try {
+    const custom = new Map<string, OfferedTool>();
+    const systems: PlannedSystem[] = [];
+    for (const system of config.systems) {
+      const def = SYSTEMS.get(system.type);
+      if (!def) {
+        throw new TypeError(`system type "${system.type}" passed validation but is not registered`);
+      }
+      const refs: ToolRef[] = def.alwaysTools
+        .filter((name) => !system.tools.some((t) => t.name === name))
+        .map((name) => ({ kind: "builtin", name, options: defaultOptions(name) }));
+      refs.push(...system.tools);
+      const offered: OfferedTool[] = [];
+      for (const ref of refs) {
+        if (ref.kind === "builtin") {
+          offered.push(offerBuiltin(ref.name, ref.options, builtinHost, config));
+          continue;
+        }
+        let tool = custom.get(ref.name);
+        if (!tool) {
+          const host = await startCustomTool({
+            name: ref.name,
+            module: ref.module,
+            exportName: ref.exportName,
+            sideEffects: ref.side_effects,
+            ...(ref.description === undefined ? {} : { description: ref.description }),
+          }, { ...env, maxProcesses: options.concurrency });
+          hosts.push(host);
+          tool = {
+            name: ref.name,
+            description: host.info.description,
+            sideEffects: ref.side_effects,
+            parameters: host.info.parameters,
+            options: {},
+            timeoutMs: (ref.timeout_s ?? config.tools.timeout_s) * 1000,
+            host,
+          };
+          custom.set(ref.name, tool);
+        }
+        offered.push(tool);
+      }
+      systems.push({
+        name: system.name,
+        def,
+        options: system.options,
+        toolbox: createToolbox(offered, config.tools),
+      });
+    }
+    return {
+      systems,
+      summary: systems.map((s) => ({
+        name: s.name,
+        type: s.def.type,
+        tools: s.toolbox.tools.map((t) => t.name),
+      })),
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
   }
-  const def = BUILTIN_TOOLS.get(ref.name);
-  if (!def) throw new TypeError(`built-in tool "${ref.name}" is not registered`);
+}
+
+/** The offered form of a built-in tool. */
+export function offerBuiltin(
+  name: string,
+  options: Record<string, unknown>,
+  host: ToolHost,
+  config: { tools: { timeout_s: number } },
+): OfferedTool {
+  const def = BUILTIN_TOOLS.get(name);
+  if (!def) throw new TypeError(`built-in tool "${name}" is not registered`);
   return {
     name: def.name,
     description: def.description,
     sideEffects: def.sideEffects,
     parameters: parametersJsonSchema(def),
-    options: ref.options,
+    options,
     timeoutMs: config.tools.timeout_s * 1000,
     host,
   };
 }
 
-function defaultOptions(name: string): Record<string, unknown> {
+/** A built-in's options with every default applied. */
+export function defaultOptions(name: string): Record<string, unknown> {
   const def = BUILTIN_TOOLS.get(name);
   return (def?.options?.parse({}) ?? {}) as Record<string, unknown>;
 }

@@ -20,7 +20,9 @@ import { describeFsError, writeFileAtomic } from "../util/fs.ts";
 import { type CommandSpec, intOption, type ParsedArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
 import { planSystems } from "./plan.ts";
-import { loadRun } from "./setup.ts";
+import { loadData, REGISTRIES } from "./setup.ts";
+import { missingNeeds, type Need, permissionFlags, runNeeds } from "./permissions.ts";
+import { loadConfig } from "../config/load.ts";
 import { VERSION } from "./version.ts";
 
 /** Declaration of `ragbench run`. */
@@ -64,25 +66,28 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   if (resume && args.options.has("out")) {
     throw new UsageError("Give either --out or --resume, not both (--resume DIR writes into DIR).");
   }
-  const loaded = await loadRun(configPath, {
+  const selection = {
     mock,
     systems: args.options.get("systems")?.split(",").map((s) => s.trim()).filter(Boolean),
     limit: intOption(args, "limit", { min: 1, max: 1_000_000 }),
-  });
-  const { config } = loaded;
-  const concurrency = intOption(args, "concurrency", { min: 1, max: 64 }) ??
-    config.evaluation.concurrency;
-  const model = await createModel(config.model, { mock, script: loaded.script });
+  };
+  const concurrencyOption = intOption(args, "concurrency", { min: 1, max: 64 });
+  const config = await loadConfig(configPath, REGISTRIES);
   const dir = resume ?? args.options.get("out") ?? defaultRunDir(config.name);
-  await prepareRunDir(dir, { resume: resume !== undefined });
+  const runDirRoot = resume ?? args.options.get("out") ?? "runs";
+  checkPermissions(configPath, runNeeds(config, { mock, runDir: runDirRoot }), mock);
+  const loaded = await loadData(config, selection);
+  const concurrency = concurrencyOption ?? config.evaluation.concurrency;
+  const model = await createModel(config.model, { mock, script: loaded.script });
   const resultsPath = join(dir, RUN_FILES.results);
-  const previous = resume
-    ? (await readJsonl(resultsPath, { repair: true })) as QuestionResult[]
-    : [];
+  await checkRunDir(dir, { resume: resume !== undefined });
 
-  const plan = planSystems(config, loaded.corpus);
+  const plan = await planSystems(config, loaded.corpus, { concurrency });
   let outcome;
+  let previous: QuestionResult[] = [];
   try {
+    await createRunDir(dir);
+    if (resume) previous = (await readJsonl(resultsPath, { repair: true })) as QuestionResult[];
     await writeFileAtomic(
       join(dir, RUN_FILES.config),
       resolvedConfigYaml(config, {
@@ -162,6 +167,28 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   return code;
 }
 
+/**
+ * Stops before anything runs when Deno did not grant what the run needs,
+ * naming each missing flag.
+ *
+ * @throws {RagbenchError} (code "permission").
+ */
+function checkPermissions(configPath: string, needs: Need[], mock: boolean): void {
+  const missing = missingNeeds(needs);
+  if (missing.length === 0) return;
+  const lines = missing.map((n) => `  ${permissionFlags([n], Deno.cwd())[0]}  (${n.why})`);
+  throw new RagbenchError(
+    "permission",
+    [
+      "Cannot start the run: Deno did not grant these permissions:",
+      ...lines,
+      `Run "ragbench permissions ${configPath}${
+        mock ? " --mock" : ""
+      }" to print every flag the run needs.`,
+    ].join("\n"),
+  );
+}
+
 function progressLine(result: QuestionResult, done: number, total: number): string {
   const width = String(total).length;
   const mark = result.error ? `error (${result.error.kind})` : result.passed ? "pass" : "fail";
@@ -193,7 +220,7 @@ function defaultRunDir(name: string): string {
   return join("runs", `${name}-${stamp}`);
 }
 
-async function prepareRunDir(dir: string, options: { resume: boolean }): Promise<void> {
+async function checkRunDir(dir: string, options: { resume: boolean }): Promise<void> {
   const results = join(dir, RUN_FILES.results);
   const exists = await Deno.stat(results).then(() => true, () => false);
   if (options.resume && !exists) {
@@ -204,15 +231,16 @@ async function prepareRunDir(dir: string, options: { resume: boolean }): Promise
       `"${dir}" already holds results; continue it with --resume ${dir}, or choose another --out.`,
     );
   }
+}
+
+async function createRunDir(dir: string): Promise<void> {
   try {
     await Deno.mkdir(dir, { recursive: true });
   } catch (error) {
     throw new RagbenchError(
       "io",
       `Cannot create run directory "${dir}": ${describeFsError(error)}.`,
-      {
-        cause: error,
-      },
+      { cause: error },
     );
   }
 }

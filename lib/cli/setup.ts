@@ -7,11 +7,11 @@
  */
 
 import { type Config, loadConfig, type Registries } from "../config/load.ts";
-import { loadCorpus } from "../data/corpus.ts";
+import { loadCorpora } from "../data/corpus.ts";
 import type { Question } from "../data/question_schema.ts";
-import { loadQuestions } from "../data/questions.ts";
+import { loadQuestionSets } from "../data/questions.ts";
 import { UsageError } from "../errors.ts";
-import { EMPTY_SCRIPT, loadMockScript, type MockScript } from "../llm/mock_script.ts";
+import { EMPTY_SCRIPT, loadMockScripts, type MockScript } from "../llm/mock_script.ts";
 import type { Corpus } from "../types.ts";
 import { suggestion } from "../util/did_you_mean.ts";
 import { SYSTEMS } from "../../systems/registry.ts";
@@ -48,20 +48,24 @@ export interface RunSelection {
  * @throws {UsageError} when `--systems` names a system the config lacks.
  */
 export async function loadRun(configPath: string, selection: RunSelection): Promise<LoadedRun> {
-  const config = await loadConfig(configPath, REGISTRIES);
+  return await loadData(await loadConfig(configPath, REGISTRIES), selection);
+}
+
+/** The second half of {@link loadRun}: everything the loaded config names. */
+export async function loadData(config: Config, selection: RunSelection): Promise<LoadedRun> {
   const toolNames = [
     ...BUILTIN_TOOLS.keys(),
     ...new Set(config.systems.flatMap((s) => s.tools.map((t) => t.name))),
   ];
   if (selection.systems) config.systems = selectSystems(config, selection.systems);
-  const { corpus, skipped } = await loadCorpus(config.corpus);
-  let questions = await loadQuestions(config.questions, {
+  const { corpus, skipped } = await loadCorpora(config.corpus);
+  let questions = await loadQuestionSets(config.questions, {
     toolNames,
     documentIds: new Set(corpus.documents.map((d) => d.id)),
   });
   if (selection.limit !== undefined) questions = questions.slice(0, selection.limit);
-  const script = selection.mock && config.mock_script
-    ? await loadMockScript(config.mock_script)
+  const script = selection.mock && config.mock_script.length
+    ? await loadMockScripts(config.mock_script)
     : EMPTY_SCRIPT;
   return { config, corpus, skipped, questions, script };
 }

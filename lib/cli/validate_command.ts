@@ -31,7 +31,7 @@ export async function validateCommand(args: ParsedArgs, io: CliIO): Promise<numb
       `  corpus:    ${corpus.documents.length} documents, ${corpus.tables.length} tables`,
       `  questions: ${questions.length}`,
       `  mock:      ${
-        config.mock_script
+        config.mock_script.length
           ? `${loaded.script.entries.length} scripted questions`
           : "no script (default policy)"
       }`,

@@ -75,9 +75,12 @@ export interface Config {
   file: string;
   name: string;
   description?: string;
-  corpus: string;
-  questions: string;
-  mock_script: string | null;
+  /** Corpus paths (a file or folder each), merged in order. */
+  corpus: string[];
+  /** Question-set paths, concatenated in order. */
+  questions: string[];
+  /** Mock-script paths (empty when none), merged in order. */
+  mock_script: string[];
   model: ModelConfig;
   evaluation: EvaluationConfig;
   tools: ToolRules;
@@ -119,14 +122,15 @@ export function parseConfig(
   checkAllowList(raw, systems, source, registries, problems);
   if (problems.length) throw new ConfigError("config", problems);
   const base = dirname(where.absolute);
-  const at = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
+  const at = (p: string | string[]) =>
+    (Array.isArray(p) ? p : [p]).map((one) => (isAbsolute(one) ? one : resolve(base, one)));
   return {
     file: where.absolute,
     name: raw.name,
     ...(raw.description === undefined ? {} : { description: raw.description }),
     corpus: at(raw.corpus),
     questions: at(raw.questions),
-    mock_script: raw.mock_script === undefined ? null : at(raw.mock_script),
+    mock_script: raw.mock_script === undefined ? [] : at(raw.mock_script),
     model: raw.model,
     evaluation: raw.evaluation,
     tools: raw.tools,

@@ -18,6 +18,9 @@ export const nameSchema = z.string().regex(
   "use letters, digits, _, . and - (starting with a letter or digit)",
 );
 
+/** A path, or a non-empty list of paths (merged in order). */
+export const pathsSchema = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
+
 /** A calendar date `YYYY-MM-DD` that exists. */
 export const isoDateSchema = z.string().refine((s) => {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
@@ -88,9 +91,10 @@ export const systemEntrySchema = z.looseObject({
 export const configSchema = z.strictObject({
   name: nameSchema,
   description: z.string().optional(),
-  corpus: z.string().min(1),
-  questions: z.string().min(1),
-  mock_script: z.string().min(1).optional(),
+  /** One path, or a list whose documents, tables and questions are merged. */
+  corpus: pathsSchema,
+  questions: pathsSchema,
+  mock_script: pathsSchema.optional(),
   model: modelSchema.prefault({}),
   evaluation: evaluationSchema.prefault({}),
   tools: toolRulesSchema.prefault({}),

@@ -64,6 +64,38 @@ export async function loadCorpus(path: string): Promise<LoadedCorpus> {
   return loaded;
 }
 
+/**
+ * Reads several corpora and merges them: documents and tables of all of
+ * them, in id order. A document id found in two corpora is an error.
+ *
+ * @throws {RagbenchError} as {@link loadCorpus}, or naming both corpora of a
+ *   duplicate id.
+ */
+export async function loadCorpora(paths: readonly string[]): Promise<LoadedCorpus> {
+  if (paths.length === 1) return await loadCorpus(paths[0]);
+  const documents: Document[] = [];
+  const tables: Table[] = [];
+  const skipped: string[] = [];
+  const owner = new Map<string, string>();
+  for (const path of paths) {
+    const loaded = await loadCorpus(path);
+    for (const doc of loaded.corpus.documents) {
+      const other = owner.get(doc.id);
+      if (other !== undefined) {
+        throw dataError(
+          `Cannot merge corpora: document id "${doc.id}" is in both "${other}" and "${path}"; ids must be unique across the corpora of a config.`,
+        );
+      }
+      owner.set(doc.id, path);
+      documents.push(doc);
+    }
+    tables.push(...loaded.corpus.tables);
+    skipped.push(...loaded.skipped);
+  }
+  documents.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { corpus: { documents, tables }, skipped };
+}
+
 async function loadDocumentList(path: string): Promise<Document[]> {
   const text = await readFile(path);
   let items: unknown[];

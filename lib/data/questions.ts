@@ -33,6 +33,35 @@ export async function loadQuestions(path: string, context: QuestionContext): Pro
   return parseQuestions(text, path, context);
 }
 
+/**
+ * Reads several question sets and concatenates them in order. A question id
+ * used in two sets is an error.
+ *
+ * @throws {ConfigError} listing every problem with its file and line.
+ */
+export async function loadQuestionSets(
+  paths: readonly string[],
+  context: QuestionContext,
+): Promise<Question[]> {
+  const all: Question[] = [];
+  const owner = new Map<string, string>();
+  for (const path of paths) {
+    for (const q of await loadQuestions(path, context)) {
+      const other = owner.get(q.id);
+      if (other !== undefined) {
+        throw new ConfigError("questions", [{
+          position: { file: path },
+          message:
+            `question id "${q.id}" is also used in "${other}"; ids must be unique across the question sets of a config`,
+        }]);
+      }
+      owner.set(q.id, path);
+      all.push(q);
+    }
+  }
+  return all;
+}
+
 /** Validates question-set text (YAML, or JSONL when `file` ends in .jsonl). */
 export function parseQuestions(text: string, file: string, context: QuestionContext): Question[] {
   const entries: Array<{ source: YamlSource; path: Array<string | number>; value: unknown }> = [];

@@ -52,16 +52,19 @@ function replyTo(script: MockScript, request: ChatRequest): Reply {
   const sawToolResult = request.messages.some((m) => m.role === "tool");
   const offered = new Set(request.tools.map((t) => t.name));
   const entry = entryFor(script, question);
-  if (entry) return scripted(entry, turn, offered, sawToolResult);
+  if (entry) return scripted(entry, turn, offered, request.messages);
   return defaultPolicy(question, request.messages, turn, offered, sawToolResult);
 }
 
-function scripted(entry: MockEntry, turn: number, offered: Set<string>, sawTool: boolean): Reply {
-  if (offered.size === 0) {
-    if (!sawTool) return text(entry.recall ?? UNKNOWN_ANSWER);
-    return text(entry.answer ?? UNKNOWN_ANSWER);
-  }
-  const calls = entry.calls.filter((c) => offered.has(c.tool));
+function scripted(
+  entry: MockEntry,
+  turn: number,
+  offered: Set<string>,
+  messages: ChatMessage[],
+): Reply {
+  const sawTool = messages.some((m) => m.role === "tool");
+  if (offered.size === 0 && !sawTool) return text(entry.recall ?? UNKNOWN_ANSWER);
+  const calls = offered.size ? entry.calls.filter((c) => offered.has(c.tool)) : [];
   if (turn < calls.length) {
     const call = calls[turn];
     return {
@@ -73,6 +76,12 @@ function scripted(entry: MockEntry, turn: number, offered: Set<string>, sawTool:
       }],
     };
   }
+  // A scripted call that never happened means its tool was not offered.
+  const called = new Set(
+    messages.flatMap((m) => (m.role === "assistant" ? m.tool_calls ?? [] : []).map((c) => c.name)),
+  );
+  const missing = entry.calls.find((c) => !called.has(c.tool) && entry.without.has(c.tool));
+  if (missing) return text(entry.without.get(missing.tool)!);
   return text(entry.answer ?? UNKNOWN_ANSWER);
 }
 

@@ -14,7 +14,10 @@
  *
  * `call` turns ask for a tool; `answer` is the final answer; `recall` is
  * what the model answers when it is offered no tools and has seen no tool
- * result (a closed-book system). A question matches the longest fragment it
+ * result (a closed-book system). An answer may say what the model answers
+ * instead when a tool it would have called is not offered —
+ * `{answer: "26.32%", without: {calculator: "About 26%."}}` — so a mock run
+ * shows what a tool buys. A question matches the longest fragment it
  * contains, compared ignoring case.
  *
  * @module
@@ -30,9 +33,12 @@ const jsonObject = z.record(z.string(), z.json());
 
 const turnSchema = z.union([
   z.strictObject({ call: z.string().min(1), args: jsonObject.default({}) }),
-  z.strictObject({ answer: z.string() }),
+  z.strictObject({
+    answer: z.string(),
+    without: z.record(z.string().min(1), z.string()).optional(),
+  }),
   z.strictObject({ recall: z.string() }),
-]);
+], { error: 'a turn is {call: TOOL, args: {...}}, {answer: "..."} or {recall: "..."}' });
 
 const scriptSchema = z.record(
   z.string().trim().min(1, "a fragment must not be empty"),
@@ -51,6 +57,8 @@ export interface MockEntry {
   /** Tool calls in order, before the answer. */
   calls: MockCall[];
   answer: string | null;
+  /** Answers given instead of `answer` when the named tool was not offered. */
+  without: ReadonlyMap<string, string>;
   recall: string | null;
 }
 
@@ -71,6 +79,27 @@ export async function loadMockScript(path: string): Promise<MockScript> {
   return parseMockScript(await readTextFile(path, "mock script"), path);
 }
 
+/** Reads several mock scripts and merges their entries (a fragment given twice is an error). */
+export async function loadMockScripts(paths: readonly string[]): Promise<MockScript> {
+  const entries: MockEntry[] = [];
+  const owner = new Map<string, string>();
+  for (const path of paths) {
+    for (const entry of (await loadMockScript(path)).entries) {
+      const key = entry.fragment.toLowerCase();
+      const other = owner.get(key);
+      if (other !== undefined) {
+        throw new ConfigError("mock script", [{
+          position: { file: path },
+          message: `fragment "${entry.fragment}" is also scripted in "${other}"`,
+        }]);
+      }
+      owner.set(key, path);
+      entries.push(entry);
+    }
+  }
+  return { entries };
+}
+
 /** Validates mock-script text. */
 export function parseMockScript(text: string, file: string): MockScript {
   const { source, issues } = parseYaml(text, file);
@@ -82,7 +111,13 @@ export function parseMockScript(text: string, file: string): MockScript {
   const problems: ConstructorParameters<typeof ConfigError>[1] = [];
   const entries: MockEntry[] = [];
   for (const [fragment, turns] of Object.entries(parsed.data)) {
-    const entry: MockEntry = { fragment, calls: [], answer: null, recall: null };
+    const entry: MockEntry = {
+      fragment,
+      calls: [],
+      answer: null,
+      without: new Map(),
+      recall: null,
+    };
     turns.forEach((turn, i) => {
       const at = source.positionOf([fragment, i]);
       if ("call" in turn) {
@@ -98,6 +133,7 @@ export function parseMockScript(text: string, file: string): MockScript {
           problems.push({ position: at, message: `in "${fragment}": more than one answer turn` });
         }
         entry.answer = turn.answer;
+        entry.without = new Map(Object.entries(turn.without ?? {}));
       } else {
         if (entry.recall !== null) {
           problems.push({ position: at, message: `in "${fragment}": more than one recall turn` });

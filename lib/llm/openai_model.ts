@@ -10,12 +10,13 @@
  * explicitly; `OPENAI_CUSTOM_HEADERS` is read whatever is passed, so the
  * client is built with `process.env` hidden (see {@link withoutEnvironment}).
  * That also keeps a stray variable from changing the headers sent with the key.
+ * Failure messages are made in openai_errors.ts.
  *
  * @module
  */
 
-import process from "node:process";
 import OpenAI from "openai";
+import { withoutEnvironment } from "../util/node_env.ts";
 import type { ToolCall } from "../types.ts";
 import {
   type ChatMessage,
@@ -25,6 +26,7 @@ import {
   type Pricing,
   type ToolSpec,
 } from "./model.ts";
+import { describeFailure, type FailureContext, safeUrl } from "./openai_errors.ts";
 
 /** The API root used when `baseUrl` is not set. */
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
@@ -41,6 +43,7 @@ export interface OpenAIModelOptions {
   baseUrl?: string | null;
   /** Bearer key; null, absent or empty sends no `Authorization` header (local servers). */
   apiKey?: string | null;
+  /** USD per million input and output tokens; the model exposes a frozen copy as `pricing`. */
   pricing: Pricing;
   /** Time one HTTP attempt may take, in ms (default 60 000); retries get the same again. */
   timeoutMs?: number;
@@ -54,17 +57,6 @@ export interface OpenAIModelOptions {
    * may not know the newer name.
    */
   maxTokens?: number;
-}
-
-/** What failure messages need to know; holds the key only to scrub it. */
-interface FailureContext {
-  id: string;
-  name: string;
-  /** Base URL safe to print (no user info, query or fragment). */
-  site: string;
-  apiKey: string | null;
-  timeoutMs: number;
-  maxRetries: number;
 }
 
 type ApiMessage = OpenAI.Chat.ChatCompletionMessageParam;
@@ -154,27 +146,6 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
   };
 }
 
-/**
- * Runs `create` while `process.env` is an empty object, so that nothing it
- * does can read (or make Deno prompt for) an environment variable. Safe
- * because `create` is synchronous: no other code runs before env is restored.
- */
-function withoutEnvironment<T>(create: () => T): T {
-  const original = Object.getOwnPropertyDescriptor(process, "env");
-  if (original === undefined || !original.configurable) return create();
-  Object.defineProperty(process, "env", {
-    value: {},
-    configurable: true,
-    enumerable: original.enumerable,
-    writable: true,
-  });
-  try {
-    return create();
-  } finally {
-    Object.defineProperty(process, "env", original);
-  }
-}
-
 function toApiMessage(message: ChatMessage): ApiMessage {
   switch (message.role) {
     case "system":
@@ -249,164 +220,6 @@ function rawArguments(value: unknown): string {
 
 function count(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0;
-}
-
-/** Turns whatever the SDK threw into a ModelCallError with a safe, actionable message. */
-function describeFailure(
-  error: unknown,
-  signal: AbortSignal,
-  context: FailureContext,
-): ModelCallError {
-  const { site, id } = context;
-  const retried = context.maxRetries > 0
-    ? ` (after ${context.maxRetries} ${context.maxRetries === 1 ? "retry" : "retries"})`
-    : "";
-  let message: string;
-  if (error instanceof OpenAI.APIUserAbortError || signal.aborted) {
-    const deadline = signal.reason instanceof DOMException && signal.reason.name === "TimeoutError";
-    message = `Model call ${id} was cancelled before the reply arrived` +
-      (deadline ? " (the caller's time limit ran out)." : ".");
-  } else if (error instanceof OpenAI.APIConnectionTimeoutError) {
-    message =
-      `Model API at ${site} did not answer within ${context.timeoutMs / 1000} s${retried}. ` +
-      "Check that the server is up and not overloaded, or allow the model a longer timeout.";
-  } else if (error instanceof OpenAI.APIConnectionError) {
-    message = unreachableMessage(site, causeChain(error), context.apiKey);
-  } else if (error instanceof OpenAI.APIError && typeof error.status === "number") {
-    message = statusMessage(
-      error.status,
-      serverDetail(error.error, context.apiKey),
-      context,
-      retried,
-    );
-  } else {
-    const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    message = `Model API at ${site} returned a reply that could not be read ` +
-      `(${clip(scrub(text, context.apiKey))}). ` +
-      "Check that model.base_url points to an OpenAI-compatible chat-completions API.";
-  }
-  return new ModelCallError(message, { cause: error });
-}
-
-function statusMessage(
-  status: number,
-  detail: string,
-  context: FailureContext,
-  retried: string,
-): string {
-  const { site, name } = context;
-  const said = detail === "" ? "" : `: ${detail}`;
-  if (status === 401) {
-    // Never echo the server's text here: OpenAI quotes part of the rejected key.
-    return context.apiKey === null
-      ? `Model API at ${site} requires an API key (HTTP 401) and none was set. ` +
-        "Set the environment variable named by model.api_key_env."
-      : `Model API at ${site} rejected the API key (HTTP 401). ` +
-        "Check the environment variable named by model.api_key_env holds a valid key for this server.";
-  }
-  if (status === 403) {
-    return `Model API at ${site} refused access to model "${name}" (HTTP 403${said}). ` +
-      "Check that the API key may use this model.";
-  }
-  if (status === 404) {
-    return `Model API at ${site} answered 404 Not Found for model "${name}"${
-      said === "" ? "" : ` (${detail})`
-    }. Check model.name and that model.base_url is the API root (usually ending in /v1).`;
-  }
-  if (status === 429) {
-    return `Model API at ${site} rate-limited the request (HTTP 429${said})${retried}. ` +
-      "Lower evaluation.concurrency, wait, or check the account's quota.";
-  }
-  if (status >= 500) {
-    return `Model API at ${site} failed (HTTP ${status}${said})${retried}. ` +
-      "The server had a problem; try again later or check its logs.";
-  }
-  return `Model API at ${site} rejected the request for model "${name}" (HTTP ${status}${said}). ` +
-    "Check model.name and the model options (tools, temperature, max tokens) this server accepts.";
-}
-
-function unreachableMessage(site: string, causes: unknown[], apiKey: string | null): string {
-  const prefix = `Model API at ${site} could not be reached`;
-  const text = causes.map((cause) => cause instanceof Error ? cause.message : String(cause))
-    .join(" | ");
-  const permission = /Requires net access to "([^"]+)"/.exec(text);
-  if (permission || causes.some((cause) => cause instanceof Deno.errors.NotCapable)) {
-    const host = permission?.[1] ?? new URL(site).host;
-    return `${prefix}: network permission for "${host}" was not granted. ` +
-      `Run again with --allow-net=${host}.`;
-  }
-  if (/connection refused/i.test(text)) {
-    return `${prefix}: connection refused. Check model.base_url and that the server is running.`;
-  }
-  if (/dns error|failed to lookup|name or service not known|nodename nor servname/i.test(text)) {
-    return `${prefix}: host name not found. Check the host in model.base_url.`;
-  }
-  const blocked = /requests to port (\d+) are blocked/i.exec(text);
-  if (blocked) {
-    return `${prefix}: port ${blocked[1]} is on fetch's list of blocked ports. ` +
-      "Serve the model on another port and update model.base_url.";
-  }
-  if (/certificate|tls|ssl/i.test(text)) {
-    return `${prefix}: TLS handshake failed (${clip(scrub(text, apiKey))}). ` +
-      "Check the URL scheme in model.base_url and the server's certificate.";
-  }
-  return `${prefix}: ${clip(scrub(text, apiKey))}. ` +
-    "Check model.base_url and that the server is running.";
-}
-
-/** The error's causes, outermost first, skipping the SDK's generic wrapper. */
-function causeChain(error: Error): unknown[] {
-  const chain: unknown[] = [];
-  let current: unknown = error.cause;
-  while (current !== undefined && chain.length < 5) {
-    chain.push(current);
-    current = current instanceof Error ? current.cause : undefined;
-  }
-  return chain.length > 0 ? chain : [error];
-}
-
-/** The `message` of an OpenAI-style error body, scrubbed and clipped; "" when there is none. */
-function serverDetail(body: unknown, apiKey: string | null): string {
-  const text = isRecord(body) && typeof body.message === "string"
-    ? body.message
-    : typeof body === "string"
-    ? body
-    : "";
-  return clip(scrub(text.trim(), apiKey));
-}
-
-/** Removes anything that looks like a credential, so the text can go into a results file. */
-function scrub(text: string, apiKey: string | null): string {
-  let clean = text;
-  if (apiKey !== null && apiKey.length >= 4) clean = clean.replaceAll(apiKey, "[redacted]");
-  return clean
-    .replace(/\bBearer\s+\S+/gi, "Bearer [redacted]")
-    .replace(/\bsk-[\w*.\-]{3,}/g, "[redacted]");
-}
-
-function clip(text: string, limit = 300): string {
-  return text.length <= limit ? text : `${text.slice(0, limit)}...`;
-}
-
-/** `url` without user info, query or fragment (they may hold credentials). */
-function safeUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch (error) {
-    throw new ModelCallError(
-      `model.base_url "${clip(url.replace(/\/\/[^/@]*@/, "//"), 100)}" is not a valid URL. ` +
-        "Use the API root, e.g. http://127.0.0.1:11434/v1.",
-      { cause: error },
-    );
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new ModelCallError(
-      `model.base_url "${parsed.protocol}//${parsed.host}" must use http or https. ` +
-        "Use the API root, e.g. http://127.0.0.1:11434/v1.",
-    );
-  }
-  return `${parsed.protocol}//${parsed.host}${parsed.pathname.replace(/\/+$/, "")}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -7,7 +7,6 @@
  * @module
  */
 
-import "../util/node_env.ts";
 import { stringify } from "yaml";
 import type { Config } from "../config/load.ts";
 import type { Pricing } from "../llm/model.ts";

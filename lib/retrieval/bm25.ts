@@ -39,7 +39,8 @@
  * @module
  */
 
-import { type TermDictionary, TermInterner, tokenize } from "./tokenizer.ts";
+import { type TermDictionary, TermInterner } from "./term_interner.ts";
+import { tokenize } from "./tokenizer.ts";
 import type { Passage } from "./passages.ts";
 
 /** BM25 parameters (see the module documentation). */

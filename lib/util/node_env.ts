@@ -1,21 +1,33 @@
 /**
- * Gives npm packages an empty, private `process.env`.
+ * Runs code with an empty, private `process.env`.
  *
- * Some dependencies read debug switches from the environment while they work
- * (`yaml` reads `LOG_TOKENS` and `LOG_STREAM` on every parse). Under Deno's
- * permission model that read throws unless `--allow-env` names the variable,
- * and a debug variable set on a user's machine would change their behaviour.
- * ragbench passes every setting to its dependencies explicitly and reads the
- * environment only through `Deno.env` for variables a config names, so
- * packages see an empty object instead. Import this module for its effect,
- * before any package that reads `process.env` runs.
+ * Some dependencies read switches from the environment while they work:
+ * `yaml` reads `LOG_TOKENS` and `LOG_STREAM` on every parse, and the OpenAI
+ * SDK's constructor reads `OPENAI_*` variables for every option it is not
+ * given. Under Deno's permission model such a read throws (or prompts)
+ * unless `--allow-env` names the variable, and a variable set on a user's
+ * machine would silently change their behaviour. ragbench passes every
+ * setting explicitly and reads the environment only through `Deno.env`, for
+ * variables a config names; the calls into those libraries go through this.
  *
  * @module
  */
 
 import process from "node:process";
 
-if (!Object.hasOwn(process, "ragbenchIsolatedEnv")) {
-  Object.defineProperty(process, "env", { value: {}, writable: true, configurable: true });
-  Object.defineProperty(process, "ragbenchIsolatedEnv", { value: true });
+/** Calls `fn` (synchronous) while `process.env` is an empty object, then puts it back. */
+export function withoutEnvironment<T>(fn: () => T): T {
+  const original = Object.getOwnPropertyDescriptor(process, "env");
+  if (original === undefined || !original.configurable) return fn();
+  Object.defineProperty(process, "env", {
+    value: {},
+    configurable: true,
+    enumerable: original.enumerable,
+    writable: true,
+  });
+  try {
+    return fn();
+  } finally {
+    Object.defineProperty(process, "env", original);
+  }
 }

@@ -6,11 +6,11 @@
  * @module
  */
 
-import "./node_env.ts";
 import { isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
 import type { z } from "zod";
 import type { ConfigIssue, SourcePosition } from "../errors.ts";
 import { suggestion } from "./did_you_mean.ts";
+import { withoutEnvironment } from "./node_env.ts";
 
 /** A path into a parsed value: object keys and array indexes. */
 export type ValuePath = ReadonlyArray<string | number>;
@@ -34,7 +34,9 @@ export function parseYaml(
   file: string,
 ): { source: YamlSource; issues: ConfigIssue[] } {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const doc = withoutEnvironment(() =>
+    parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true })
+  );
   const at = (offset: number): SourcePosition => {
     const { line, col } = lineCounter.linePos(offset);
     return { file, line, column: col };
@@ -126,7 +128,12 @@ export function issuesFromZod(
     }
     out.push({
       position: source.positionOf(path),
-      message: `${where ? `${where}: ` : ""}${humanMessage(issue)}`,
+      message: `${where ? `${where}: ` : ""}${
+        valueAt(baseValue, issue.path as Array<string | number>) === undefined &&
+          (issue.code === "invalid_type" || issue.code === "invalid_union")
+          ? "is required"
+          : humanMessage(issue)
+      }`,
     });
   }
   return out;
@@ -142,12 +149,18 @@ export function describePath(path: ValuePath): string {
 }
 
 function humanMessage(issue: z.core.$ZodIssue): string {
-  if (issue.code === "invalid_type") {
-    if (issue.message.includes("received undefined")) return "is required";
-    return `must be ${article(issue.expected)}`;
-  }
+  if (issue.code === "invalid_type") return `must be ${article(issue.expected)}`;
   if (issue.code === "invalid_value" && "values" in issue) {
     return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+  }
+  if (issue.code === "invalid_union" && issue.errors.length && issue.message === "Invalid input") {
+    const expected = issue.errors.map((branch) => {
+      const first = branch[0];
+      return first?.code === "invalid_type" ? article(first.expected) : undefined;
+    });
+    if (expected.every((e) => e !== undefined)) {
+      return `must be ${[...new Set(expected)].join(" or ")}`;
+    }
   }
   return issue.message;
 }

@@ -8,7 +8,7 @@ import type { QuestionResult, ToolStep } from "../../lib/types.ts";
 import { ROOT, runCli } from "../support/cli.ts";
 import { tempTree } from "../support/temp.ts";
 
-const CONFIG = join(ROOT, "configs/all.yaml");
+const CONFIG = join(ROOT, "configs/rag.yaml");
 
 async function arena() {
   return await loadRun(CONFIG, { mock: true });

@@ -10,7 +10,7 @@ import {
 } from "../support/fake_openai_server.ts";
 import { tempTree } from "../support/temp.ts";
 
-const CONFIG = join(ROOT, "configs/all.yaml");
+const CONFIG = join(ROOT, "configs/rag.yaml");
 const RESULTS = "per_question_results.jsonl";
 
 /** A config over the rag arena whose model is the OpenAI-compatible endpoint at `baseUrl`. */
@@ -156,8 +156,8 @@ Deno.test("deno task bench's flags are enough: no net, no env, reads config and 
     ["run", "configs/all.yaml", "--mock", "--out", out],
   );
   assert.equal(result.code, 0, result.stderr);
-  assert.match(result.stdout, /agent_search\s+15\s+1\.000\s+15\/15/);
-  assert.match(result.stderr, /\[30\/30\]/);
+  assert.match(result.stdout, /agent_all_tools\s+21\s+1\.000\s+21\/21/);
+  assert.match(result.stderr, /\[84\/84\]/);
 });
 
 Deno.test("Ctrl-C keeps only complete lines, exits 130, and --resume finishes the rest", async () => {

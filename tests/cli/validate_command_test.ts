@@ -9,11 +9,11 @@ Deno.test("validate: the bundled config is OK and the summary names what it foun
   assert.match(result.stdout, /: OK\n/);
   assert.match(
     result.stdout,
-    /systems: +closed_book \(closed_book\), agent_search \(agent_search\)/,
+    /systems: +closed_book \(closed_book\), agent_search_only \(agent_search\), agent_with_tools \(agent_search\), agent_all_tools \(agent_search\)/,
   );
-  assert.match(result.stdout, /corpus: +27 documents, 0 tables/);
-  assert.match(result.stdout, /questions: 15/);
-  assert.match(result.stdout, /mock: +15 scripted questions/);
+  assert.match(result.stdout, /corpus: +31 documents, 1 tables/);
+  assert.match(result.stdout, /questions: 21/);
+  assert.match(result.stdout, /mock: +21 scripted questions/);
 });
 
 Deno.test("validate: a bad config exits 2 with file:line and a did-you-mean, with read permission only", async () => {

@@ -18,9 +18,9 @@ Deno.test("config: defaults are filled in and relative paths resolve against the
   const config = load(
     `${BASE}systems:\n  - {type: closed_book}\n  - {type: agent_search, name: agent, tools: [calculator, {name: corpus_grep, max_results: 10}]}\n`,
   );
-  assert.equal(config.corpus, "/project/arenas/rag/corpus.json");
-  assert.equal(config.questions, "/project/configs/q.yaml");
-  assert.equal(config.mock_script, null);
+  assert.deepEqual(config.corpus, ["/project/arenas/rag/corpus.json"]);
+  assert.deepEqual(config.questions, ["/project/configs/q.yaml"]);
+  assert.deepEqual(config.mock_script, []);
   assert.equal(config.model.name, "gpt-4o-mini");
   assert.equal(config.model.api_key_env, "OPENAI_API_KEY");
   assert.deepEqual(config.evaluation, {
@@ -158,6 +158,18 @@ for (const f of failures) {
     assert.ok(typeof error.line === "number");
   });
 }
+
+Deno.test("config: corpus, questions and mock_script may each be a list of paths", () => {
+  const config = load(`name: t
+corpus: [../a/corpus.json, /abs/b]
+questions: [qa.yaml, qb.yaml]
+mock_script: [m.yaml]
+systems: [{type: closed_book}]
+`);
+  assert.deepEqual(config.corpus, ["/project/a/corpus.json", "/abs/b"]);
+  assert.deepEqual(config.questions, ["/project/configs/qa.yaml", "/project/configs/qb.yaml"]);
+  assert.deepEqual(config.mock_script, ["/project/configs/m.yaml"]);
+});
 
 Deno.test("config: every problem is reported at once", () => {
   const error = (() => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { loadCorpus } from "../../../lib/data/corpus.ts";
+import { loadCorpora, loadCorpus } from "../../../lib/data/corpus.ts";
 import { RagbenchError } from "../../../lib/errors.ts";
 import { tempTree } from "../../support/temp.ts";
 
@@ -128,3 +128,21 @@ for (const f of failures) {
     assert.match(error.message, f.message);
   });
 }
+
+Deno.test("corpora: several corpora merge in id order; an id in two of them is an error", async () => {
+  await using t = await tempTree({
+    "a.json": '[{"id": "z", "text": "zed"}]',
+    "b/doc.txt": "a document",
+    "b/t.csv": "k,v\n1,2\n",
+    "c.json": '[{"id": "doc", "text": "clash"}]',
+  });
+  const { corpus } = await loadCorpora([t.path("a.json"), t.path("b")]);
+  assert.deepEqual(corpus.documents.map((d) => d.id), ["doc", "z"]);
+  assert.equal(corpus.tables.length, 1);
+  const error = await loadCorpora([t.path("b"), t.path("c.json")]).catch((e) => e);
+  assert.ok(error instanceof RagbenchError);
+  assert.match(
+    error.message,
+    /^Cannot merge corpora: document id "doc" is in both ".*b" and ".*c\.json"; ids must be unique across the corpora of a config\.$/,
+  );
+});

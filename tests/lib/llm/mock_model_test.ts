@@ -141,7 +141,8 @@ const badScripts: Array<{ name: string; text: string; message: string }> = [
   {
     name: "an unknown turn key",
     text: '"q":\n  - {answr: a}\n',
-    message: 'Cannot load mock script "m.yaml" (line 2, column 5): q[0]: Invalid input',
+    message:
+      'Cannot load mock script "m.yaml" (line 2, column 5): q[0]: a turn is {call: TOOL, args: {...}}, {answer: "..."} or {recall: "..."}',
   },
   {
     name: "an empty turn list",
@@ -169,3 +170,37 @@ for (const b of badScripts) {
     assert.ok(error.message.startsWith(b.message), error.message);
   });
 }
+
+Deno.test("mock model: an answer's `without` text is given when that tool was not offered", async () => {
+  const script = parseMockScript(
+    `"percent":
+  - {call: search, args: {query: revenue}}
+  - {call: calculator, args: {expression: "1/3"}}
+  - answer: "33.33%"
+    without: {calculator: "about a third"}
+`,
+    "m.yaml",
+  );
+  const model = createMockModel(script, "m", PRICING);
+  const q = "What percent?";
+  const toolTurn = (name: string, id: string): ChatMessage[] => [
+    { role: "assistant", content: null, tool_calls: [{ id, name, arguments: "{}" }] },
+    { role: "tool", tool_call_id: id, content: "ok" },
+  ];
+  const searchOnly = await model.chat(request(q, ["search"], toolTurn("search", "a")), signal);
+  assert.equal(searchOnly.content, "about a third");
+  const withCalc = await model.chat(
+    request(q, ["search", "calculator"], [
+      ...toolTurn("search", "a"),
+      ...toolTurn("calculator", "b"),
+    ]),
+    signal,
+  );
+  assert.equal(withCalc.content, "33.33%");
+  const forced = await model.chat(request(q, [], toolTurn("search", "a")), signal);
+  assert.equal(
+    forced.content,
+    "about a third",
+    "a forced final answer knows the tool was never called",
+  );
+});

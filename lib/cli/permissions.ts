@@ -1,0 +1,158 @@
+/**
+ * The Deno permissions a run needs, derived from its config: read of the
+ * config and the files it names, read and write of the run directory, env
+ * only for the API key variable, net only for the model host, run only to
+ * start custom tools' processes. `ragbench permissions` prints them as
+ * flags; `ragbench run` checks them with `Deno.permissions.query` before any
+ * question runs.
+ *
+ * @module
+ */
+
+import { isAbsolute, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Config } from "../config/load.ts";
+
+/** One permission a run needs, and why. */
+export interface Need {
+  name: "read" | "write" | "env" | "net" | "run";
+  /** Path, variable, host:port or executable. */
+  value: string;
+  why: string;
+}
+
+/** Flags every ragbench process needs beside permissions. */
+export const UNSTABLE_FLAGS = ["--unstable-worker-options", "--unstable-raw-imports"] as const;
+
+const WORKER_ENTRY = fileURLToPath(
+  new URL("../../tools/sandbox/builtin_worker.ts", import.meta.url),
+);
+
+/** What `ragbench run CONFIG` needs, writing to `runDir` (default `runs`). */
+export function runNeeds(config: Config, options: { mock: boolean; runDir: string }): Need[] {
+  const needs: Need[] = [{ name: "read", value: config.file, why: "the config" }];
+  for (const path of config.corpus) needs.push({ name: "read", value: path, why: "the corpus" });
+  for (const path of config.questions) {
+    needs.push({ name: "read", value: path, why: "the questions" });
+  }
+  if (options.mock) {
+    for (const path of config.mock_script) {
+      needs.push({ name: "read", value: path, why: "the mock script" });
+    }
+  }
+  needs.push(
+    { name: "read", value: options.runDir, why: "the run directory (renaming files into it)" },
+    { name: "write", value: options.runDir, why: "the run directory" },
+  );
+  if (!options.mock) {
+    if (config.model.api_key_env !== null) {
+      needs.push({
+        name: "env",
+        value: config.model.api_key_env,
+        why: "the model API key (model.api_key_env)",
+      });
+    }
+    needs.push({ name: "net", value: modelHost(config.model.base_url), why: "the model API" });
+  }
+  if (config.systems.some((s) => s.tools.some((t) => t.kind === "custom"))) {
+    needs.push({ name: "run", value: Deno.execPath(), why: "starting custom tools' processes" });
+  }
+  return dedupe(needs);
+}
+
+/**
+ * What a compiled binary needs for the same run: the process's own needs,
+ * plus what its custom tools' processes need (a compiled binary starts
+ * itself for them, with the permissions it was built with, and each process
+ * then drops what its tool's side effects do not need).
+ */
+export function compileNeeds(config: Config, options: { mock: boolean; runDir: string }): Need[] {
+  const needs = runNeeds(config, options).filter((n) => n.name !== "run");
+  for (const system of config.systems) {
+    for (const tool of system.tools) {
+      if (tool.kind !== "custom") continue;
+      needs.push({
+        name: "read",
+        value: tool.module,
+        why: `custom tool ${tool.name} (its module)`,
+      });
+      if (tool.side_effects === "filesystem") {
+        needs.push(
+          { name: "read", value: Deno.cwd(), why: `custom tool ${tool.name} (filesystem)` },
+          { name: "write", value: Deno.cwd(), why: `custom tool ${tool.name} (filesystem)` },
+        );
+      }
+      if (tool.side_effects === "network") {
+        needs.push({ name: "net", value: "", why: `custom tool ${tool.name} (network)` });
+      }
+      needs.push({ name: "run", value: "ragbench", why: "starting custom tools' processes" });
+    }
+  }
+  return dedupe(needs);
+}
+
+/** The permission flags for `needs`, paths relative to `cwd` where they lie inside it. */
+export function permissionFlags(needs: readonly Need[], cwd: string): string[] {
+  const flags: string[] = [];
+  for (const name of ["read", "write", "env", "net", "run"] as const) {
+    const values = needs.filter((n) => n.name === name).map((n) =>
+      name === "read" || name === "write" ? displayPath(n.value, cwd) : n.value
+    );
+    if (values.length === 0) continue;
+    flags.push(
+      values.includes("") ? `--allow-${name}` : `--allow-${name}=${[...new Set(values)].join(",")}`,
+    );
+  }
+  return flags;
+}
+
+/** The full `deno compile` flags for `needs` (the worker entry must be included explicitly). */
+export function compileFlags(needs: readonly Need[], cwd: string): string[] {
+  return [
+    ...UNSTABLE_FLAGS,
+    `--include=${displayPath(WORKER_ENTRY, cwd)}`,
+    ...permissionFlags(needs, cwd),
+  ];
+}
+
+/** The needs this process was not granted. */
+export function missingNeeds(needs: readonly Need[]): Need[] {
+  return needs.filter((need) => Deno.permissions.querySync(descriptor(need)).state !== "granted");
+}
+
+function descriptor(need: Need): Deno.PermissionDescriptor {
+  switch (need.name) {
+    case "read":
+    case "write":
+      return { name: need.name, path: need.value };
+    case "env":
+      return { name: "env", variable: need.value };
+    case "net":
+      return need.value ? { name: "net", host: need.value } : { name: "net" };
+    case "run":
+      return { name: "run", command: need.value };
+  }
+}
+
+/** `host:port` of the model API. */
+export function modelHost(baseUrl: string | null): string {
+  const url = new URL(baseUrl ?? "https://api.openai.com/v1");
+  const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  return `${url.hostname}:${port}`;
+}
+
+function displayPath(path: string, cwd: string): string {
+  const absolute = isAbsolute(path) ? path : resolve(cwd, path);
+  const rel = relative(cwd, absolute);
+  return rel === "" ? "." : rel.startsWith("..") || isAbsolute(rel) ? absolute : rel;
+}
+
+function dedupe(needs: Need[]): Need[] {
+  const seen = new Set<string>();
+  return needs.filter((n) => {
+    const key = `${n.name}\0${n.value}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

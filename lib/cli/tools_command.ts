@@ -1,0 +1,197 @@
+/**
+ * `ragbench tools [--json]` lists the built-in tools; `ragbench tool NAME
+ * --args JSON` makes one call through the same sandbox a run uses and prints
+ * the result as one JSON object. `tool` exits 0 whenever the call ran, even
+ * when its result carries an error, and 2 for usage errors.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import type { Config, ToolRef } from "../config/load.ts";
+import { loadCorpora } from "../data/corpus.ts";
+import { UsageError } from "../errors.ts";
+import type { Corpus } from "../types.ts";
+import { suggestion } from "../util/did_you_mean.ts";
+import { parametersJsonSchema, type ToolDef } from "../../tools/define_tool.ts";
+import type { ToolHost } from "../../tools/host.ts";
+import { BUILTIN_TOOLS } from "../../tools/registry.ts";
+import { startCustomTool } from "../../tools/sandbox/subprocess_host.ts";
+import { createWorkerHost } from "../../tools/sandbox/worker_host.ts";
+import { createToolbox, type OfferedTool } from "../../tools/toolbox.ts";
+import type { CommandSpec, ParsedArgs } from "./args.ts";
+import type { CliIO } from "./io.ts";
+import { defaultOptions, offerBuiltin } from "./plan.ts";
+import { loadConfig } from "../config/load.ts";
+import { REGISTRIES } from "./setup.ts";
+import { isoDateSchema, toolRulesSchema } from "../config/schema.ts";
+
+/** Declaration of `ragbench tools`. */
+export const TOOLS_SPEC: CommandSpec = {
+  name: "tools",
+  summary: "List the built-in tools: description, side effects, parameters and options.",
+  positionals: [],
+  options: [{ name: "json", description: "Print a JSON list (with the JSON Schemas)." }],
+};
+
+/** Declaration of `ragbench tool`. */
+export const TOOL_SPEC: CommandSpec = {
+  name: "tool",
+  summary: "Make one tool call, in the sandbox a run uses, and print its result as JSON.",
+  positionals: [{ name: "NAME" }],
+  options: [
+    { name: "args", value: "JSON", description: 'The arguments, a JSON object (default "{}").' },
+    {
+      name: "config",
+      value: "CONFIG",
+      description: "Use this config's corpus, tool rules, tool options, custom tools and date.",
+    },
+    { name: "corpus", value: "PATH", description: "Use this corpus (a file or folder)." },
+    { name: "today", value: "YYYY-MM-DD", description: 'What "today" is (default 2026-01-01).' },
+  ],
+  notes:
+    "Prints {output, data, error, truncated, cost_usd, latency_ms}. Exit status: 0 when the\n" +
+    "call ran (even if its result has an error), 2 for a usage error.",
+};
+
+/** Runs `ragbench tools`. */
+export function toolsCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+  const defs = [...BUILTIN_TOOLS.values()];
+  if (args.options.has("json")) {
+    io.out(JSON.stringify(defs.map(describeJson), null, 2));
+    return Promise.resolve(0);
+  }
+  io.out(defs.map(describeText).join("\n\n"));
+  return Promise.resolve(0);
+}
+
+function describeJson(def: ToolDef) {
+  return {
+    name: def.name,
+    description: def.description,
+    side_effects: def.sideEffects,
+    parameters: parametersJsonSchema(def),
+    options: def.options ? schemaOf(def.options) : null,
+  };
+}
+
+function describeText(def: ToolDef): string {
+  const lines = [`${def.name}  (side effects: ${def.sideEffects})`, `  ${def.description}`];
+  lines.push("  parameters:", ...fieldLines(parametersJsonSchema(def)));
+  if (def.options) lines.push("  options (config):", ...fieldLines(schemaOf(def.options)));
+  return lines.join("\n");
+}
+
+function fieldLines(schema: Record<string, unknown>): string[] {
+  const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const required = new Set((schema.required ?? []) as string[]);
+  const entries = Object.entries(properties);
+  if (entries.length === 0) return ["    (none)"];
+  return entries.map(([name, p]) => {
+    const type = Array.isArray(p.enum)
+      ? p.enum.map((v) => JSON.stringify(v)).join(" | ")
+      : String(p.type ?? "any");
+    const note = required.has(name)
+      ? "required"
+      : p.default !== undefined
+      ? `default ${JSON.stringify(p.default)}`
+      : "optional";
+    return `    ${name}: ${type}, ${note} — ${p.description ?? ""}`;
+  });
+}
+
+function schemaOf(schema: z.ZodObject): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}
+
+/** Runs `ragbench tool`. */
+export async function toolCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+  const name = args.positionals[0];
+  const rawArgs = args.options.get("args") ?? "{}";
+  try {
+    JSON.parse(rawArgs);
+  } catch (error) {
+    throw new UsageError(
+      `--args must be JSON: ${(error as Error).message}. Example: --args '{"expression": "2+2"}'`,
+    );
+  }
+  if (args.options.has("config") && args.options.has("corpus")) {
+    throw new UsageError("Give either --config or --corpus, not both.");
+  }
+  const today = args.options.get("today");
+  if (today !== undefined && !isoDateSchema.safeParse(today).success) {
+    throw new UsageError(`--today must be a date written YYYY-MM-DD (got "${today}").`);
+  }
+  const configPath = args.options.get("config");
+  const config = configPath ? await loadConfig(configPath, REGISTRIES) : null;
+  const custom = config ? customRef(config, name) : undefined;
+  if (!BUILTIN_TOOLS.has(name) && !custom) {
+    const known = [...BUILTIN_TOOLS.keys(), ...(config ? customNames(config) : [])];
+    throw new UsageError(`Unknown tool "${name}" — ${suggestion(name, known)} See ragbench tools.`);
+  }
+  const corpusPaths = config?.corpus ??
+    (args.options.has("corpus") ? [args.options.get("corpus")!] : []);
+  const corpus: Corpus = corpusPaths.length
+    ? (await loadCorpora(corpusPaths)).corpus
+    : { documents: [], tables: [] };
+  const now = today ?? config?.evaluation.tools_now ?? "2026-01-01";
+  const rules = config?.tools ?? toolRulesSchema.parse({});
+  let host: ToolHost;
+  let tool: OfferedTool;
+  if (custom) {
+    const started = await startCustomTool({
+      name: custom.name,
+      module: custom.module,
+      exportName: custom.exportName,
+      sideEffects: custom.side_effects,
+      ...(custom.description === undefined ? {} : { description: custom.description }),
+    }, { corpus, now, maxProcesses: 1 });
+    host = started;
+    tool = {
+      name,
+      description: started.info.description,
+      sideEffects: custom.side_effects,
+      parameters: started.info.parameters,
+      options: {},
+      timeoutMs: (custom.timeout_s ?? rules.timeout_s) * 1000,
+      host,
+    };
+  } else {
+    host = createWorkerHost({ corpus, now });
+    tool = offerBuiltin(name, builtinOptions(config, name), host, { tools: rules });
+  }
+  try {
+    const session = createToolbox([tool], rules).session("cli");
+    const { result } = await session.execute(name, rawArgs, io.signal);
+    session.close();
+    io.out(JSON.stringify(result, null, 2));
+    return 0;
+  } finally {
+    await host.close();
+  }
+}
+
+function customRef(config: Config, name: string): (ToolRef & { kind: "custom" }) | undefined {
+  for (const system of config.systems) {
+    for (const tool of system.tools) if (tool.kind === "custom" && tool.name === name) return tool;
+  }
+  return undefined;
+}
+
+function customNames(config: Config): string[] {
+  return config.systems.flatMap((s) =>
+    s.tools.filter((t) => t.kind === "custom").map((t) => t.name)
+  );
+}
+
+/** The options the config gives the tool (first system listing it), or its defaults. */
+function builtinOptions(config: Config | null, name: string): Record<string, unknown> {
+  for (const system of config?.systems ?? []) {
+    for (const tool of system.tools) {
+      if (tool.kind === "builtin" && tool.name === name) return tool.options;
+    }
+  }
+  return defaultOptions(name);
+}

@@ -1,0 +1,365 @@
+/**
+ * Term ids for building a lexical index: {@link TermInterner} turns texts into
+ * the ids of their terms (by the rule of tokenizer.ts) without making a string
+ * per token, and {@link TermDictionary} maps a term back to its id when the
+ * built index is searched.
+ *
+ * Both rest on one hash table keyed by UTF-16 units, which can be looked up
+ * with a range of a string or of ASCII bytes, so a lookup allocates nothing.
+ *
+ * @module
+ */
+
+import {
+  APOS,
+  DIGIT,
+  normalizeText,
+  scanSpans,
+  SpanBuffer,
+  termOfSurface,
+  UNIT_CLASS,
+  WORD,
+} from "./tokenizer.ts";
+
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+/** Value of a surface form that is a stopword. */
+const STOP_ID = -1;
+/** Returned by a lookup that finds nothing. */
+const MISSING = -2;
+
+function finishHash(h: number): number {
+  return h ^ (h >>> 15);
+}
+
+/** FNV-1a over UTF-16 units `text[s..e)`, the same function the ASCII path computes on bytes. */
+function hashRange(text: string, s: number, e: number): number {
+  let h = FNV_OFFSET;
+  for (let i = s; i < e; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+  return finishHash(h);
+}
+
+function isDigitByte(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+// Slot layout of UnitTable: 8 ints (32 bytes, two slots per cache line).
+const SLOT = 8;
+const S_HASH = 0;
+/** Key length + 1; 0 marks an empty slot. */
+const S_LENGTH = 1;
+const S_VALUE = 2;
+/** Offset in the pool of the key's units past the first {@link INLINE}. */
+const S_POOL = 3;
+/** The key's first 8 UTF-16 units, two per int, in ints 4..7. */
+const S_UNITS = 4;
+const INLINE = 8;
+
+/**
+ * A hash table from non-empty strings, or ranges of a string or of ASCII
+ * bytes, to int values. Open addressing with linear probing over FNV-1a
+ * hashes, at most 60% full. A slot keeps a key's first eight characters
+ * beside its hash, so most lookups touch a single cache line; longer keys
+ * keep the rest in one shared pool.
+ *
+ * Why not a `Map<string, number>`: keying a `Map` needs a string per lookup,
+ * and allocating and hashing hundreds of thousands of new strings per
+ * second is what made the first version of the index build slow.
+ */
+class UnitTable {
+  #slots = new Int32Array(SLOT << 10);
+  #mask = (1 << 10) - 1;
+  #pool = new Uint16Array(1 << 12);
+  #poolUsed = 0;
+  #count = 0;
+
+  /** Keys stored. */
+  get size(): number {
+    return this.#count;
+  }
+
+  /** The value of the lower-cased ASCII key `bytes[s..e)` whose hash is `h`, or MISSING. */
+  findBytes(bytes: Uint8Array, s: number, e: number, h: number): number {
+    const len = e - s;
+    const slots = this.#slots;
+    const mask = this.#mask;
+    const inline = len < INLINE ? len : INLINE;
+    probe: for (let j = h & mask;; j = (j + 1) & mask) {
+      const at = j * SLOT;
+      const stored = slots[at + S_LENGTH];
+      if (stored === 0) return MISSING;
+      if (slots[at + S_HASH] !== h || stored !== len + 1) continue;
+      for (let k = 0; k < inline; k += 2) {
+        const high = k + 1 < len ? (bytes[s + k + 1] | 32) << 16 : 0;
+        if (slots[at + S_UNITS + (k >> 1)] !== ((bytes[s + k] | 32) | high)) continue probe;
+      }
+      const from = slots[at + S_POOL];
+      const pool = this.#pool;
+      for (let k = INLINE; k < len; k++) {
+        if (pool[from + k - INLINE] !== (bytes[s + k] | 32)) continue probe;
+      }
+      return slots[at + S_VALUE];
+    }
+  }
+
+  /** The value of the key `text[s..e)` whose hash is `h`, or MISSING. */
+  findString(text: string, s: number, e: number, h: number): number {
+    const len = e - s;
+    const slots = this.#slots;
+    const mask = this.#mask;
+    const inline = len < INLINE ? len : INLINE;
+    probe: for (let j = h & mask;; j = (j + 1) & mask) {
+      const at = j * SLOT;
+      const stored = slots[at + S_LENGTH];
+      if (stored === 0) return MISSING;
+      if (slots[at + S_HASH] !== h || stored !== len + 1) continue;
+      for (let k = 0; k < inline; k += 2) {
+        const high = k + 1 < len ? text.charCodeAt(s + k + 1) << 16 : 0;
+        if (slots[at + S_UNITS + (k >> 1)] !== (text.charCodeAt(s + k) | high)) continue probe;
+      }
+      const from = slots[at + S_POOL];
+      const pool = this.#pool;
+      for (let k = INLINE; k < len; k++) {
+        if (pool[from + k - INLINE] !== text.charCodeAt(s + k)) continue probe;
+      }
+      return slots[at + S_VALUE];
+    }
+  }
+
+  /** The value of `key`, or MISSING. */
+  get(key: string): number {
+    return key === ""
+      ? MISSING
+      : this.findString(key, 0, key.length, hashRange(key, 0, key.length));
+  }
+
+  /** Stores `value` for `key` (non-empty, not stored yet) whose hash is `h`. */
+  insert(key: string, h: number, value: number): void {
+    if ((this.#count + 1) * 5 > (this.#mask + 1) * 3) this.#rehash((this.#mask + 1) * 2);
+    this.#count++;
+    const len = key.length;
+    let from = 0;
+    if (len > INLINE) {
+      if (this.#poolUsed + len > this.#pool.length) {
+        const pool = new Uint16Array(Math.max(this.#pool.length * 2, this.#poolUsed + len));
+        pool.set(this.#pool);
+        this.#pool = pool;
+      }
+      from = this.#poolUsed;
+      for (let k = INLINE; k < len; k++) this.#pool[this.#poolUsed++] = key.charCodeAt(k);
+    }
+    const slots = this.#slots;
+    const mask = this.#mask;
+    let j = h & mask;
+    while (slots[j * SLOT + S_LENGTH] !== 0) j = (j + 1) & mask;
+    const at = j * SLOT;
+    slots[at + S_HASH] = h;
+    slots[at + S_LENGTH] = len + 1;
+    slots[at + S_VALUE] = value;
+    slots[at + S_POOL] = from;
+    for (let k = 0; k < INLINE && k < len; k += 2) {
+      const high = k + 1 < len ? key.charCodeAt(k + 1) << 16 : 0;
+      slots[at + S_UNITS + (k >> 1)] = key.charCodeAt(k) | high;
+    }
+  }
+
+  /** Bytes held. */
+  get bytes(): number {
+    return this.#slots.byteLength + this.#pool.byteLength;
+  }
+
+  #rehash(size: number): void {
+    const old = this.#slots;
+    const slots = new Int32Array(size * SLOT);
+    const mask = size - 1;
+    for (let at = 0; at < old.length; at += SLOT) {
+      if (old[at + S_LENGTH] === 0) continue;
+      let j = old[at + S_HASH] & mask;
+      while (slots[j * SLOT + S_LENGTH] !== 0) j = (j + 1) & mask;
+      slots.set(old.subarray(at, at + SLOT), j * SLOT);
+    }
+    this.#slots = slots;
+    this.#mask = mask;
+  }
+}
+
+/** Term -> id, for searching a built index (see {@link TermInterner.dictionary}). */
+export class TermDictionary {
+  #table = new UnitTable();
+
+  /** Distinct terms. */
+  get size(): number {
+    return this.#table.size;
+  }
+
+  /** Bytes held. */
+  get bytes(): number {
+    return this.#table.bytes;
+  }
+
+  /** The id of `term`, or `undefined` when the index never saw it. */
+  idOf(term: string): number | undefined {
+    const id = this.#table.get(term);
+    return id === MISSING ? undefined : id;
+  }
+
+  /** @internal Adds a term not present yet; used by {@link TermInterner}. */
+  add(term: string, h: number, id: number): void {
+    this.#table.insert(term, h, id);
+  }
+
+  /** @internal The id of `term` whose hash is `h`, or MISSING. */
+  find(term: string, h: number): number {
+    return this.#table.findString(term, 0, term.length, h);
+  }
+}
+
+/**
+ * Turns texts into term ids for building an index, without allocating a
+ * string per token: gives exactly the terms of `tokenize` (tokenizer.ts; a
+ * test checks this), numbered from 0 in order of first appearance.
+ *
+ * How: every surface form seen so far is kept in a hash table keyed by its
+ * characters, mapping to its term id or to "stopword", so the rule's steps
+ * 3-5 run once per distinct surface form. Pure-ASCII texts (detected with
+ * `TextEncoder.encodeInto`, which writes one byte per character exactly when
+ * all are ASCII) skip NFKC and lower-casing, which change nothing there but
+ * A-Z, and are split, lower-cased and hashed as bytes in one fused loop that
+ * implements step 2 for ASCII; other texts go through {@link normalizeText}
+ * and {@link scanSpans}.
+ */
+export class TermInterner {
+  /** Term -> id of every term seen. */
+  readonly dictionary: TermDictionary = new TermDictionary();
+  /** Id -> term. */
+  readonly terms: string[] = [];
+  #surfaces = new UnitTable();
+  #encoder = new TextEncoder();
+  #bytes = new Uint8Array(1 << 16);
+  #spans = new SpanBuffer(1024);
+  #out = new Int32Array(1024);
+
+  /**
+   * The term ids of `text` in order, stopwords skipped, as a view of an
+   * internal buffer that the next call overwrites.
+   */
+  termIds(text: string): Int32Array {
+    const n = text.length;
+    if (n * 3 > this.#bytes.length) this.#bytes = new Uint8Array(n * 3 + 1024);
+    const written = this.#encoder.encodeInto(text, this.#bytes).written;
+    const count = written === n ? this.#asciiIds(n) : this.#unicodeIds(normalizeText(text));
+    return this.#out.subarray(0, count);
+  }
+
+  /** Steps 2-5 of the rule over the ASCII bytes in `#bytes[0..n)`, fused. */
+  #asciiIds(n: number): number {
+    const bytes = this.#bytes;
+    const surfaces = this.#surfaces;
+    let out = this.#out;
+    let count = 0;
+    let i = 0;
+    while (i < n) {
+      let c = bytes[i];
+      const k = UNIT_CLASS[c];
+      if (k !== WORD && k !== DIGIT) {
+        i++;
+        continue;
+      }
+      const s = i;
+      let h = FNV_OFFSET;
+      if (k === WORD) {
+        for (;;) {
+          h = Math.imul(h ^ (c | 32), FNV_PRIME);
+          if (++i >= n) break;
+          c = bytes[i];
+          const next = UNIT_CLASS[c];
+          if (next === WORD) continue;
+          if (next !== APOS || i + 1 >= n || UNIT_CLASS[bytes[i + 1]] !== WORD) break;
+          h = Math.imul(h ^ c, FNV_PRIME);
+          c = bytes[++i];
+        }
+      } else {
+        for (;;) {
+          h = Math.imul(h ^ c, FNV_PRIME);
+          if (++i >= n) break;
+          c = bytes[i];
+          if (c >= 48 && c <= 57) continue;
+          if (c === 46) {
+            if (i + 1 >= n || !isDigitByte(bytes[i + 1])) break;
+          } else if (c === 44) {
+            if (
+              i + 3 >= n || !isDigitByte(bytes[i + 1]) || !isDigitByte(bytes[i + 2]) ||
+              !isDigitByte(bytes[i + 3]) || (i + 4 < n && isDigitByte(bytes[i + 4]))
+            ) break;
+          } else break;
+          h = Math.imul(h ^ c, FNV_PRIME);
+          c = bytes[++i];
+        }
+      }
+      h = finishHash(h);
+      let id = surfaces.findBytes(bytes, s, i, h);
+      if (id === MISSING) id = this.#learn(latin1Lower(bytes, s, i), h);
+      if (id === STOP_ID) continue;
+      if (count === out.length) out = this.#growOut();
+      out[count++] = id;
+    }
+    return count;
+  }
+
+  /** Steps 2-5 of the rule over an already normalised text. */
+  #unicodeIds(text: string): number {
+    const spans = this.#spans;
+    const found = scanSpans(text, spans);
+    const surfaces = this.#surfaces;
+    let out = this.#out;
+    let count = 0;
+    for (let t = 0; t < found; t++) {
+      const s = spans.starts[t];
+      const e = spans.ends[t];
+      const h = hashRange(text, s, e);
+      let id = surfaces.findString(text, s, e, h);
+      if (id === MISSING) id = this.#learn(text.slice(s, e), h);
+      if (id === STOP_ID) continue;
+      if (count === out.length) out = this.#growOut();
+      out[count++] = id;
+    }
+    return count;
+  }
+
+  #growOut(): Int32Array<ArrayBuffer> {
+    const bigger = new Int32Array(this.#out.length * 2);
+    bigger.set(this.#out);
+    this.#out = bigger;
+    return bigger;
+  }
+
+  /** Runs steps 3-5 on a new surface form (hash `h`) and remembers the outcome. */
+  #learn(surface: string, h: number): number {
+    const term = termOfSurface(surface);
+    let id = STOP_ID;
+    if (term !== null) {
+      const th = term === surface ? h : hashRange(term, 0, term.length);
+      id = this.dictionary.find(term, th);
+      if (id === MISSING) {
+        id = this.terms.length;
+        this.terms.push(term);
+        this.dictionary.add(term, th, id);
+      }
+    }
+    this.#surfaces.insert(surface, h, id);
+    return id;
+  }
+}
+
+/** The lower-cased ASCII bytes `bytes[s..e)` as a string. */
+function latin1Lower(bytes: Uint8Array, s: number, e: number): string {
+  let out = "";
+  // In chunks, so a huge token cannot overflow the argument stack.
+  for (let from = s; from < e; from += 4096) {
+    const to = Math.min(e, from + 4096);
+    const units = new Array<number>(to - from);
+    for (let q = from; q < to; q++) units[q - from] = bytes[q] | 32;
+    out += String.fromCharCode(...units);
+  }
+  return out;
+}

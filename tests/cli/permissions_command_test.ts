@@ -1,0 +1,90 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { execCli, ROOT, runCli } from "../support/cli.ts";
+import { tempTree } from "../support/temp.ts";
+
+function taskFlags(task: string): string {
+  const command = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.json"))).tasks[task] as string;
+  return command.replace(/^deno run /, "").replace(/ main\.ts .*$/, "");
+}
+
+Deno.test("permissions --mock for all.yaml prints exactly the flags deno task bench runs with", async () => {
+  const result = await execCli(["--allow-read"], ["permissions", "configs/all.yaml", "--mock"]);
+  assert.equal(result.code, 0, result.stderr);
+  const runFlags = result.stdout.split("\n")[1];
+  assert.equal(runFlags, taskFlags("bench"));
+  assert.doesNotMatch(runFlags, /--allow-net|--allow-env|--allow-run/);
+  assert.match(result.stdout, /^--allow-write=runs +the run directory$/m);
+});
+
+Deno.test("permissions without --mock adds the API key variable and the model host, and nothing else", async () => {
+  await using t = await tempTree({
+    "c.yaml": `name: t
+corpus: corpus.json
+questions: q.yaml
+model: {name: llama3, base_url: "http://localhost:11434/v1", api_key_env: LOCAL_KEY}
+systems: [{type: closed_book}]
+`,
+  });
+  const result = await runCli(["permissions", t.path("c.yaml"), "--out", t.path("out")]);
+  assert.equal(result.code, 0);
+  const flags = result.stdout.split("\n")[1];
+  assert.equal(
+    flags,
+    `--unstable-worker-options --unstable-raw-imports --allow-read=${t.path("c.yaml")},${
+      t.path("corpus.json")
+    },${t.path("q.yaml")},${t.path("out")} --allow-write=${
+      t.path("out")
+    } --allow-env=LOCAL_KEY --allow-net=localhost:11434`,
+  );
+});
+
+Deno.test("permissions with a custom tool adds run for the tool's process; compile flags add its side effects", async () => {
+  await using t = await tempTree({
+    "c.yaml": `name: t
+corpus: corpus.json
+questions: q.yaml
+tools: {allow: [web], allow_network: true}
+systems:
+  - type: agent_search
+    tools: [{name: web, path: "./tools.ts#web", side_effects: network}]
+`,
+  });
+  const result = await runCli(["permissions", t.path("c.yaml"), "--mock"]);
+  const lines = result.stdout.split("\n");
+  assert.match(lines[1], new RegExp(`--allow-run=${Deno.execPath().replaceAll(".", "\\.")}$`));
+  assert.doesNotMatch(lines[1], /--allow-net/, "the tool's process gets the network, not ragbench");
+  assert.match(lines[4], /--include=.*builtin_worker\.ts/);
+  assert.match(lines[4], /--allow-net --allow-run=ragbench$/);
+  assert.match(lines[4], new RegExp(`--allow-read=.*${t.path("tools.ts").replaceAll(".", "\\.")}`));
+});
+
+Deno.test("run stops before any question, naming each missing permission flag", async () => {
+  await using t = await tempTree();
+  const result = await execCli(
+    [`--allow-read=${ROOT}configs`],
+    ["run", "configs/all.yaml", "--mock", "--out", t.path("out")],
+  );
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /^Cannot start the run: Deno did not grant these permissions:$/m);
+  assert.match(result.stderr, /^ {2}--allow-read=arenas\/rag\/corpus\.json {2}\(the corpus\)$/m);
+  assert.match(result.stderr, /--allow-write=.*out {2}\(the run directory\)$/m);
+  assert.match(
+    result.stderr,
+    /Run "ragbench permissions configs\/all\.yaml --mock" to print every flag/,
+  );
+  assert.throws(() => Deno.statSync(t.path("out")), Deno.errors.NotFound);
+});
+
+Deno.test("run without --mock names the missing env and net flags", async () => {
+  const result = await execCli(
+    [`--allow-read=${ROOT}`, `--allow-write=${ROOT}runs`],
+    ["run", "configs/rag.yaml"],
+  );
+  assert.equal(result.code, 2);
+  assert.match(
+    result.stderr,
+    /--allow-env=OPENAI_API_KEY {2}\(the model API key \(model\.api_key_env\)\)/,
+  );
+  assert.match(result.stderr, /--allow-net=api\.openai\.com:443 {2}\(the model API\)/);
+});

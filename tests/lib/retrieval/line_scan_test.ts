@@ -1,0 +1,214 @@
+import assert from "node:assert/strict";
+import {
+  buildLineStore,
+  documentRange,
+  lineAddress,
+  type LineStore,
+  lineText,
+  SCAN_CHARS,
+} from "../../../lib/retrieval/line_store.ts";
+import { type LineHit, scanRegex, scanWords } from "../../../lib/retrieval/line_scan.ts";
+import { compileRegex, type Re2Regex } from "../../../lib/retrieval/re2.ts";
+import { requiredLiterals } from "../../../lib/retrieval/re2_prefilter.ts";
+import { toRe2Syntax } from "../../../lib/retrieval/re2_syntax.ts";
+import type { Document } from "../../../lib/types.ts";
+import { prng } from "../../../scripts/synthetic_corpus.ts";
+
+function docs(...texts: string[]): Document[] {
+  return texts.map((text, i) => ({ id: `d${i}`, title: `d${i}`, text, source: `d${i}.txt` }));
+}
+
+function address(store: LineStore, hit: LineHit): string {
+  const { doc, lineNumber } = lineAddress(store, hit.line);
+  return `${store.documents[doc].id}:${lineNumber}@${hit.column}`;
+}
+
+const WORDS = ["alpha", "beta", "Gamma", "delta", "é", "😀", "ka", "İx", "ß", "qu", "a"];
+
+/** Random documents: mixed case, astral characters, CRLF, empty and over-long lines. */
+function randomDocuments(seed: number, count: number): Document[] {
+  const random = prng(seed);
+  const texts: string[] = [];
+  for (let d = 0; d < count; d++) {
+    const lines: string[] = [];
+    const n = 1 + Math.floor(random() * 12);
+    for (let l = 0; l < n; l++) {
+      const words: string[] = [];
+      const length = random() < 0.02 ? 700 : Math.floor(random() * 9);
+      for (let w = 0; w < length; w++) {
+        let word = WORDS[Math.floor(random() * WORDS.length)];
+        if (random() < 0.3) word = word.toUpperCase();
+        words.push(word);
+      }
+      lines.push(words.join(random() < 0.5 ? " " : "-") + (random() < 0.1 ? "\r" : ""));
+    }
+    texts.push(lines.join("\n"));
+  }
+  return docs(...texts);
+}
+
+function scanned(store: LineStore, line: number): string {
+  return lineText(store, line).slice(0, SCAN_CHARS).toWellFormed();
+}
+
+function bruteWords(
+  store: LineStore,
+  words: string[],
+  caseSensitive: boolean,
+  from = 0,
+  to = store.lineCount,
+): LineHit[] {
+  const hits: LineHit[] = [];
+  for (let line = from; line < to; line++) {
+    const text = caseSensitive ? scanned(store, line) : scanned(store, line).toLowerCase();
+    const at = words.map((w) => text.indexOf(caseSensitive ? w : w.toLowerCase()));
+    if (at.every((i) => i >= 0)) hits.push({ line, column: Math.min(...at) });
+  }
+  return hits;
+}
+
+Deno.test("scanWords finds the lines holding every word, as a line-by-line check does", () => {
+  const documents = randomDocuments(3, 400);
+  // A small segment size makes the scan cross many segment boundaries.
+  for (
+    const store of [buildLineStore(documents), buildLineStore(documents, { segmentChars: 500 })]
+  ) {
+    const random = prng(5);
+    for (let q = 0; q < 120; q++) {
+      const words = Array.from(
+        { length: 1 + Math.floor(random() * 3) },
+        () => WORDS[Math.floor(random() * WORDS.length)],
+      );
+      const caseSensitive = random() < 0.3;
+      const needles = caseSensitive ? words : words.map((w) => w.toLowerCase());
+      const from = random() < 0.3 ? Math.floor(random() * store.lineCount) : 0;
+      const to = from === 0 ? store.lineCount : Math.min(store.lineCount, from + 50);
+      const got = scanWords(store, needles, { caseSensitive, range: { from, to }, limit: 1e9 });
+      const want = bruteWords(store, words, caseSensitive, from, to);
+      assert.deepEqual(got.hits.map((h) => address(store, h)), want.map((h) => address(store, h)));
+      assert.equal(got.stoppedAtLimit, false);
+    }
+  }
+});
+
+Deno.test("scans stop at the limit and say lines were left", () => {
+  const store = buildLineStore(docs("a\na\na", "a"));
+  const words = scanWords(store, ["a"], { caseSensitive: false, limit: 2 });
+  assert.deepEqual(words.hits.map((h) => h.line), [0, 1]);
+  assert.equal(words.stoppedAtLimit, true);
+  const exact = scanWords(store, ["a"], { caseSensitive: false, limit: 4 });
+  assert.equal(exact.hits.length, 4);
+  assert.equal(exact.stoppedAtLimit, false);
+});
+
+async function regex(
+  pattern: string,
+  caseSensitive: boolean,
+  lineMode: boolean,
+): Promise<Re2Regex> {
+  const compiled = await compileRegex(pattern, { caseSensitive, lineMode });
+  if (!compiled.ok) throw new Error(compiled.message);
+  return compiled.regex;
+}
+
+/** Reference: the pattern on each scanned line alone; column in UTF-16 units. */
+function bruteRegex(store: LineStore, re: Re2Regex, from = 0, to = store.lineCount): LineHit[] {
+  const hits: LineHit[] = [];
+  for (let line = from; line < to; line++) {
+    const text = scanned(store, line);
+    const found = re.search(text);
+    if (found === null) continue;
+    const column = [...text].slice(0, found.index).join("").length;
+    hits.push({ line, column });
+  }
+  return hits;
+}
+
+const PATTERNS = [
+  "alpha",
+  "^beta",
+  "a$",
+  "^$",
+  "gamma.*delta",
+  "\\bka\\b",
+  "😀+",
+  "é[^a]",
+  "(a+)+$",
+  "alpha\\s+beta",
+  "[^x]{3}ka",
+  "\\Aqu|delta\\z",
+  "(?s)a.b",
+  "\\D{2}é",
+  "a\\nb",
+  "x*",
+  "(?i)ALPHA-BETA",
+  "[[:upper:]]{2}",
+  "\\pL+😀",
+  "ss|ß",
+  "İ",
+  "ka\\d?-?qu",
+];
+
+Deno.test("scanRegex finds the same lines and columns as RE2 on each line alone", async () => {
+  const documents = randomDocuments(7, 300);
+  for (
+    const store of [buildLineStore(documents), buildLineStore(documents, { segmentChars: 700 })]
+  ) {
+    for (const pattern of PATTERNS) {
+      for (const caseSensitive of [false, true]) {
+        const reference = await regex(pattern, caseSensitive, false);
+        const lineMode = await regex(pattern, caseSensitive, true);
+        const want = bruteRegex(store, reference).map((h) => address(store, h));
+        const prefilter = requiredLiterals(toRe2Syntax(pattern), caseSensitive);
+        for (const filter of [null, prefilter]) {
+          const got = scanRegex(store, lineMode, { limit: 1e9, prefilter: filter });
+          assert.deepEqual(
+            got.hits.map((h) => address(store, h)),
+            want,
+            `/${pattern}/ case-sensitive=${caseSensitive} prefilter=${JSON.stringify(filter)}`,
+          );
+        }
+      }
+    }
+  }
+});
+
+Deno.test("scanRegex searches only the given range and stops at the limit", async () => {
+  const store = buildLineStore(randomDocuments(9, 100));
+  const re = await regex("alpha", false, true);
+  const reference = await regex("alpha", false, false);
+  const range = documentRange(store, 40);
+  const got = scanRegex(store, re, { range, limit: 1e9 });
+  assert.deepEqual(got.hits, bruteRegex(store, reference, range.from, range.to));
+  const limited = scanRegex(store, re, { limit: 3 });
+  assert.deepEqual(limited.hits, bruteRegex(store, reference).slice(0, 3));
+  assert.equal(limited.stoppedAtLimit, true);
+});
+
+Deno.test("only the first 2000 characters of a line are searched, in both scans", async () => {
+  const line = "x".repeat(2500) + "needle";
+  const store = buildLineStore(docs(`needle early\n${line}\n${"y".repeat(1994)}needle`));
+  const words = scanWords(store, ["needle"], { caseSensitive: false, limit: 10 });
+  assert.deepEqual(words.hits, [{ line: 0, column: 0 }, { line: 2, column: 1994 }]);
+  const re = await regex("needle$", false, true);
+  assert.deepEqual(scanRegex(store, re, { limit: 10 }).hits, [{ line: 2, column: 1994 }]);
+});
+
+Deno.test("columns count UTF-16 units after astral characters and growing lower case", async () => {
+  // U+0130 lower-cases to two units; 😀 is two units but one code point.
+  const store = buildLineStore(docs("İİ😀 find me\n😀😀x find"));
+  const words = scanWords(store, ["find"], { caseSensitive: false, limit: 10 });
+  assert.deepEqual(words.hits.map((h) => h.line), [0, 1]);
+  assert.equal(words.hits[1].column, 6);
+  const re = await regex("find", false, true);
+  assert.deepEqual(scanRegex(store, re, { limit: 10 }).hits, [
+    { line: 0, column: 5 },
+    { line: 1, column: 6 },
+  ]);
+});
+
+Deno.test("a lone surrogate does not hide the next character from the regex scan", async () => {
+  const store = buildLineStore(docs("\uD800ab\nc\uDC00b"));
+  const re = await regex("ab|cb", false, true);
+  assert.deepEqual(scanRegex(store, re, { limit: 10 }).hits, [{ line: 0, column: 1 }]);
+});

@@ -1,0 +1,115 @@
+/**
+ * The tokenizer's table of texts and the terms they must give, shared by the
+ * tests of `tokenize` (tokenizer_test.ts) and of `TermInterner`
+ * (term_interner_test.ts), which must give the same terms.
+ *
+ * @module
+ */
+
+/** One text and the terms the tokenization rule gives for it, in order. */
+export interface TokenizerCase {
+  /** What the case shows, used in the test name. */
+  name: string;
+  /** Input text. */
+  text: string;
+  /** Expected terms. */
+  terms: string[];
+}
+
+/** Texts covering each step of the rule, with their expected terms. */
+export const TOKENIZER_CASES: readonly TokenizerCase[] = [
+  { name: "lower-cases", text: "Eiffel TOWER eIFFEL", terms: ["eiffel", "tower", "eiffel"] },
+  {
+    name: "splits on spaces, punctuation and symbols",
+    text: "hello,world! (tower)\t[spire]; a/b+c=d#e@f",
+    terms: ["hello", "world", "tower", "spire", "b", "c", "d", "e", "f"],
+  },
+  { name: "splits hyphenated words", text: "state-of-the-art", terms: ["state", "art"] },
+  {
+    name: "keeps apostrophes inside words and then drops them",
+    text: "don't O'Neill rock'n'roll",
+    terms: ["dont", "oneill", "rocknroll"],
+  },
+  {
+    name: "treats a typographic apostrophe like a plain one",
+    text: "O\u2019Neill",
+    terms: ["oneill"],
+  },
+  {
+    name: "makes a possessive the plain word (apostrophe dropped, then the plural rule)",
+    text: "the Eiffel's height",
+    terms: ["eiffel", "height"],
+  },
+  {
+    name: "an apostrophe at a word edge separates",
+    text: "'quoted' towers'",
+    terms: ["quoted", "tower"],
+  },
+  { name: "a year before a full stop", text: "It opened in 1889.", terms: ["opened", "1889"] },
+  { name: "keeps a decimal point", text: "3.5 km", terms: ["3.5", "km"] },
+  {
+    name: "removes thousands separators",
+    text: "1,250 and 10,000,000",
+    terms: ["1250", "10000000"],
+  },
+  {
+    name: "a decimal with thousands separators",
+    text: "8,848.86 m",
+    terms: ["8848.86", "m"],
+  },
+  {
+    name: "a comma not followed by three digits splits",
+    text: "3,5 1,2345",
+    terms: ["3", "5", "1", "2345"],
+  },
+  { name: "version numbers stay whole", text: "v1.2.3", terms: ["v", "1.2.3"] },
+  { name: "a sign is not part of a number", text: "-5 +7", terms: ["5", "7"] },
+  {
+    name: "splits where letters meet digits",
+    text: "828m COVID19 1950s",
+    terms: ["828", "m", "covid", "19", "1950", "s"],
+  },
+  { name: "keeps accented letters", text: "Zürich Café", terms: ["zürich", "café"] },
+  {
+    name: "NFKC joins a letter and a combining accent into the precomposed letter",
+    text: "Cafe\u0301",
+    terms: ["café"],
+  },
+  {
+    name: "NFKC folds full-width letters, ligatures and superscripts",
+    text: "\uff34\uff4f\uff4b\uff59\uff4f \ufb01le m\u00b2",
+    terms: ["tokyo", "file", "m", "2"],
+  },
+  {
+    name: "each Han, Hiragana or Katakana character is a token",
+    text: "東京タワー 333 m",
+    terms: ["東", "京", "タ", "ワ", "ー", "333", "m"],
+  },
+  { name: "Greek and Cyrillic words are words", text: "Αθήνα Москва", terms: ["αθήνα", "москва"] },
+  {
+    name: "letters outside the Basic Multilingual Plane stay in their word",
+    text: "x\u{20000}y z",
+    terms: ["x", "\u{20000}", "y", "z"],
+  },
+  { name: "emoji separate", text: "tower😀spire", terms: ["tower", "spire"] },
+  { name: "a lone surrogate separates", text: "ab\ud800cd", terms: ["ab", "cd"] },
+  {
+    name: "removes stopwords, including question words",
+    text: "What is the height of the tower, and who built it?",
+    terms: ["height", "tower", "built"],
+  },
+  { name: "keeps negation", text: "not no", terms: ["not", "no"] },
+  { name: "a query of stopwords only has no terms", text: "The of and what is it", terms: [] },
+  { name: "empty text has no terms", text: "", terms: [] },
+  { name: "punctuation only has no terms", text: " ... --- !!! ", terms: [] },
+  {
+    name: "applies the plural rule",
+    text: "cities towers metres boys",
+    terms: ["city", "tower", "metre", "boy"],
+  },
+  {
+    name: "the plural rule leaves -ss, -us, -aes/-ees/-oes, -eies/-aies and short words",
+    text: "class bonus heroes trees gas yes",
+    terms: ["class", "bonus", "heroes", "trees", "gas", "yes"],
+  },
+];

@@ -1,0 +1,227 @@
+import assert from "node:assert/strict";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { RagbenchError } from "../../../lib/errors.ts";
+import { GENERIC_FAILURE, PERMISSION_FAILURE } from "../../../tools/invoke.ts";
+import { type CustomToolHost, startCustomTool } from "../../../tools/sandbox/subprocess_host.ts";
+import { createToolbox } from "../../../tools/toolbox.ts";
+import type { SideEffects } from "../../../lib/types.ts";
+import { corpusOf } from "../../support/tool_context.ts";
+
+const PROBES = fileURLToPath(new URL("../../fixtures/tools/probe_tools.ts", import.meta.url));
+const CORPUS = corpusOf([{ id: "a", text: "alpha" }]);
+const signal = new AbortController().signal;
+
+/** Starts the probe tool `name` (exported in camelCase from the probe module). */
+async function start(
+  name: string,
+  options: { sideEffects?: SideEffects; maxProcesses?: number; description?: string } = {},
+): Promise<CustomToolHost> {
+  return await startCustomTool({
+    name,
+    module: PROBES,
+    exportName: name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()),
+    sideEffects: options.sideEffects ?? "none",
+    ...(options.description ? { description: options.description } : {}),
+  }, { corpus: CORPUS, now: "2026-01-01", maxProcesses: options.maxProcesses ?? 2 });
+}
+
+function session(host: CustomToolHost, name: string, key = "q", timeoutMs = 5000) {
+  return createToolbox([{
+    name,
+    description: host.info.description,
+    sideEffects: "none",
+    parameters: host.info.parameters,
+    options: {},
+    timeoutMs,
+    host,
+  }], { max_output_chars: 4000 }).session(key);
+}
+
+Deno.test("custom tool: its description and schema come from its module; the config may override the description", async () => {
+  const host = await start("shout");
+  try {
+    assert.equal(host.info.description, "Upper-case a text.");
+    assert.deepEqual(host.info.parameters, {
+      type: "object",
+      properties: { text: { type: "string", description: "Text to upper-case" } },
+      required: ["text"],
+      additionalProperties: false,
+    });
+    const { result } = await session(host, "shout").execute("shout", '{"text": "hi"}', signal);
+    assert.equal(result.output, "HI");
+  } finally {
+    await host.close();
+  }
+  const renamed = await start("shout", { description: "Shout it." });
+  await renamed.close();
+  assert.equal(renamed.info.description, "Shout it.");
+});
+
+Deno.test("custom tool: state is kept per question across calls", async () => {
+  const host = await start("shout");
+  try {
+    const a = session(host, "shout", "a");
+    const b = session(host, "shout", "b");
+    const calls = async (s: typeof a) =>
+      ((await s.execute("shout", '{"text": "x"}', signal)).result.data as { calls: number }).calls;
+    assert.deepEqual([await calls(a), await calls(b), await calls(a), await calls(b)], [
+      1,
+      1,
+      2,
+      2,
+    ]);
+    a.close();
+    b.close();
+  } finally {
+    await host.close();
+  }
+});
+
+const failures: Array<{ tool: string; kind: string; message: string; detail?: RegExp }> = [
+  {
+    tool: "explode",
+    kind: "execution",
+    message: GENERIC_FAILURE,
+    detail: /^Error: database at 10\.0\.0\.7 rejected password hunter2$/,
+  },
+  {
+    tool: "nothing",
+    kind: "execution",
+    message:
+      "The tool returned a value that cannot be shown (is undefined (return a string or a JSON value)).",
+  },
+  {
+    tool: "cyclic",
+    kind: "execution",
+    message: "The tool returned a value that cannot be shown (is cyclic).",
+  },
+  {
+    tool: "read_file",
+    kind: "permission",
+    message: PERMISSION_FAILURE,
+    detail: /^NotCapable: Requires read access to/,
+  },
+  {
+    tool: "fetch_url",
+    kind: "permission",
+    message: PERMISSION_FAILURE,
+    detail: /^NotCapable: Requires net access to "127\.0\.0\.1:8"/,
+  },
+  {
+    tool: "read_env",
+    kind: "permission",
+    message: PERMISSION_FAILURE,
+    detail: /^NotCapable: Requires env access/,
+  },
+];
+
+for (const f of failures) {
+  Deno.test(`custom tool "${f.tool}" with side_effects none gives a ${f.kind} error the model can read`, async () => {
+    const host = await start(f.tool);
+    try {
+      const args = f.tool === "read_file"
+        ? { path: PROBES }
+        : f.tool === "fetch_url"
+        ? { url: "http://127.0.0.1:8/" }
+        : {};
+      const { result } = await session(host, f.tool).execute(f.tool, JSON.stringify(args), signal);
+      assert.equal(result.error?.kind, f.kind, JSON.stringify(result));
+      assert.equal(result.error?.message, f.message);
+      if (f.detail) assert.match(result.error?.detail ?? "", f.detail);
+      assert.ok(!result.error!.message.includes("10.0.0.7"), "no host or secret reaches the model");
+    } finally {
+      await host.close();
+    }
+  });
+}
+
+Deno.test("custom tool: printing to stdout does not corrupt the call protocol", async () => {
+  const host = await start("chatty");
+  try {
+    const { result } = await session(host, "chatty").execute("chatty", "{}", signal);
+    assert.equal(result.output, "fine");
+  } finally {
+    await host.close();
+  }
+});
+
+Deno.test("custom tool with side_effects filesystem may read the working folder", async () => {
+  const host = await start("read_file", { sideEffects: "filesystem" });
+  try {
+    const path = `${Deno.cwd()}/deno.json`;
+    const { result } = await session(host, "read_file").execute(
+      "read_file",
+      JSON.stringify({ path }),
+      signal,
+    );
+    assert.equal(result.error, null, JSON.stringify(result.error));
+    assert.match(result.output, /"imports"/);
+  } finally {
+    await host.close();
+  }
+});
+
+Deno.test("custom tool with side_effects network may reach the network", async () => {
+  await using server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => new Response("pong"),
+  );
+  const host = await start("fetch_url", { sideEffects: "network" });
+  try {
+    const { result } = await session(host, "fetch_url").execute(
+      "fetch_url",
+      JSON.stringify({ url: `http://127.0.0.1:${server.addr.port}/` }),
+      signal,
+    );
+    assert.equal(result.output, "pong", JSON.stringify(result));
+  } finally {
+    await host.close();
+  }
+});
+
+Deno.test("custom tool spinning forever: timeout error within timeout + 100 ms, and its CPU is reclaimed", async () => {
+  const host = await start("spin");
+  try {
+    const s = session(host, "spin", "q", 300);
+    const started = performance.now();
+    const { result } = await s.execute("spin", "{}", signal);
+    const elapsed = performance.now() - started;
+    assert.equal(result.error?.kind, "timeout");
+    assert.ok(elapsed < 400, `the error came after ${Math.round(elapsed)} ms`);
+    // Give the kill a moment, then measure: nothing of this process may still burn CPU.
+    await new Promise((r) => setTimeout(r, 100));
+    const before = process.cpuUsage();
+    const wallStart = performance.now();
+    await new Promise((r) => setTimeout(r, 500));
+    const used = process.cpuUsage(before);
+    const cpuMs = (used.user + used.system) / 1000;
+    const wallMs = performance.now() - wallStart;
+    assert.ok(cpuMs < wallMs * 0.2, `used ${cpuMs} ms of CPU in ${wallMs} ms after the timeout`);
+    // The question's next call gets a fresh process.
+    const again = await s.execute("spin", "{}", signal);
+    assert.equal(again.result.error?.kind, "timeout");
+  } finally {
+    await host.close();
+  }
+});
+
+Deno.test("custom tool: a module that cannot be used fails to load with a clear message", async () => {
+  const cases: Array<[string, RegExp]> = [
+    ["missing", /it has no export named "missing" \(it exports: .*shout.*\)/],
+    ["notATool", /export "notATool" is not a valid tool: Tool name "undefined" is not valid/],
+    ["undescribed", /parameter "x" needs a description for the model — add \.describe\("\.\.\."\)/],
+  ];
+  for (const [exportName, message] of cases) {
+    const error = await start(exportName).then(() => null, (e) => e);
+    assert.ok(error instanceof RagbenchError, String(error));
+    assert.match(error.message, /^Cannot load custom tool ".*" from ".*probe_tools\.ts#.*": /);
+    assert.match(error.message, message);
+  }
+  const missingFile = await startCustomTool(
+    { name: "x", module: "/nonexistent/tool.ts", exportName: "x", sideEffects: "none" },
+    { corpus: CORPUS, now: "2026-01-01", maxProcesses: 1 },
+  ).then(() => null, (e) => e);
+  assert.ok(missingFile instanceof RagbenchError);
+  assert.match(missingFile.message, /cannot import it: /);
+});

@@ -1,0 +1,97 @@
+import assert from "node:assert/strict";
+import type { ToolHost } from "../../../tools/host.ts";
+import { createWorkerHost } from "../../../tools/sandbox/worker_host.ts";
+import { createToolbox, type Toolbox } from "../../../tools/toolbox.ts";
+import { corpusOf } from "../../support/tool_context.ts";
+
+const CORPUS = corpusOf([{ id: "a", text: "The harbor opened in 1901.\nIt has two piers." }]);
+const PROBES = new URL("../../fixtures/tools/probe_worker.ts", import.meta.url);
+
+function toolboxOver(host: ToolHost, names: string[], timeoutMs = 2000): Toolbox {
+  return createToolbox(
+    names.map((name) => ({
+      name,
+      description: name,
+      sideEffects: "none" as const,
+      parameters: {},
+      options: name === "corpus_grep" ? { max_results: 50 } : {},
+      timeoutMs,
+      host,
+    })),
+    { max_output_chars: 4000 },
+  );
+}
+
+const signal = new AbortController().signal;
+
+Deno.test("worker host: built-ins answer from the worker with the corpus it was given", async () => {
+  const host = createWorkerHost({ corpus: CORPUS, now: "2026-01-01" });
+  try {
+    const session = toolboxOver(host, ["calculator", "corpus_grep", "date_calc"]).session("q");
+    const calc = await session.execute("calculator", '{"expression": "0.1 + 0.2"}', signal);
+    assert.equal(calc.result.output, "0.3");
+    const grep = await session.execute("corpus_grep", '{"pattern": "piers"}', signal);
+    assert.match(grep.result.output, /a:2: It has two piers\./);
+    const date = await session.execute("date_calc", '{"operation": "today"}', signal);
+    assert.match(date.result.output, /2026-01-01/);
+  } finally {
+    await host.close();
+  }
+});
+
+Deno.test("worker host: a tool in the worker has no read, net or env permission", async () => {
+  const host = createWorkerHost({ corpus: CORPUS, now: "2026-01-01" }, { workerUrl: PROBES });
+  try {
+    const session = toolboxOver(host, ["read_file", "fetch_url", "read_env"]).session("q");
+    for (
+      const [tool, args] of [
+        ["read_file", { path: "/etc/hostname" }],
+        ["fetch_url", { url: "http://127.0.0.1:8/" }],
+        ["read_env", {}],
+      ] as const
+    ) {
+      const { result } = await session.execute(tool, JSON.stringify(args), signal);
+      assert.equal(result.error?.kind, "permission", `${tool}: ${JSON.stringify(result)}`);
+      assert.match(result.error!.detail!, /NotCapable: Requires (read|net|env) access/);
+    }
+  } finally {
+    await host.close();
+  }
+});
+
+Deno.test("worker host: state is per question, and forgotten when the question ends", async () => {
+  const host = createWorkerHost({ corpus: CORPUS, now: "2026-01-01" }, { workerUrl: PROBES });
+  try {
+    const box = toolboxOver(host, ["shout"]);
+    const a = box.session("a");
+    const b = box.session("b");
+    const calls = async (s: typeof a) =>
+      ((await s.execute("shout", '{"text": "x"}', signal)).result.data as { calls: number }).calls;
+    assert.deepEqual([await calls(a), await calls(a), await calls(b)], [1, 2, 1]);
+    a.close();
+    const again = box.session("a");
+    assert.equal(await calls(again), 1);
+  } finally {
+    await host.close();
+  }
+});
+
+Deno.test("worker host: a call past its timeout returns a timeout error, and the next call works", async () => {
+  const host = createWorkerHost({ corpus: CORPUS, now: "2026-01-01" }, { workerUrl: PROBES });
+  try {
+    const session = toolboxOver(host, ["hang", "shout"], 200).session("q");
+    const started = performance.now();
+    const { result } = await session.execute("hang", "{}", signal);
+    const elapsed = performance.now() - started;
+    assert.equal(result.error?.kind, "timeout");
+    assert.equal(
+      result.error?.message,
+      "The tool did not finish within 0.2 s and was stopped. Try simpler arguments.",
+    );
+    assert.ok(elapsed < 300, `returned after ${elapsed} ms`);
+    const next = await session.execute("shout", '{"text": "ok"}', signal);
+    assert.equal(next.result.output, "OK");
+  } finally {
+    await host.close();
+  }
+});

@@ -1,0 +1,34 @@
+/**
+ * Messages between a tool host (main thread) and the sandbox running the
+ * tools (the built-ins' worker, or a custom tool's subprocess). Plain JSON,
+ * so the same shapes travel over `postMessage` and over a pipe.
+ *
+ * @module
+ */
+
+import type { Corpus } from "../../lib/types.ts";
+import type { RawToolResult } from "../invoke.ts";
+
+/** Host → sandbox. */
+export type HostMessage =
+  /** First message: what tools read, and what "today" is. */
+  | { type: "init"; corpus: Corpus; now: string }
+  /** Run one call; answered by a `result` with the same id. */
+  | {
+    type: "call";
+    id: number;
+    tool: string;
+    args: unknown;
+    options: Record<string, unknown>;
+    questionKey: string;
+  }
+  /** Forget the state kept for a question. */
+  | { type: "end"; questionKey: string };
+
+/** Sandbox → host. */
+export type SandboxMessage =
+  /** A custom tool's process has loaded its module: what the model is told. */
+  | { type: "ready"; name: string; description: string; parameters: Record<string, unknown> }
+  /** A custom tool's module could not be loaded. */
+  | { type: "failed"; message: string }
+  | { type: "result"; id: number; result: RawToolResult };
