@@ -8,7 +8,7 @@
  */
 
 import type { z } from "zod";
-import type { JsonValue, ToolError } from "../lib/types.ts";
+import type { JsonValue, ToolError, ToolErrorKind } from "../lib/types.ts";
 import { isToolReturnValue, type ToolContext, type ToolDef } from "./define_tool.ts";
 
 /** The part of a tool result that the tool itself decides (no timing, no truncation). */
@@ -39,16 +39,16 @@ export async function invokeTool(
   const given = dropNulls(args ?? {});
   const parsed = def.parameters.safeParse(given);
   if (!parsed.success) {
-    return failure("invalid_args", describeArgIssues(def, parsed.error, given));
+    return errorResult("invalid_args", describeArgIssues(def, parsed.error, given));
   }
   let value: unknown;
   try {
     value = await def.run(parsed.data, ctx);
   } catch (error) {
     if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
-      return failure("permission", PERMISSION_FAILURE, describeException(error));
+      return errorResult("permission", PERMISSION_FAILURE, describeException(error));
     }
-    return failure("execution", GENERIC_FAILURE, describeException(error));
+    return errorResult("execution", GENERIC_FAILURE, describeException(error));
   }
   return normalizeReturn(def.name, value);
 }
@@ -59,7 +59,11 @@ export function normalizeReturn(toolName: string, value: unknown): RawToolResult
   if (isToolReturnValue(value)) {
     const cost = value.cost_usd ?? 0;
     if (typeof cost !== "number" || !Number.isFinite(cost) || cost < 0) {
-      return failure("execution", GENERIC_FAILURE, `tool "${toolName}" returned a bad cost_usd`);
+      return errorResult(
+        "execution",
+        GENERIC_FAILURE,
+        `tool "${toolName}" returned a bad cost_usd`,
+      );
     }
     if (value.error) {
       return {
@@ -76,19 +80,23 @@ export function normalizeReturn(toolName: string, value: unknown): RawToolResult
     if (value.data !== undefined) {
       const checked = toJson(value.data);
       if (!checked.ok) {
-        return failure("execution", GENERIC_FAILURE, `tool "${toolName}": data ${checked.why}`);
+        return errorResult("execution", GENERIC_FAILURE, `tool "${toolName}": data ${checked.why}`);
       }
       data = checked.value;
     }
     const output = value.output ?? (data === undefined ? "" : JSON.stringify(data));
     if (typeof output !== "string") {
-      return failure("execution", GENERIC_FAILURE, `tool "${toolName}": output is not a string`);
+      return errorResult(
+        "execution",
+        GENERIC_FAILURE,
+        `tool "${toolName}": output is not a string`,
+      );
     }
     return { output, ...(data === undefined ? {} : { data }), error: null, cost_usd: cost };
   }
   const checked = toJson(value);
   if (!checked.ok) {
-    return failure(
+    return errorResult(
       "execution",
       `The tool returned a value that cannot be shown (${checked.why}).`,
       `tool "${toolName}" returned a value that ${checked.why}`,
@@ -97,7 +105,8 @@ export function normalizeReturn(toolName: string, value: unknown): RawToolResult
   return { output: JSON.stringify(checked.value), data: checked.value, error: null, cost_usd: 0 };
 }
 
-function failure(kind: ToolError["kind"], message: string, detail?: string): RawToolResult {
+/** A failed result: `message` for the model, `detail` for the log only. */
+export function errorResult(kind: ToolErrorKind, message: string, detail?: string): RawToolResult {
   return { output: "", error: { kind, message, ...(detail ? { detail } : {}) }, cost_usd: 0 };
 }
 

@@ -10,10 +10,10 @@
  */
 
 import type { ToolSpec } from "../lib/llm/model.ts";
-import type { JsonValue, SideEffects, ToolErrorKind, ToolResult } from "../lib/types.ts";
+import type { JsonValue, SideEffects, ToolResult } from "../lib/types.ts";
 import { closestMatch } from "../lib/util/did_you_mean.ts";
 import type { ToolHost } from "./host.ts";
-import type { RawToolResult } from "./invoke.ts";
+import { errorResult, type RawToolResult } from "./invoke.ts";
 
 /** A tool a system offers, resolved from the config. */
 export interface OfferedTool {
@@ -181,10 +181,6 @@ function parseArgs(raw: string): ParsedArgs {
     return { ok: false, message: "Arguments must be a JSON object of named parameters." };
   }
   return { ok: true, value: value as JsonValue };
-}
-
-function errorResult(kind: ToolErrorKind, message: string, detail?: string): RawToolResult {
-  return { output: "", error: { kind, message, ...(detail ? { detail } : {}) }, cost_usd: 0 };
 }
 
 function formatSeconds(ms: number): string {

@@ -77,23 +77,8 @@ export async function planSystems(
         }
         let tool = custom.get(ref.name);
         if (!tool) {
-          const host = await startCustomTool({
-            name: ref.name,
-            module: ref.module,
-            exportName: ref.exportName,
-            sideEffects: ref.side_effects,
-            ...(ref.description === undefined ? {} : { description: ref.description }),
-          }, { ...env, maxProcesses: options.concurrency });
-          hosts.push(host);
-          tool = {
-            name: ref.name,
-            description: host.info.description,
-            sideEffects: ref.side_effects,
-            parameters: host.info.parameters,
-            options: {},
-            timeoutMs: (ref.timeout_s ?? config.tools.timeout_s) * 1000,
-            host,
-          };
+          tool = await offerCustom(ref, { ...env, maxProcesses: options.concurrency }, config);
+          hosts.push(tool.host);
           custom.set(ref.name, tool);
         }
         offered.push(tool);
@@ -136,6 +121,35 @@ export function offerBuiltin(
     parameters: parametersJsonSchema(def),
     options,
     timeoutMs: config.tools.timeout_s * 1000,
+    host,
+  };
+}
+
+/**
+ * Starts a custom tool's first process and returns its offered form; the
+ * caller owns (and must close) `host`.
+ *
+ * @throws {RagbenchError} when the module cannot be loaded.
+ */
+export async function offerCustom(
+  ref: ToolRef & { kind: "custom" },
+  env: { corpus: Corpus; now: string; maxProcesses: number },
+  config: { tools: { timeout_s: number } },
+): Promise<OfferedTool> {
+  const host = await startCustomTool({
+    name: ref.name,
+    module: ref.module,
+    exportName: ref.exportName,
+    sideEffects: ref.side_effects,
+    ...(ref.description === undefined ? {} : { description: ref.description }),
+  }, env);
+  return {
+    name: ref.name,
+    description: host.info.description,
+    sideEffects: ref.side_effects,
+    parameters: host.info.parameters,
+    options: {},
+    timeoutMs: (ref.timeout_s ?? config.tools.timeout_s) * 1000,
     host,
   };
 }

@@ -14,14 +14,12 @@ import { UsageError } from "../errors.ts";
 import type { Corpus } from "../types.ts";
 import { suggestion } from "../util/did_you_mean.ts";
 import { parametersJsonSchema, type ToolDef } from "../../tools/define_tool.ts";
-import type { ToolHost } from "../../tools/host.ts";
 import { BUILTIN_TOOLS } from "../../tools/registry.ts";
-import { startCustomTool } from "../../tools/sandbox/subprocess_host.ts";
 import { createWorkerHost } from "../../tools/sandbox/worker_host.ts";
-import { createToolbox, type OfferedTool } from "../../tools/toolbox.ts";
+import { createToolbox } from "../../tools/toolbox.ts";
 import type { CommandSpec, ParsedArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
-import { defaultOptions, offerBuiltin } from "./plan.ts";
+import { defaultOptions, offerBuiltin, offerCustom } from "./plan.ts";
 import { loadConfig } from "../config/load.ts";
 import { REGISTRIES } from "./setup.ts";
 import { isoDateSchema, toolRulesSchema } from "../config/schema.ts";
@@ -138,30 +136,11 @@ export async function toolCommand(args: ParsedArgs, io: CliIO): Promise<number> 
     : { documents: [], tables: [] };
   const now = today ?? config?.evaluation.tools_now ?? "2026-01-01";
   const rules = config?.tools ?? toolRulesSchema.parse({});
-  let host: ToolHost;
-  let tool: OfferedTool;
-  if (custom) {
-    const started = await startCustomTool({
-      name: custom.name,
-      module: custom.module,
-      exportName: custom.exportName,
-      sideEffects: custom.side_effects,
-      ...(custom.description === undefined ? {} : { description: custom.description }),
-    }, { corpus, now, maxProcesses: 1 });
-    host = started;
-    tool = {
-      name,
-      description: started.info.description,
-      sideEffects: custom.side_effects,
-      parameters: started.info.parameters,
-      options: {},
-      timeoutMs: (custom.timeout_s ?? rules.timeout_s) * 1000,
-      host,
-    };
-  } else {
-    host = createWorkerHost({ corpus, now });
-    tool = offerBuiltin(name, builtinOptions(config, name), host, { tools: rules });
-  }
+  const tool = custom
+    ? await offerCustom(custom, { corpus, now, maxProcesses: 1 }, { tools: rules })
+    : offerBuiltin(name, builtinOptions(config, name), createWorkerHost({ corpus, now }), {
+      tools: rules,
+    });
   try {
     const session = createToolbox([tool], rules).session("cli");
     const { result } = await session.execute(name, rawArgs, io.signal);
@@ -169,7 +148,7 @@ export async function toolCommand(args: ParsedArgs, io: CliIO): Promise<number> 
     io.out(JSON.stringify(result, null, 2));
     return 0;
   } finally {
-    await host.close();
+    await tool.host.close();
   }
 }
 

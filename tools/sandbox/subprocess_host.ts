@@ -21,7 +21,7 @@ import { RagbenchError } from "../../lib/errors.ts";
 import type { Corpus, SideEffects } from "../../lib/types.ts";
 import { TextLineStream } from "../../lib/util/text_lines.ts";
 import type { HostCall, ToolHost } from "../host.ts";
-import type { RawToolResult } from "../invoke.ts";
+import { errorResult, type RawToolResult } from "../invoke.ts";
 import type { HostMessage, SandboxMessage } from "./protocol.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url);
@@ -110,12 +110,12 @@ export async function startCustomTool(
   return {
     info: first.info,
     async call(call: HostCall, signal: AbortSignal): Promise<RawToolResult> {
-      if (closed) return failure("unavailable", "The run ended before the tool could run.");
+      if (closed) return errorResult("unavailable", "The run ended before the tool could run.");
       let child: Child;
       try {
         child = await acquire(call.questionKey);
       } catch (error) {
-        return failure(
+        return errorResult(
           "unavailable",
           "The tool could not be started.",
           error instanceof Error ? error.message : String(error),
@@ -220,7 +220,7 @@ async function spawnChild(
     send,
     kill,
     async call(call, signal) {
-      if (signal.aborted) return failure("timeout", "The tool call was stopped before it ran.");
+      if (signal.aborted) return errorResult("timeout", "The tool call was stopped before it ran.");
       const id = nextId++;
       send({
         type: "call",
@@ -236,10 +236,10 @@ async function spawnChild(
         const message = await next();
         if (message?.type === "result" && message.id === id) return message.result;
         if (signal.aborted) {
-          return failure("timeout", "The tool call was stopped: it ran too long.");
+          return errorResult("timeout", "The tool call was stopped: it ran too long.");
         }
         await kill();
-        return failure(
+        return errorResult(
           "execution",
           "The tool failed unexpectedly.",
           `its process exited: ${
@@ -248,7 +248,7 @@ async function spawnChild(
         );
       } catch (error) {
         await kill();
-        return failure("execution", "The tool failed unexpectedly.", String(error));
+        return errorResult("execution", "The tool failed unexpectedly.", String(error));
       } finally {
         signal.removeEventListener("abort", onAbort);
       }
@@ -297,12 +297,4 @@ function collectTail(stream: ReadableStream<Uint8Array>): { text(): string; done
     }
   })().catch(() => {});
   return { text: () => tail, done };
-}
-
-function failure(
-  kind: "execution" | "unavailable" | "timeout",
-  message: string,
-  detail?: string,
-): RawToolResult {
-  return { output: "", error: { kind, message, ...(detail ? { detail } : {}) }, cost_usd: 0 };
 }

@@ -15,7 +15,7 @@
  */
 
 import type { HostCall, HostEnv, ToolHost } from "../host.ts";
-import type { RawToolResult } from "../invoke.ts";
+import { errorResult, type RawToolResult } from "../invoke.ts";
 import type { HostMessage, SandboxMessage } from "./protocol.ts";
 
 const WORKER_URL = new URL("./builtin_worker.ts", import.meta.url);
@@ -54,7 +54,7 @@ export function createWorkerHost(env: HostEnv, options: { workerUrl?: URL } = {}
       event.preventDefault();
       stop();
       settleAll(
-        failure("execution", "The tool failed unexpectedly.", `worker error: ${event.message}`),
+        errorResult("execution", "The tool failed unexpectedly.", `worker error: ${event.message}`),
       );
     };
     send(w, { type: "init", corpus: env.corpus, now: env.now });
@@ -73,7 +73,7 @@ export function createWorkerHost(env: HostEnv, options: { workerUrl?: URL } = {}
           // The worker may be stuck on this call: replace it, and tell the
           // calls queued behind it to try again.
           stop();
-          settleAll(failure(
+          settleAll(errorResult(
             "unavailable",
             "The tool runner was restarted while this call waited; try the call again.",
           ));
@@ -98,7 +98,7 @@ export function createWorkerHost(env: HostEnv, options: { workerUrl?: URL } = {}
     },
     close() {
       stop();
-      settleAll(failure("unavailable", "The run ended before the tool answered."));
+      settleAll(errorResult("unavailable", "The run ended before the tool answered."));
       return Promise.resolve();
     },
   };
@@ -109,13 +109,5 @@ function send(worker: Worker, message: HostMessage): void {
 }
 
 function abandoned(): RawToolResult {
-  return failure("timeout", "The tool call was stopped before it finished.");
-}
-
-function failure(
-  kind: "execution" | "unavailable" | "timeout",
-  message: string,
-  detail?: string,
-): RawToolResult {
-  return { output: "", error: { kind, message, ...(detail ? { detail } : {}) }, cost_usd: 0 };
+  return errorResult("timeout", "The tool call was stopped before it finished.");
 }

@@ -3,7 +3,12 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { RagbenchError } from "../../../lib/errors.ts";
 import { GENERIC_FAILURE, PERMISSION_FAILURE } from "../../../tools/invoke.ts";
-import { type CustomToolHost, startCustomTool } from "../../../tools/sandbox/subprocess_host.ts";
+import {
+  childArgs,
+  type CustomToolHost,
+  isDenoExecutable,
+  startCustomTool,
+} from "../../../tools/sandbox/subprocess_host.ts";
 import { createToolbox } from "../../../tools/toolbox.ts";
 import type { SideEffects } from "../../../lib/types.ts";
 import { corpusOf } from "../../support/tool_context.ts";
@@ -224,4 +229,29 @@ Deno.test("custom tool: a module that cannot be used fails to load with a clear 
   ).then(() => null, (e) => e);
   assert.ok(missingFile instanceof RagbenchError);
   assert.match(missingFile.message, /cannot import it: /);
+});
+
+Deno.test("a custom tool's process gets only the flags its side effects need", () => {
+  const spec = { name: "t", module: "/work/tools/t.ts", exportName: "t" };
+  const flags = (sideEffects: SideEffects) =>
+    childArgs({ ...spec, sideEffects }).filter((a) =>
+      a.startsWith("--allow") || a === "--no-prompt"
+    );
+  const cwd = Deno.cwd();
+  assert.deepEqual(flags("none"), ["--no-prompt", "--allow-read=/work/tools"]);
+  assert.deepEqual(flags("filesystem"), [
+    "--no-prompt",
+    `--allow-write=${cwd}`,
+    `--allow-read=/work/tools,${cwd}`,
+  ]);
+  assert.deepEqual(flags("network"), ["--no-prompt", "--allow-net", "--allow-read=/work/tools"]);
+  const args = childArgs({ ...spec, sideEffects: "none" });
+  assert.deepEqual(args.slice(-5), ["__tool-host", "file:///work/tools/t.ts", "t", "none", "t"]);
+  assert.ok(!args.some((a) => /allow-(env|run|ffi|sys|all)|^-A$/.test(a)));
+});
+
+Deno.test("the deno CLI is told apart from a compiled ragbench binary", () => {
+  assert.equal(isDenoExecutable("/usr/local/bin/deno"), true);
+  assert.equal(isDenoExecutable("C:\\deno\\deno.exe"), true);
+  assert.equal(isDenoExecutable("/opt/ragbench/ragbench"), false);
 });
