@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readJsonl } from "../../lib/report/jsonl.ts";
 import type { QuestionResult, ToolStep } from "../../lib/types.ts";
-import { execCli, ROOT, runCli } from "../support/cli.ts";
+import { execCli, ROOT, runCli, spawnCli } from "../support/cli.ts";
 import { tempTree } from "../support/temp.ts";
 
 Deno.test("a run with the example custom tool: it is offered, called in its process, and scored", async () => {
@@ -98,4 +98,75 @@ systems:
     result.stderr,
     /tool "web" uses the network, which tools\.allow_network forbids — set tools\.allow_network: true to permit it/,
   );
+});
+
+/** Pids of running tool processes whose command line contains `marker` (uses pgrep). */
+function processesWith(marker: string): number[] {
+  const { stdout } = new Deno.Command("pgrep", { args: ["-f", "--", `__tool-host.*${marker}`] })
+    .outputSync();
+  return new TextDecoder().decode(stdout).split("\n").filter(Boolean).map(Number);
+}
+
+Deno.test("Ctrl-C, even twice, kills a custom tool's spinning process on the way out", async () => {
+  await using t = await tempTree({
+    "spin.ts": `import { defineTool, z } from "ragbench/tool";
+export const spin = defineTool({
+  name: "spin",
+  description: "Spin forever.",
+  parameters: z.object({}),
+  sideEffects: "none",
+  run() {
+    for (;;) { /* runaway */ }
+  },
+});
+`,
+    "q.yaml": "- {id: q1, question: Spin please?, checks: [{type: contains, value: x}]}\n",
+    "mock.yaml": '"Spin please":\n  - {call: spin}\n  - {answer: done}\n',
+    "c.yaml": `name: spin
+corpus: ${ROOT}arenas/rag/corpus.json
+questions: q.yaml
+mock_script: mock.yaml
+tools: {timeout_s: 60}
+systems: [{type: agent_search, tools: [{name: spin, path: "./spin.ts#spin"}]}]
+`,
+  });
+  const child = spawnCli(
+    [
+      `--allow-read=${ROOT},${t.dir},/proc`,
+      `--allow-write=${t.dir}`,
+      `--allow-run=${Deno.execPath()}`,
+    ],
+    ["run", t.path("c.yaml"), "--mock", "--out", t.path("out")],
+  );
+  const marker = t.path("spin.ts");
+  for (let i = 0; i < 200 && processesWith(marker).length === 0; i++) {
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  assert.equal(processesWith(marker).length, 1, "the tool's process started");
+  await new Promise((r) => setTimeout(r, 800)); // the call is now spinning
+  child.kill("SIGINT");
+  try {
+    child.kill("SIGINT"); // the second one quits at once
+  } catch { /* it had already stopped gracefully */ }
+  const status = await child.output();
+  assert.equal(status.code, 130);
+  for (let i = 0; i < 40 && processesWith(marker).length > 0; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.deepEqual(processesWith(marker), [], "no tool process outlives ragbench");
+});
+
+Deno.test("a process that exits without closing its tool hosts still kills their processes", async () => {
+  const script = join(ROOT, "tests/fixtures/tools/exit_without_close.ts");
+  const marker = join(ROOT, "tests/fixtures/tools/probe_tools.ts");
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--no-prompt", `--allow-read=${ROOT}`, `--allow-run=${Deno.execPath()}`, script],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(output.code, 3, new TextDecoder().decode(output.stderr));
+  for (let i = 0; i < 40 && processesWith(marker).length > 0; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.deepEqual(processesWith(marker), []);
 });

@@ -25,6 +25,20 @@ import { errorResult, type RawToolResult } from "../invoke.ts";
 import type { HostMessage, SandboxMessage } from "./protocol.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url);
+
+/**
+ * Every tool process still running. When ragbench exits without closing its
+ * hosts (a second Ctrl-C exits at once), they are killed on the way out, so
+ * no tool process outlives the run.
+ */
+const LIVE = new Set<Deno.ChildProcess>();
+globalThis.addEventListener("unload", () => {
+  for (const child of LIVE) {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already gone */ }
+  }
+});
 const DENO_CONFIG = new URL("../../deno.json", import.meta.url);
 
 /** Which custom tool to run, and how. */
@@ -157,6 +171,8 @@ async function spawnChild(
     stderr: "piped",
   });
   const process = command.spawn();
+  LIVE.add(process);
+  process.status.then(() => LIVE.delete(process));
   const stdin = process.stdin.getWriter();
   const encoder = new TextEncoder();
   const lines = process.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(
