@@ -100,7 +100,7 @@ export interface ToolCall {
 
 /** A failure of the model API during a question (recorded, never thrown past the runner). */
 export interface StepError {
-  kind: "model" | "timeout" | "cancelled" | "internal";
+  kind: "model" | "timeout" | "internal";
   message: string;
 }
 

@@ -90,6 +90,9 @@ export const corpusGrep = defineTool({
   parameters,
   options,
   sideEffects: "none",
+  prepare(corpus) {
+    lineStore(corpus);
+  },
   async run(args, ctx) {
     const store = lineStore(ctx.corpus);
     let range: LineRange | undefined;

@@ -60,6 +60,11 @@ export interface ToolDef<
   sideEffects: SideEffects;
   /** Options a config may set for the tool (`{name: corpus_grep, max_results: 10}`). */
   options?: O;
+  /**
+   * Builds what the tool needs from the corpus (an index, say) before the run's
+   * first call, so that cost is never charged to a call's timeout. Optional.
+   */
+  prepare?(corpus: Corpus): void;
   /** Does the work. May throw: the caller turns exceptions into error results. */
   run(args: z.output<P>, ctx: ToolContext<z.output<O>>): ToolReturn | Promise<ToolReturn>;
 }
@@ -102,6 +107,9 @@ export function defineTool<P extends z.ZodObject, O extends z.ZodObject = z.ZodO
     throw new TypeError(
       `Tool "${def.name}": sideEffects must be "none", "filesystem" or "network".`,
     );
+  }
+  if (def.prepare !== undefined && typeof def.prepare !== "function") {
+    throw new TypeError(`Tool "${def.name}": prepare must be a function of the corpus.`);
   }
   if (typeof def.run !== "function") {
     throw new TypeError(`Tool "${def.name}" needs a run(args, ctx) function.`);

@@ -31,11 +31,14 @@ const MAX_COLUMNS_LISTED = 30;
 const MAX_VALUES_SCANNED = 20_000;
 
 const parameters = z.strictObject({
-  where: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).describe(
+  where: z.record(
+    z.string().max(200),
+    z.union([z.string().max(1000), z.number(), z.boolean()]),
+  ).refine((w) => Object.keys(w).length <= 50, "at most 50 columns").describe(
     'Column values a row must have, e.g. {"product": "HarborShield", "year": 2020}. Column ' +
       "names and values are compared ignoring case and surrounding spaces. {} matches every row.",
   ),
-  select: z.array(z.string()).max(100).optional().describe(
+  select: z.array(z.string().max(200)).max(100).optional().describe(
     "Columns to return, in this order (default: all columns of the table).",
   ),
   source: z.string().max(500).optional().describe(

@@ -47,6 +47,9 @@ export const search = defineTool({
       .describe(`How many passages to return (1-${MAX_TOP_K}, default 5).`),
   }),
   sideEffects: "none",
+  prepare(corpus) {
+    retrieverFor(corpus);
+  },
   run(args, ctx) {
     if (tokenize(args.query).length === 0) {
       return toolError(

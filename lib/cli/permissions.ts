@@ -27,6 +27,14 @@ export const UNSTABLE_FLAGS = ["--unstable-worker-options", "--unstable-raw-impo
 const WORKER_ENTRY = fileURLToPath(
   new URL("../../tools/sandbox/builtin_worker.ts", import.meta.url),
 );
+/**
+ * ragbench's own source folders. Deno loads a worker's modules with the
+ * parent's read permission, so the sandbox worker (which itself gets none)
+ * needs the parent to be able to read the tool code it runs.
+ */
+const SANDBOX_SOURCES = ["../../tools", "../../lib"].map((p) =>
+  fileURLToPath(new URL(p, import.meta.url)).replace(/\/$/, "")
+);
 
 /** What `ragbench run CONFIG` needs, writing to `runDir` (default `runs`). */
 export function runNeeds(config: Config, options: { mock: boolean; runDir: string }): Need[] {
@@ -39,6 +47,13 @@ export function runNeeds(config: Config, options: { mock: boolean; runDir: strin
     for (const path of config.mock_script) {
       needs.push({ name: "read", value: path, why: "the mock script" });
     }
+  }
+  for (const path of SANDBOX_SOURCES) {
+    needs.push({
+      name: "read",
+      value: path,
+      why: "ragbench's tool code, loaded by the sandbox worker",
+    });
   }
   needs.push(
     { name: "read", value: options.runDir, why: "the run directory (renaming files into it)" },
@@ -67,7 +82,10 @@ export function runNeeds(config: Config, options: { mock: boolean; runDir: strin
  * then drops what its tool's side effects do not need).
  */
 export function compileNeeds(config: Config, options: { mock: boolean; runDir: string }): Need[] {
-  const needs = runNeeds(config, options).filter((n) => n.name !== "run");
+  // A compiled binary carries its own code: no read of the source folders.
+  const needs = runNeeds(config, options).filter((n) =>
+    n.name !== "run" && !SANDBOX_SOURCES.includes(n.value)
+  );
   for (const system of config.systems) {
     for (const tool of system.tools) {
       if (tool.kind !== "custom") continue;

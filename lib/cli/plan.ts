@@ -50,9 +50,11 @@ export async function planSystems(
   options: PlanOptions,
 ): Promise<Plan> {
   const env = { corpus, now: config.evaluation.tools_now };
-  const builtinHost = options.inProcess
-    ? createInProcessHost([...BUILTIN_TOOLS.values()], env)
-    : createWorkerHost(env);
+  const workerHost = options.inProcess ? null : createWorkerHost({
+    ...env,
+    prepare: builtinsOffered(config),
+  });
+  const builtinHost = workerHost ?? createInProcessHost([...BUILTIN_TOOLS.values()], env);
   const hosts: ToolHost[] = [builtinHost];
   const close = async () => {
     await Promise.all(hosts.map((h) => h.close()));
@@ -90,6 +92,8 @@ export async function planSystems(
         toolbox: createToolbox(offered, config.tools),
       });
     }
+    // Indexes are built now, before any question, not inside a call's timeout.
+    await workerHost?.ready();
     return {
       systems,
       summary: systems.map((s) => ({
@@ -103,6 +107,16 @@ export async function planSystems(
     await close();
     throw error;
   }
+}
+
+/** Names of the built-in tools some system of the config offers. */
+function builtinsOffered(config: Config): string[] {
+  const names = new Set<string>();
+  for (const system of config.systems) {
+    for (const name of SYSTEMS.get(system.type)?.alwaysTools ?? []) names.add(name);
+    for (const tool of system.tools) if (tool.kind === "builtin") names.add(tool.name);
+  }
+  return [...names];
 }
 
 /** The offered form of a built-in tool. */

@@ -136,11 +136,14 @@ export async function toolCommand(args: ParsedArgs, io: CliIO): Promise<number> 
     : { documents: [], tables: [] };
   const now = today ?? config?.evaluation.tools_now ?? "2026-01-01";
   const rules = config?.tools ?? toolRulesSchema.parse({});
-  const tool = custom
-    ? await offerCustom(custom, { corpus, now, maxProcesses: 1 }, { tools: rules })
-    : offerBuiltin(name, builtinOptions(config, name), createWorkerHost({ corpus, now }), {
-      tools: rules,
-    });
+  let tool;
+  if (custom) {
+    tool = await offerCustom(custom, { corpus, now, maxProcesses: 1 }, { tools: rules });
+  } else {
+    const host = createWorkerHost({ corpus, now, prepare: [name] });
+    tool = offerBuiltin(name, builtinOptions(config, name), host, { tools: rules });
+    await host.ready();
+  }
   try {
     const session = createToolbox([tool], rules).session("cli");
     const { result } = await session.execute(name, rawArgs, io.signal);

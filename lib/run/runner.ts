@@ -3,8 +3,9 @@
  * concurrency. Each finished question is scored and handed to the sink at
  * once (the sink appends it to the JSONL). A failure inside one question
  * (model API error, timeout, a bug) is recorded in that question's result and
- * never stops the run. Cancelling the run stops new questions; questions cut
- * off by the cancellation are not recorded, so `--resume` runs them again.
+ * never stops the run. Cancelling the run (the first Ctrl-C) stops starting
+ * questions; the ones in progress finish and are recorded, and `--resume`
+ * runs the rest.
  *
  * @module
  */
@@ -46,6 +47,7 @@ export interface RunOptions {
   /** Called with each result as it finishes; awaited before the next is reported. */
   sink: (result: QuestionResult) => Promise<void>;
   reporter: RunReporter;
+  /** Aborted to stop starting questions (questions in progress finish). */
   signal: AbortSignal;
 }
 
@@ -99,10 +101,6 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
       }
       const job = jobs[next++];
       const trace = await runJob(job, options);
-      if (options.signal.aborted) {
-        stoppedBy = "cancelled"; // its result is dropped: counted as not run
-        break;
-      }
       spent += trace.cost_usd;
       const result = scoreTrace(trace, job.question);
       results.push(result);
@@ -118,6 +116,9 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
   const workers = Math.max(1, Math.min(options.concurrency, jobs.length));
   await Promise.all(Array.from({ length: workers }, worker));
   if (sinkError !== null) throw sinkError;
+  if (stoppedBy === null && options.signal.aborted && results.length < jobs.length) {
+    stoppedBy = "cancelled";
+  }
   return { results, notRun: jobs.length - results.length, stoppedBy };
 }
 
@@ -126,10 +127,7 @@ async function runJob(job: Job, options: RunOptions): Promise<Trace> {
   const recorder = new TraceRecorder(options.model);
   const key = `${job.system.name}/${job.question.id}/${job.repeat}`;
   const session = job.system.toolbox.session(key);
-  const signal = AbortSignal.any([
-    options.signal,
-    AbortSignal.timeout(options.questionTimeoutMs),
-  ]);
+  const signal = AbortSignal.timeout(options.questionTimeoutMs);
   let answer: string | null = null;
   let flags: TraceFlags = { best_effort: false, budget_exhausted: false };
   let error: StepError | null = null;
@@ -175,7 +173,7 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 function classify(caught: unknown, signal: AbortSignal, options: RunOptions): StepError {
-  if (signal.aborted && !options.signal.aborted) {
+  if (signal.aborted) {
     return {
       kind: "timeout",
       message: `the question took longer than ${
@@ -183,7 +181,6 @@ function classify(caught: unknown, signal: AbortSignal, options: RunOptions): St
       } s (evaluation.question_timeout_s)`,
     };
   }
-  if (options.signal.aborted) return { kind: "cancelled", message: "the run was cancelled" };
   if (caught instanceof ModelCallError) return { kind: "model", message: caught.message };
   const error = caught instanceof Error ? caught : new Error(String(caught));
   return { kind: "internal", message: `${error.name}: ${error.message}` };

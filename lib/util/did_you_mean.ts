@@ -25,18 +25,26 @@ export function editDistance(a: string, b: string): number {
   return d[a.length][b.length];
 }
 
+/** Names longer than this get no did-you-mean (the comparison costs length²). */
+export const MAX_SUGGESTED_LENGTH = 200;
+
 /**
  * The known name closest to `name`, when it is close enough to be a likely
  * typo (distance at most a third of the longer name, at least 1); compared
  * case-insensitively. Ties go to the earlier candidate.
  */
 export function closestMatch(name: string, candidates: Iterable<string>): string | undefined {
+  // Names come from models and users: a huge one gets no suggestion rather than a slow one.
+  if (name.length > MAX_SUGGESTED_LENGTH) return undefined;
   const lower = name.toLowerCase();
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
-    const distance = editDistance(lower, candidate.toLowerCase());
     const limit = Math.max(1, Math.floor(Math.max(name.length, candidate.length) / 3));
+    // The distance is at least the difference in length: skip without computing it.
+    if (Math.abs(name.length - candidate.length) > Math.min(limit, bestDistance)) continue;
+    if (candidate.length > MAX_SUGGESTED_LENGTH) continue;
+    const distance = editDistance(lower, candidate.toLowerCase());
     if (distance <= limit && distance < bestDistance) {
       best = candidate;
       bestDistance = distance;

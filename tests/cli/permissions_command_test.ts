@@ -33,7 +33,7 @@ systems: [{type: closed_book}]
     flags,
     `--unstable-worker-options --unstable-raw-imports --allow-read=${t.path("c.yaml")},${
       t.path("corpus.json")
-    },${t.path("q.yaml")},${t.path("out")} --allow-write=${
+    },${t.path("q.yaml")},tools,lib,${t.path("out")} --allow-write=${
       t.path("out")
     } --allow-env=LOCAL_KEY --allow-net=localhost:11434`,
   );

@@ -10,12 +10,7 @@
 
 import { BUILTIN_TOOLS } from "../registry.ts";
 import type { HostMessage } from "./protocol.ts";
-import { callServer } from "./serve_calls.ts";
+import { callServer, inOrder } from "./serve_calls.ts";
 
-const serve = callServer(BUILTIN_TOOLS, (message) => self.postMessage(message));
-
-// Messages are handled one at a time, in order: a call never overtakes `init`.
-let queue = Promise.resolve();
-self.onmessage = (event: MessageEvent<HostMessage>) => {
-  queue = queue.then(() => serve(event.data));
-};
+const handle = inOrder(callServer(BUILTIN_TOOLS, (message) => self.postMessage(message)));
+self.onmessage = (event: MessageEvent<HostMessage>) => handle(event.data);

@@ -11,8 +11,11 @@ import type { RawToolResult } from "../invoke.ts";
 
 /** Host → sandbox. */
 export type HostMessage =
-  /** First message: what tools read, and what "today" is. */
-  | { type: "init"; corpus: Corpus; now: string }
+  /**
+   * First message: what tools read, what "today" is, and which tools to
+   * prepare (build their indexes) now; answered by `prepared`.
+   */
+  | { type: "init"; corpus: Corpus; now: string; prepare: string[] }
   /** Run one call; answered by a `result` with the same id. */
   | {
     type: "call";
@@ -23,7 +26,9 @@ export type HostMessage =
     questionKey: string;
   }
   /** Forget the state kept for a question. */
-  | { type: "end"; questionKey: string };
+  | { type: "end"; questionKey: string }
+  /** The host gave up on a call that has not run yet: skip it. */
+  | { type: "cancel"; id: number };
 
 /** Sandbox → host. */
 export type SandboxMessage =
@@ -31,4 +36,6 @@ export type SandboxMessage =
   | { type: "ready"; name: string; description: string; parameters: Record<string, unknown> }
   /** A custom tool's module could not be loaded. */
   | { type: "failed"; message: string }
+  /** The tools named in `init.prepare` are ready. */
+  | { type: "prepared" }
   | { type: "result"; id: number; result: RawToolResult };

@@ -20,16 +20,30 @@ export function callServer(
   let corpus: Corpus = { documents: [], tables: [] };
   let now = Temporal.PlainDate.from("2026-01-01");
   const states = new Map<string, Map<string, Map<string, unknown>>>();
+  const cancelled = new Set<number>();
   return async (message) => {
     if (message.type === "init") {
       corpus = message.corpus;
       now = Temporal.PlainDate.from(message.now);
+      for (const name of message.prepare) {
+        try {
+          defs.get(name)?.prepare?.(corpus);
+        } catch {
+          // The tool's first call meets the same problem and reports it as its error.
+        }
+      }
+      reply({ type: "prepared" });
       return;
     }
     if (message.type === "end") {
       states.delete(message.questionKey);
       return;
     }
+    if (message.type === "cancel") {
+      cancelled.add(message.id);
+      return;
+    }
+    if (cancelled.delete(message.id)) return;
     const def = defs.get(message.tool);
     const result = def
       ? await invokeTool(def, message.args, {
@@ -45,5 +59,23 @@ export function callServer(
         cost_usd: 0,
       };
     reply({ type: "result", id: message.id, result });
+  };
+}
+
+/**
+ * Feeds host messages to `serve` one at a time, in order — a call never
+ * overtakes `init` — except `cancel`, which takes effect at once so a call
+ * still waiting in the queue is skipped.
+ */
+export function inOrder(
+  serve: (message: HostMessage) => Promise<void>,
+): (message: HostMessage) => void {
+  let queue = Promise.resolve();
+  return (message) => {
+    if (message.type === "cancel") {
+      void serve(message);
+      return;
+    }
+    queue = queue.then(() => serve(message));
   };
 }

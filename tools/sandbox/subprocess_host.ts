@@ -4,27 +4,33 @@
  * its timeout is stopped and its CPU reclaimed — which terminating a Worker
  * does not do on Deno 2.9 for a CPU-bound loop.
  *
- * Each process starts with a cleared environment and only the permission
- * flags the tool's side effects need (plus reading the module's own folder
- * to load it, revoked before the first call; see `custom_tool_child.ts`).
+ * Under `deno run`, each process starts with only the permission flags the
+ * tool's side effects need and loads the tool's module with `--preload`, so
+ * even the module's top-level code runs under those permissions (`none`: no
+ * read, write, net, env, run or ffi); `--cached-only --no-remote` keep it
+ * from fetching code at run time. The environment is cleared except for
+ * Deno's cache and certificate settings (and proxy settings for network
+ * tools) that ragbench itself was allowed to read.
+ *
  * A question keeps one process for all its calls, so per-question state
  * works; processes are reused across questions, up to `maxProcesses` at
  * once. A timed-out or cancelled call kills its process; the question's next
- * call starts a fresh one.
+ * call gets a fresh one.
  *
  * @module
  */
 
-import { dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { z } from "zod";
 import { RagbenchError } from "../../lib/errors.ts";
-import type { Corpus, SideEffects } from "../../lib/types.ts";
+import { type Corpus, type SideEffects, TOOL_ERROR_KINDS } from "../../lib/types.ts";
 import { TextLineStream } from "../../lib/util/text_lines.ts";
 import type { HostCall, ToolHost } from "../host.ts";
 import { errorResult, type RawToolResult } from "../invoke.ts";
 import type { HostMessage, SandboxMessage } from "./protocol.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url);
+const DENO_CONFIG = new URL("../../deno.json", import.meta.url);
 
 /**
  * Every tool process still running. When ragbench exits without closing its
@@ -39,7 +45,18 @@ globalThis.addEventListener("unload", () => {
     } catch { /* already gone */ }
   }
 });
-const DENO_CONFIG = new URL("../../deno.json", import.meta.url);
+
+/** Variables passed to every tool process (Deno's cache and TLS settings), when set. */
+export const PASSED_ENV = ["DENO_DIR", "DENO_CERT", "SSL_CERT_FILE", "SSL_CERT_DIR"];
+/** Also passed to network tools. */
+export const PASSED_NETWORK_ENV = [
+  "HTTPS_PROXY",
+  "HTTP_PROXY",
+  "NO_PROXY",
+  "https_proxy",
+  "http_proxy",
+  "no_proxy",
+];
 
 /** Which custom tool to run, and how. */
 export interface CustomToolSpec {
@@ -64,6 +81,12 @@ export interface CustomToolHost extends ToolHost {
   info: CustomToolInfo;
 }
 
+interface ChildEnv {
+  corpus: Corpus;
+  now: string;
+  loadTimeoutMs?: number;
+}
+
 /**
  * Starts the first process of a custom tool and reads its description and
  * schema.
@@ -72,62 +95,78 @@ export interface CustomToolHost extends ToolHost {
  */
 export async function startCustomTool(
   spec: CustomToolSpec,
-  env: { corpus: Corpus; now: string; maxProcesses: number; loadTimeoutMs?: number },
+  env: ChildEnv & { maxProcesses: number },
 ): Promise<CustomToolHost> {
   const idle: Child[] = [];
-  const busy = new Map<string, Child>();
-  const waiting: Array<() => void> = [];
-  let count = 0;
+  const held = new Map<string, Child>();
+  const waiters = new Set<() => void>();
+  let live = 0;
   let closed = false;
+  const wakeOne = () => {
+    const wake = waiters.values().next().value;
+    if (wake) {
+      waiters.delete(wake);
+      wake();
+    }
+  };
+  const onExit = () => {
+    live--;
+    wakeOne();
+  };
   const spawn = async (): Promise<Child> => {
-    count++;
+    live++;
     try {
-      return await spawnChild(spec, env);
+      return await spawnChild(spec, env, onExit);
     } catch (error) {
-      count--;
+      live--;
+      wakeOne();
       throw error;
     }
   };
-  const first = await spawn();
-  idle.push(first);
+  idle.push(await spawn());
+  const info = idle[0].info;
 
-  const acquire = async (questionKey: string): Promise<Child> => {
+  const waitForProcess = (signal: AbortSignal) =>
+    new Promise<void>((resolve, reject) => {
+      const wake = () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        waiters.delete(wake);
+        reject(signal.reason);
+      };
+      waiters.add(wake);
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+
+  const acquire = async (questionKey: string, signal: AbortSignal): Promise<Child | null> => {
     for (;;) {
-      const held = busy.get(questionKey);
-      if (held && held.alive) return held;
-      if (held) busy.delete(questionKey);
-      const child = idle.pop() ?? (count < env.maxProcesses ? await spawn() : undefined);
+      if (closed || signal.aborted) return null;
+      const mine = held.get(questionKey);
+      if (mine?.alive) return mine;
+      held.delete(questionKey);
+      let child = idle.pop();
+      while (child && !child.alive) child = idle.pop();
+      if (!child && live < env.maxProcesses) child = await spawn();
       if (child) {
-        if (!child.alive) {
-          count--;
-          continue;
-        }
-        busy.set(questionKey, child);
+        held.set(questionKey, child);
         return child;
       }
-      await new Promise<void>((resolve) => waiting.push(resolve));
+      try {
+        await waitForProcess(signal);
+      } catch {
+        return null;
+      }
     }
-  };
-  const release = (questionKey: string) => {
-    const child = busy.get(questionKey);
-    if (!child) return;
-    busy.delete(questionKey);
-    if (child.alive && !closed) {
-      child.send({ type: "end", questionKey });
-      idle.push(child);
-    } else {
-      count--;
-    }
-    waiting.shift()?.();
   };
 
   return {
-    info: first.info,
+    info,
     async call(call: HostCall, signal: AbortSignal): Promise<RawToolResult> {
-      if (closed) return errorResult("unavailable", "The run ended before the tool could run.");
-      let child: Child;
+      let child: Child | null;
       try {
-        child = await acquire(call.questionKey);
+        child = await acquire(call.questionKey, signal);
       } catch (error) {
         return errorResult(
           "unavailable",
@@ -135,16 +174,30 @@ export async function startCustomTool(
           error instanceof Error ? error.message : String(error),
         );
       }
+      if (!child) {
+        return closed
+          ? errorResult("unavailable", "The run ended before the tool could run.")
+          : errorResult("timeout", "The tool call was stopped while it waited to run.");
+      }
       return await child.call(call, signal);
     },
-    endQuestion: release,
+    endQuestion(questionKey: string) {
+      const child = held.get(questionKey);
+      held.delete(questionKey);
+      if (child?.alive && !closed) {
+        child.send({ type: "end", questionKey });
+        idle.push(child);
+        wakeOne();
+      }
+    },
     async close() {
       closed = true;
-      const all = [...idle, ...busy.values()];
+      const all = [...idle, ...held.values()];
       idle.length = 0;
-      busy.clear();
+      held.clear();
       await Promise.all(all.map((c) => c.kill()));
-      for (const resolve of waiting.splice(0)) resolve();
+      for (const wake of [...waiters]) wake();
+      waiters.clear();
     },
   };
 }
@@ -152,84 +205,102 @@ export async function startCustomTool(
 /** One subprocess running the tool. */
 interface Child {
   info: CustomToolInfo;
-  alive: boolean;
+  readonly alive: boolean;
   send(message: HostMessage): void;
   call(call: HostCall, signal: AbortSignal): Promise<RawToolResult>;
   kill(): Promise<void>;
 }
 
-async function spawnChild(
-  spec: CustomToolSpec,
-  env: { corpus: Corpus; now: string; loadTimeoutMs?: number },
-): Promise<Child> {
+const resultSchema = z.strictObject({
+  output: z.string(),
+  data: z.json().optional(),
+  error: z.strictObject({
+    kind: z.enum(TOOL_ERROR_KINDS),
+    message: z.string(),
+    detail: z.string().optional(),
+  }).nullable(),
+  cost_usd: z.number().nonnegative(),
+});
+
+async function spawnChild(spec: CustomToolSpec, env: ChildEnv, onExit: () => void): Promise<Child> {
   const command = new Deno.Command(Deno.execPath(), {
     args: childArgs(spec),
     clearEnv: true,
-    env: { NO_COLOR: "1" },
+    env: childEnv(spec.sideEffects),
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
   });
   const process = command.spawn();
   LIVE.add(process);
-  process.status.then(() => LIVE.delete(process));
+  let alive = true;
+  const exited = process.status.then(() => {
+    LIVE.delete(process);
+    alive = false;
+  });
   const stdin = process.stdin.getWriter();
   const encoder = new TextEncoder();
   const lines = process.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(
     new TextLineStream(),
   )[Symbol.asyncIterator]();
   const stderr = collectTail(process.stderr);
-  let alive = true;
   let writes = Promise.resolve();
   const send = (message: HostMessage) => {
     const bytes = encoder.encode(JSON.stringify(message) + "\n");
     writes = writes.then(() => stdin.write(bytes)).catch(() => {});
   };
   const kill = async () => {
-    if (alive) {
-      alive = false;
-      try {
-        process.kill("SIGKILL");
-      } catch { /* already gone */ }
-    }
+    alive = false; // at once: no call may be sent to it from now on
+    try {
+      process.kill("SIGKILL");
+    } catch { /* already gone */ }
     await stdin.close().catch(() => {});
-    await process.status;
+    await exited;
     await stderr.done;
   };
+  /** The next protocol message, or null when the process closed stdout or broke the protocol. */
   const next = async (): Promise<SandboxMessage | null> => {
-    const { value, done } = await lines.next();
-    return done ? null : JSON.parse(value) as SandboxMessage;
+    const { value, done } = await lines.next().catch(() => ({ value: "", done: true }));
+    if (done) return null;
+    try {
+      return JSON.parse(value) as SandboxMessage;
+    } catch {
+      return null;
+    }
   };
+  const lastWords = () =>
+    stderr.text().trim().split("\n").slice(-3).join(" ") || "no output on stderr";
 
   const timeoutMs = env.loadTimeoutMs ?? 60_000;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const ready = await Promise.race([
-    next(),
-    new Promise<"timeout">((resolve) => timer = setTimeout(() => resolve("timeout"), timeoutMs)),
-  ]).finally(() => clearTimeout(timer));
-  if (ready === "timeout" || ready === null || ready.type !== "ready") {
+  const within = <T>(promise: Promise<T>) =>
+    Promise.race([
+      promise,
+      new Promise<"timeout">((resolve) => timer = setTimeout(() => resolve("timeout"), timeoutMs)),
+    ]).finally(() => clearTimeout(timer));
+  const fail = async (why: string): Promise<never> => {
     await kill();
-    const why = ready === "timeout"
-      ? `it did not load within ${timeoutMs / 1000} s`
-      : ready?.type === "failed"
-      ? ready.message
-      : `its process exited: ${
-        stderr.text().trim().split("\n").slice(-3).join(" ") || "no output"
-      }`;
     throw new RagbenchError(
       "config",
-      `Cannot load custom tool "${spec.name}" from "${spec.module}#${spec.exportName}": ${why}.`,
+      `Cannot load custom tool "${spec.name}" from "${spec.module}#${spec.exportName}": ${
+        why.replace(/\.$/, "")
+      }.`,
     );
-  }
-  send({ type: "init", corpus: env.corpus, now: env.now });
-  const info: CustomToolInfo = {
-    description: spec.description ?? ready.description,
-    parameters: ready.parameters,
   };
+
+  const ready = await within(next());
+  if (ready === "timeout") return await fail(`it did not load within ${timeoutMs / 1000} s`);
+  if (ready?.type === "failed") return await fail(ready.message);
+  if (ready?.type !== "ready") return await fail(`its process exited: ${lastWords()}`);
+  send({ type: "init", corpus: env.corpus, now: env.now, prepare: [spec.name] });
+  const prepared = await within(next());
+  if (prepared === "timeout") return await fail(`it did not prepare within ${timeoutMs / 1000} s`);
+  if (prepared?.type !== "prepared") return await fail(`its process exited: ${lastWords()}`);
+  void exited.then(onExit);
 
   let nextId = 1;
   return {
-    info,
+    info: { description: spec.description ?? ready.description, parameters: ready.parameters },
     get alive() {
       return alive;
     },
@@ -250,7 +321,16 @@ async function spawnChild(
       signal.addEventListener("abort", onAbort, { once: true });
       try {
         const message = await next();
-        if (message?.type === "result" && message.id === id) return message.result;
+        if (message?.type === "result" && message.id === id) {
+          const result = resultSchema.safeParse(message.result);
+          if (result.success) return result.data as RawToolResult;
+          await kill();
+          return errorResult(
+            "execution",
+            "The tool failed unexpectedly.",
+            "its process sent a malformed result",
+          );
+        }
         if (signal.aborted) {
           return errorResult("timeout", "The tool call was stopped: it ran too long.");
         }
@@ -258,13 +338,10 @@ async function spawnChild(
         return errorResult(
           "execution",
           "The tool failed unexpectedly.",
-          `its process exited: ${
-            stderr.text().trim().split("\n").slice(-3).join(" ") || "no output"
-          }`,
+          message === null
+            ? `its process exited: ${lastWords()}`
+            : "its process answered out of turn (did the tool write to stdout?)",
         );
-      } catch (error) {
-        await kill();
-        return errorResult("execution", "The tool failed unexpectedly.", String(error));
       } finally {
         signal.removeEventListener("abort", onAbort);
       }
@@ -274,8 +351,10 @@ async function spawnChild(
 
 /**
  * The child's command line: under `deno run`, the least permission flags for
- * the tool's side effects; a compiled binary (whose permissions are fixed
- * when it is built) runs itself and the child narrows its own permissions.
+ * the tool's side effects, with the module preloaded under them. A compiled
+ * binary (whose permissions are fixed when it is built) runs itself; the
+ * child imports the module, then drops the permissions its side effects do
+ * not need.
  */
 export function childArgs(spec: CustomToolSpec): string[] {
   const host = [
@@ -286,16 +365,31 @@ export function childArgs(spec: CustomToolSpec): string[] {
     spec.name,
   ];
   if (!isDenoExecutable(Deno.execPath())) return host;
-  const moduleDir = dirname(spec.module);
-  const read = [moduleDir];
-  const flags = ["--no-prompt", "--no-lock", `--config=${fileURLToPath(DENO_CONFIG)}`];
+  const flags = [
+    "--no-prompt",
+    "--no-lock",
+    "--cached-only",
+    "--no-remote",
+    `--config=${fileURLToPath(DENO_CONFIG)}`,
+    `--preload=${spec.module}`,
+  ];
   if (spec.sideEffects === "filesystem") {
-    read.push(Deno.cwd());
-    flags.push(`--allow-write=${Deno.cwd()}`);
+    flags.push(`--allow-read=${Deno.cwd()}`, `--allow-write=${Deno.cwd()}`);
   }
   if (spec.sideEffects === "network") flags.push("--allow-net");
-  flags.push(`--allow-read=${read.join(",")}`);
   return ["run", ...flags, fileURLToPath(MAIN), ...host];
+}
+
+/** The cleared environment of a tool process: only what Deno needs, and only if readable here. */
+export function childEnv(sideEffects: SideEffects): Record<string, string> {
+  const env: Record<string, string> = { NO_COLOR: "1" };
+  const names = sideEffects === "network" ? [...PASSED_ENV, ...PASSED_NETWORK_ENV] : PASSED_ENV;
+  for (const variable of names) {
+    if (Deno.permissions.querySync({ name: "env", variable }).state !== "granted") continue;
+    const value = Deno.env.get(variable);
+    if (value !== undefined) env[variable] = value;
+  }
+  return env;
 }
 
 /** True when `path` is the deno CLI (not a `deno compile`d binary). */

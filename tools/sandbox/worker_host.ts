@@ -1,39 +1,57 @@
 /**
  * Runs the built-in tools in a Web Worker started with no Deno permissions.
- * The worker gets the corpus once and keeps it (and the indexes built from
- * it) for the whole run. A call that is abandoned — timed out or cancelled —
- * gets the worker terminated and replaced on the next call, and the other
- * calls it was holding get an `unavailable` error.
+ * The worker gets the corpus once, builds the indexes of the tools it is
+ * asked to prepare before the run's first call, and keeps them for the run.
+ *
+ * Calls are answered in order. A call abandoned while it waits in the queue
+ * is skipped; a call abandoned while it runs gets the worker replaced (the
+ * new one is given the corpus again), and the calls queued behind it are
+ * sent to the new worker, not failed.
  *
  * Why built-ins can live in a worker even though `Worker.terminate()` does
  * not stop a CPU-bound loop on Deno 2.9: every built-in is bounded by
- * construction (calculator limits, RE2's linear-time matching, capped
- * outputs), so no built-in call can spin. Code that cannot be bounded —
- * custom tools — runs in a subprocess instead (`subprocess_host.ts`).
+ * construction (calculator limits, RE2's linear-time matching, capped inputs
+ * and outputs, indexes built in `prepare`), so no built-in call can spin.
+ * Code that cannot be bounded — custom tools — runs in a subprocess instead
+ * (`subprocess_host.ts`).
  *
  * @module
  */
 
+import { RagbenchError } from "../../lib/errors.ts";
 import type { HostCall, HostEnv, ToolHost } from "../host.ts";
 import { errorResult, type RawToolResult } from "../invoke.ts";
 import type { HostMessage, SandboxMessage } from "./protocol.ts";
 
 const WORKER_URL = new URL("./builtin_worker.ts", import.meta.url);
 
+/** A host whose tools may need preparing before the first call. */
+export interface WorkerHost extends ToolHost {
+  /** Resolves when the worker has the corpus and the prepared tools' indexes. */
+  ready(): Promise<void>;
+}
+
+interface Pending {
+  message: HostMessage & { type: "call" };
+  resolve(result: RawToolResult): void;
+}
+
 /**
- * A built-ins host backed by a permission-less worker. `workerUrl` swaps in
+ * A built-ins host backed by a permission-less worker. `prepare` names the
+ * tools whose indexes to build when the worker starts. `workerUrl` swaps in
  * another worker entry (tests use it to run probe tools under the same
  * sandbox).
  */
-export function createWorkerHost(env: HostEnv, options: { workerUrl?: URL } = {}): ToolHost {
+export function createWorkerHost(
+  env: HostEnv & { prepare?: readonly string[] },
+  options: { workerUrl?: URL } = {},
+): WorkerHost {
   let worker: Worker | null = null;
+  let prepared: Promise<void> = Promise.resolve();
   let nextId = 1;
-  const pending = new Map<number, (result: RawToolResult) => void>();
+  // Insertion order is the worker's order: the first entry is the call it is running.
+  const pending = new Map<number, Pending>();
 
-  const settleAll = (result: RawToolResult) => {
-    for (const resolve of pending.values()) resolve(result);
-    pending.clear();
-  };
   const stop = () => {
     worker?.terminate();
     worker = null;
@@ -43,69 +61,124 @@ export function createWorkerHost(env: HostEnv, options: { workerUrl?: URL } = {}
       type: "module",
       deno: { permissions: "none" },
     });
+    let markPrepared = () => {};
+    let failPrepare = (_error: Error) => {};
+    let isPrepared = false;
+    prepared = new Promise<void>((resolve, reject) => {
+      markPrepared = () => {
+        isPrepared = true;
+        resolve();
+      };
+      failPrepare = reject;
+    });
+    // Nobody may be waiting for ready(); a failure then shows in the calls instead.
+    prepared.catch(() => {});
     w.onmessage = (event: MessageEvent<SandboxMessage>) => {
       const message = event.data;
+      if (message.type === "prepared") markPrepared();
       if (message.type !== "result") return;
-      const resolve = pending.get(message.id);
+      const entry = pending.get(message.id);
       pending.delete(message.id);
-      resolve?.(message.result);
+      entry?.resolve(message.result);
     };
     w.onerror = (event) => {
       event.preventDefault();
-      stop();
-      settleAll(
-        errorResult("execution", "The tool failed unexpectedly.", `worker error: ${event.message}`),
-      );
+      if (!isPrepared) {
+        // It could not even load: no call can run. Say why, once, instead of retrying.
+        failPrepare(
+          new RagbenchError(
+            "permission",
+            `The tool sandbox (a worker) could not start: ${event.message}. Grant read access to ` +
+              `ragbench's own tools/ and lib/ folders (see "ragbench permissions CONFIG").`,
+          ),
+        );
+        stop();
+        for (const entry of pending.values()) {
+          entry.resolve(
+            errorResult("unavailable", "The tool runner could not start.", event.message),
+          );
+        }
+        pending.clear();
+        return;
+      }
+      // A bug in the worker: fail the call it was running, carry on with a new one.
+      const [id, running] = pending.entries().next().value ?? [];
+      if (running) {
+        pending.delete(id!);
+        running.resolve(errorResult(
+          "execution",
+          "The tool failed unexpectedly.",
+          `worker error: ${event.message}`,
+        ));
+      }
+      restart();
     };
-    send(w, { type: "init", corpus: env.corpus, now: env.now });
+    w.postMessage(
+      {
+        type: "init",
+        corpus: env.corpus,
+        now: env.now,
+        prepare: [...(env.prepare ?? [])],
+      } satisfies HostMessage,
+    );
     return w;
+  };
+  const restart = () => {
+    stop();
+    if (pending.size === 0) return;
+    worker = start();
+    for (const entry of pending.values()) worker.postMessage(entry.message);
   };
 
   return {
+    ready() {
+      worker ??= start();
+      return prepared;
+    },
     call(call: HostCall, signal: AbortSignal): Promise<RawToolResult> {
       if (signal.aborted) return Promise.resolve(abandoned());
       worker ??= start();
       const id = nextId++;
+      const message = {
+        type: "call" as const,
+        id,
+        tool: call.tool,
+        args: call.args,
+        options: call.options,
+        questionKey: call.questionKey,
+      };
       return new Promise<RawToolResult>((resolve) => {
         const onAbort = () => {
+          const running = pending.keys().next().value === id;
           pending.delete(id);
           resolve(abandoned());
-          // The worker may be stuck on this call: replace it, and tell the
-          // calls queued behind it to try again.
-          stop();
-          settleAll(errorResult(
-            "unavailable",
-            "The tool runner was restarted while this call waited; try the call again.",
-          ));
+          // The worker may be stuck on this call: replace it. A queued call is just skipped.
+          if (running) restart();
+          else worker?.postMessage({ type: "cancel", id } satisfies HostMessage);
         };
         signal.addEventListener("abort", onAbort, { once: true });
-        pending.set(id, (result) => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(result);
+        pending.set(id, {
+          message,
+          resolve(result) {
+            signal.removeEventListener("abort", onAbort);
+            resolve(result);
+          },
         });
-        send(worker!, {
-          type: "call",
-          id,
-          tool: call.tool,
-          args: call.args,
-          options: call.options,
-          questionKey: call.questionKey,
-        });
+        worker!.postMessage(message);
       });
     },
     endQuestion(questionKey: string) {
-      if (worker) send(worker, { type: "end", questionKey });
+      worker?.postMessage({ type: "end", questionKey } satisfies HostMessage);
     },
     close() {
       stop();
-      settleAll(errorResult("unavailable", "The run ended before the tool answered."));
+      for (const entry of pending.values()) {
+        entry.resolve(errorResult("unavailable", "The run ended before the tool answered."));
+      }
+      pending.clear();
       return Promise.resolve();
     },
   };
-}
-
-function send(worker: Worker, message: HostMessage): void {
-  worker.postMessage(message);
 }
 
 function abandoned(): RawToolResult {

@@ -5,8 +5,11 @@ import { RagbenchError } from "../../../lib/errors.ts";
 import { GENERIC_FAILURE, PERMISSION_FAILURE } from "../../../tools/invoke.ts";
 import {
   childArgs,
+  childEnv,
   type CustomToolHost,
   isDenoExecutable,
+  PASSED_ENV,
+  PASSED_NETWORK_ENV,
   startCustomTool,
 } from "../../../tools/sandbox/subprocess_host.ts";
 import { createToolbox } from "../../../tools/toolbox.ts";
@@ -194,8 +197,9 @@ Deno.test("custom tool spinning forever: timeout error within timeout + 100 ms, 
     const elapsed = performance.now() - started;
     assert.equal(result.error?.kind, "timeout");
     assert.ok(elapsed < 400, `the error came after ${Math.round(elapsed)} ms`);
-    // Give the kill a moment, then measure: nothing of this process may still burn CPU.
+    // The spinning process is gone, and nothing of this process burns CPU for it.
     await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(spinningProcesses(), [], "the tool's process was killed");
     const before = process.cpuUsage();
     const wallStart = performance.now();
     await new Promise((r) => setTimeout(r, 500));
@@ -228,30 +232,148 @@ Deno.test("custom tool: a module that cannot be used fails to load with a clear 
     { corpus: CORPUS, now: "2026-01-01", maxProcesses: 1 },
   ).then(() => null, (e) => e);
   assert.ok(missingFile instanceof RagbenchError);
-  assert.match(missingFile.message, /cannot import it: /);
+  assert.match(
+    missingFile.message,
+    /its process exited: error: Module not found "file:\/\/\/nonexistent\/tool\.ts"\.$/,
+  );
 });
 
 Deno.test("a custom tool's process gets only the flags its side effects need", () => {
   const spec = { name: "t", module: "/work/tools/t.ts", exportName: "t" };
   const flags = (sideEffects: SideEffects) =>
-    childArgs({ ...spec, sideEffects }).filter((a) =>
-      a.startsWith("--allow") || a === "--no-prompt"
-    );
+    childArgs({ ...spec, sideEffects }).filter((a) => a.startsWith("--allow"));
   const cwd = Deno.cwd();
-  assert.deepEqual(flags("none"), ["--no-prompt", "--allow-read=/work/tools"]);
-  assert.deepEqual(flags("filesystem"), [
-    "--no-prompt",
-    `--allow-write=${cwd}`,
-    `--allow-read=/work/tools,${cwd}`,
-  ]);
-  assert.deepEqual(flags("network"), ["--no-prompt", "--allow-net", "--allow-read=/work/tools"]);
+  assert.deepEqual(flags("none"), []);
+  assert.deepEqual(flags("filesystem"), [`--allow-read=${cwd}`, `--allow-write=${cwd}`]);
+  assert.deepEqual(flags("network"), ["--allow-net"]);
   const args = childArgs({ ...spec, sideEffects: "none" });
+  for (
+    const flag of ["--no-prompt", "--cached-only", "--no-remote", "--preload=/work/tools/t.ts"]
+  ) {
+    assert.ok(args.includes(flag), flag);
+  }
   assert.deepEqual(args.slice(-5), ["__tool-host", "file:///work/tools/t.ts", "t", "none", "t"]);
-  assert.ok(!args.some((a) => /allow-(env|run|ffi|sys|all)|^-A$/.test(a)));
 });
 
 Deno.test("the deno CLI is told apart from a compiled ragbench binary", () => {
   assert.equal(isDenoExecutable("/usr/local/bin/deno"), true);
   assert.equal(isDenoExecutable("C:\\deno\\deno.exe"), true);
   assert.equal(isDenoExecutable("/opt/ragbench/ragbench"), false);
+});
+
+/** Pids of tool processes running the probe module's spin tool. */
+function spinningProcesses(): number[] {
+  const { stdout } = new Deno.Command("pgrep", {
+    args: ["-f", "--", "__tool-host .*probe_tools\\.ts spin none"],
+  }).outputSync();
+  return new TextDecoder().decode(stdout).split("\n").filter(Boolean).map(Number);
+}
+
+Deno.test("custom tool: its module's top-level code already runs without permissions", async () => {
+  const host = await startCustomTool({
+    name: "report",
+    module: fileURLToPath(new URL("../../fixtures/tools/toplevel_read.ts", import.meta.url)),
+    exportName: "report",
+    sideEffects: "none",
+  }, { corpus: CORPUS, now: "2026-01-01", maxProcesses: 1 });
+  try {
+    const { result } = await session(host, "report").execute("report", "{}", signal);
+    assert.equal(result.output, "NotCapable");
+  } finally {
+    await host.close();
+  }
+});
+
+Deno.test("custom tool: cannot fetch code at run time (no remote, cached only)", async () => {
+  const host = await start("fetch_code");
+  try {
+    for (
+      const specifier of [
+        "https://deno.land/x/nothing/mod.ts",
+        "npm:ragbench-no-such-package@1.0.0",
+      ]
+    ) {
+      const { result } = await session(host, "fetch_code").execute(
+        "fetch_code",
+        JSON.stringify({ specifier }),
+        signal,
+      );
+      assert.ok(
+        result.error !== null && result.output === "",
+        `${specifier}: ${JSON.stringify(result)}`,
+      );
+    }
+  } finally {
+    await host.close();
+  }
+});
+
+Deno.test("custom tool: a forged result line is an execution error, never a throw", async () => {
+  const host = await start("spoof");
+  try {
+    const { result } = await session(host, "spoof").execute("spoof", "{}", signal);
+    assert.equal(result.error?.kind, "execution");
+    assert.equal(result.error?.detail, "its process sent a malformed result");
+  } finally {
+    await host.close();
+  }
+});
+
+Deno.test("custom tool: after a timeout and retries, other questions still get a process", async () => {
+  const host = await start("sometimes_hang", { maxProcesses: 1 });
+  try {
+    const stuck = session(host, "sometimes_hang", "stuck", 200);
+    for (let i = 0; i < 3; i++) {
+      const { result } = await stuck.execute("sometimes_hang", '{"hang": true}', signal);
+      assert.equal(result.error?.kind, "timeout", JSON.stringify(result));
+    }
+    stuck.close();
+    const other = session(host, "sometimes_hang", "other", 2000);
+    const { result } = await other.execute("sometimes_hang", '{"hang": false}', signal);
+    assert.equal(result.output, "answered", JSON.stringify(result));
+    other.close();
+  } finally {
+    await host.close();
+  }
+});
+
+Deno.test("custom tool: a question waiting for a busy process gives up at its own timeout", async () => {
+  const host = await start("sometimes_hang", { maxProcesses: 1 });
+  try {
+    const busy = session(host, "sometimes_hang", "busy", 1500);
+    const waiting = session(host, "sometimes_hang", "waiting", 200);
+    const first = busy.execute("sometimes_hang", '{"hang": true}', signal);
+    const second = await waiting.execute("sometimes_hang", '{"hang": false}', signal);
+    assert.equal(second.result.error?.kind, "timeout");
+    await first;
+    busy.close();
+    waiting.close();
+    const after = session(host, "sometimes_hang", "after", 2000);
+    assert.equal(
+      (await after.execute("sometimes_hang", '{"hang": false}', signal)).result.output,
+      "answered",
+    );
+    after.close();
+  } finally {
+    await host.close();
+  }
+});
+
+Deno.test("a custom tool's environment holds only Deno's cache and TLS settings (and proxies for network tools)", () => {
+  const names = [...PASSED_ENV, ...PASSED_NETWORK_ENV, "RAGBENCH_SECRET"];
+  const saved = new Map(names.map((k) => [k, Deno.env.get(k)]));
+  try {
+    for (const name of names) Deno.env.delete(name);
+    Deno.env.set("SSL_CERT_FILE", "/etc/certs.pem");
+    Deno.env.set("HTTPS_PROXY", "http://proxy:3128");
+    Deno.env.set("RAGBENCH_SECRET", "hunter2");
+    assert.deepEqual(childEnv("none"), { NO_COLOR: "1", SSL_CERT_FILE: "/etc/certs.pem" });
+    assert.deepEqual(childEnv("network"), {
+      NO_COLOR: "1",
+      SSL_CERT_FILE: "/etc/certs.pem",
+      HTTPS_PROXY: "http://proxy:3128",
+    });
+  } finally {
+    for (const [k, v] of saved) v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
+  }
 });

@@ -95,3 +95,56 @@ Deno.test("worker host: a call past its timeout returns a timeout error, and the
     await host.close();
   }
 });
+
+Deno.test("worker host: calls queued behind a timed-out call are run by the new worker, not failed", async () => {
+  const host = createWorkerHost({ corpus: CORPUS, now: "2026-01-01" }, { workerUrl: PROBES });
+  try {
+    const stuck = toolboxOver(host, ["hang"], 200).session("a");
+    const patient = toolboxOver(host, ["shout"], 3000).session("b");
+    const hung = stuck.execute("hang", "{}", signal);
+    const queued = patient.execute("shout", '{"text": "still here"}', signal);
+    assert.equal((await hung).result.error?.kind, "timeout");
+    const { result } = await queued;
+    assert.equal(result.error, null, JSON.stringify(result));
+    assert.equal(result.output, "STILL HERE");
+  } finally {
+    await host.close();
+  }
+});
+
+Deno.test("worker host: a queued call that is abandoned is skipped, and the worker is kept", async () => {
+  const host = createWorkerHost({ corpus: CORPUS, now: "2026-01-01" }, { workerUrl: PROBES });
+  try {
+    const box = toolboxOver(host, ["shout", "nap"], 3000);
+    const q = box.session("q");
+    const calls = async () =>
+      ((await q.execute("shout", '{"text": "x"}', signal)).result.data as { calls: number }).calls;
+    assert.equal(await calls(), 1);
+    const napping = box.session("other").execute("nap", '{"ms": 150}', signal);
+    const controller = new AbortController();
+    const abandoned = q.execute("shout", '{"text": "y"}', controller.signal);
+    controller.abort();
+    assert.equal((await abandoned).result.error?.kind, "timeout");
+    assert.equal((await napping).result.output, "rested");
+    // The same worker (the question's state is kept), and the abandoned call never ran.
+    assert.equal(await calls(), 2);
+  } finally {
+    await host.close();
+  }
+});
+
+Deno.test("worker host: ready() builds the prepared tools' indexes before any call", async () => {
+  const host = createWorkerHost({
+    corpus: CORPUS,
+    now: "2026-01-01",
+    prepare: ["search", "corpus_grep"],
+  });
+  try {
+    await host.ready();
+    const session = toolboxOver(host, ["search"]).session("q");
+    const { result } = await session.execute("search", '{"query": "harbor"}', signal);
+    assert.match(result.output, /doc_id: a/);
+  } finally {
+    await host.close();
+  }
+});
