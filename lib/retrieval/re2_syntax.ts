@@ -108,6 +108,12 @@ function unsupported(what: string, instead: string): Re2Refusal {
   };
 }
 
+/** The index just past the `\Q...\E` literal that starts at `i` (the end of the pattern if unclosed). */
+function quotedEnd(pattern: string, i: number): number {
+  const end = pattern.indexOf("\\E", i + 2);
+  return end < 0 ? pattern.length : end + 2;
+}
+
 /**
  * Rewrites the JavaScript spellings RE2 does not know into RE2 syntax:
  * `\uXXXX` and `\u{X...}` become `\x{...}`, `(?<name>` becomes `(?P<name>`.
@@ -121,8 +127,7 @@ export function toRe2Syntax(pattern: string): string {
     if (c === "\\") {
       const next = pattern[i + 1] ?? "";
       if (next === "Q") {
-        const end = pattern.indexOf("\\E", i + 2);
-        const stop = end < 0 ? pattern.length : end + 2;
+        const stop = quotedEnd(pattern, i);
         out += pattern.slice(i, stop);
         i = stop - 1;
         continue;
@@ -188,8 +193,7 @@ export function toLineMode(pattern: string): string {
     if (c === "\\") {
       const next = pattern[i + 1] ?? "";
       if (next === "Q") {
-        const end = pattern.indexOf("\\E", i + 2);
-        const stop = end < 0 ? pattern.length : end + 2;
+        const stop = quotedEnd(pattern, i);
         out += pattern.slice(i, stop);
         i = stop - 1;
         continue;

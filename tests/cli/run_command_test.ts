@@ -166,18 +166,8 @@ Deno.test("deno task bench's exact flags are enough: every tool call works, with
 });
 
 Deno.test("Ctrl-C keeps only complete lines, exits 130, and --resume finishes the rest", async () => {
-  await using server = startFakeOpenAIServer(async () => {
-    await new Promise((r) => setTimeout(r, 120));
-    return { json: chatCompletion({ content: "It is 330." }) };
-  });
-  const port = new URL(server.baseUrl).port;
-  await using t = await tempTree({ "c.yaml": endpointConfig(server.baseUrl) });
-  const out = join(t.dir, "run");
-  const permissions = [
-    `--allow-read=${ROOT},${t.dir}`,
-    `--allow-write=${t.dir}`,
-    `--allow-net=127.0.0.1:${port}`,
-  ];
+  await using run = await slowEndpointRun(120);
+  const { t, out, permissions } = run;
   const child = spawnCli(permissions, ["run", t.path("c.yaml"), "--out", out]);
   await waitForLines(join(out, RESULTS), 3);
   child.kill("SIGINT");
@@ -198,18 +188,8 @@ Deno.test("Ctrl-C keeps only complete lines, exits 130, and --resume finishes th
 });
 
 Deno.test("a killed run (SIGKILL) leaves only complete JSON lines, and resume repairs and completes it", async () => {
-  await using server = startFakeOpenAIServer(async () => {
-    await new Promise((r) => setTimeout(r, 80));
-    return { json: chatCompletion({ content: "It is 330." }) };
-  });
-  const port = new URL(server.baseUrl).port;
-  await using t = await tempTree({ "c.yaml": endpointConfig(server.baseUrl) });
-  const out = join(t.dir, "run");
-  const permissions = [
-    `--allow-read=${ROOT},${t.dir}`,
-    `--allow-write=${t.dir}`,
-    `--allow-net=127.0.0.1:${port}`,
-  ];
+  await using run = await slowEndpointRun(80);
+  const { t, out, permissions } = run;
   const child = spawnCli(permissions, ["run", t.path("c.yaml"), "--out", out, "--quiet"]);
   await waitForLines(join(out, RESULTS), 2);
   child.kill("SIGKILL");
@@ -339,6 +319,32 @@ Deno.test("main: --help, --version, and a command's --help are true to the comma
   const none = await runCli([]);
   assert.equal(none.code, 2);
 });
+
+/**
+ * A config whose model is a loopback endpoint answering each request after
+ * `delayMs`, a temporary folder, and the permissions a subprocess run needs.
+ */
+async function slowEndpointRun(delayMs: number) {
+  const server = startFakeOpenAIServer(async () => {
+    await new Promise((r) => setTimeout(r, delayMs));
+    return { json: chatCompletion({ content: "It is 330." }) };
+  });
+  const t = await tempTree({ "c.yaml": endpointConfig(server.baseUrl) });
+  const port = new URL(server.baseUrl).port;
+  return {
+    t,
+    out: join(t.dir, "run"),
+    permissions: [
+      `--allow-read=${ROOT},${t.dir}`,
+      `--allow-write=${t.dir}`,
+      `--allow-net=127.0.0.1:${port}`,
+    ],
+    async [Symbol.asyncDispose]() {
+      await t[Symbol.asyncDispose]();
+      await server.close();
+    },
+  };
+}
 
 async function waitForLines(path: string, count: number): Promise<void> {
   for (let i = 0; i < 400; i++) {
