@@ -126,8 +126,35 @@ export interface ToolStep {
   result: ToolResult;
 }
 
-/** A step of a trace: a model call or a tool call. */
-export type Step = ModelStep | ToolStep;
+/** One passage a retriever returned, best first. */
+export interface RetrievedPassage {
+  passage_id: string;
+  doc_id: string;
+  /** The retriever's score (higher is better; its scale depends on the retriever kind). */
+  score: number;
+}
+
+/**
+ * One retrieval a system made itself, outside any tool (the `rag` and
+ * `retrieval_only` systems). The scorer treats it like a `search` call.
+ */
+export interface RetrievalStep {
+  type: "retrieval";
+  /** Name of the retriever (a `retrievers:` key, or the system's name for an inline one). */
+  retriever: string;
+  query: string;
+  /** Ranked passages, best first. */
+  results: RetrievedPassage[];
+  latency_ms: number;
+  /** Tokens sent to an embedding endpoint for the query (0 for lexical retrievers or cache hits). */
+  embedding_tokens: number;
+  cost_usd: number;
+  /** Set when the retrieval failed (e.g. the embedding endpoint was down); results are then empty. */
+  error: { kind: string; message: string } | null;
+}
+
+/** A step of a trace: a model call, a tool call, or a system's own retrieval. */
+export type Step = ModelStep | ToolStep | RetrievalStep;
 
 /** Why an agent stopped before answering on its own. */
 export interface TraceFlags {

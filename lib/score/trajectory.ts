@@ -29,6 +29,7 @@ export function trajectoryScores(
       modelSteps++;
       continue;
     }
+    if (step.type !== "tool") continue;
     toolCalls++;
     used.add(step.tool);
     if (step.result.error) toolErrors++;
