@@ -1,0 +1,96 @@
+/**
+ * The `retrievers:` section of a config and a system's inline `retriever:`:
+ * strict zod schemas with documented defaults. A retriever is
+ * `{kind, top_k, chunk, bm25, embedding, fusion}`; the keys a kind does not
+ * use are accepted and ignored (so switching `kind` is a one-word change).
+ *
+ * @module
+ */
+
+import { z } from "zod";
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** How documents are cut into passages. */
+export const chunkSchema = z.strictObject({
+  /** Longest passage, in `unit`s. */
+  size: z.int().min(16).max(8192).default(200),
+  /** Units shared by consecutive passages of a document (0: none). */
+  overlap: z.int().min(0).max(4096).default(0),
+  /** `words` (runs of non-space characters) or `tokens` (estimated as 4 characters each). */
+  unit: z.enum(["words", "tokens"]).default("words"),
+}).refine((c) => c.overlap < c.size, { message: "overlap must be smaller than size" });
+
+/** BM25 parameters and text analysis. */
+export const bm25Schema = z.strictObject({
+  k1: z.number().min(0).max(10).default(1.2),
+  b: z.number().min(0).max(1).default(0.75),
+  /** `snowball` (English Porter2), `plural` (plural endings only) or `none`. */
+  stemmer: z.enum(["snowball", "plural", "none"]).default("snowball"),
+  /** `english` drops the built-in English stopword list; `none` keeps every word. */
+  stopwords: z.enum(["english", "none"]).default("english"),
+});
+
+/** How texts are turned into vectors. */
+export const embeddingSchema = z.strictObject({
+  /**
+   * `openai`: any OpenAI-compatible `/v1/embeddings` endpoint (OpenAI, Ollama,
+   * vLLM, llama.cpp server, TEI, LiteLLM). `hashing`: the offline
+   * deterministic feature-hashing embedder (a lexical stand-in, no network).
+   */
+  provider: z.enum(["openai", "hashing"]).default("openai"),
+  model: z.string().min(1).default("text-embedding-3-small"),
+  /** Endpoint root, e.g. `http://127.0.0.1:11434/v1`; null for the provider's default. */
+  base_url: z.url({ protocol: /^https?$/ }).nullable().default(null),
+  /** Variable holding the API key; null when the endpoint needs none. */
+  api_key_env: z.string().regex(ENV_NAME, "must be an environment variable name").nullable()
+    .default("OPENAI_API_KEY"),
+  /** Vector size to request (or, for `hashing`, to produce); null: the model's own. */
+  dimensions: z.int().min(1).max(16384).nullable().default(null),
+  /** Texts per request. */
+  batch_size: z.int().min(1).max(4096).default(64),
+  /** Retries after 429, 5xx and connection errors, with exponential backoff. */
+  max_retries: z.int().min(0).max(10).default(3),
+  /** Time one request may take, in seconds. */
+  timeout_s: z.number().positive().max(3600).default(60),
+  /** Text put before each query (e5-style models want `"query: "`). */
+  query_prefix: z.string().max(200).default(""),
+  /** Text put before each passage (e5-style models want `"passage: "`). */
+  passage_prefix: z.string().max(200).default(""),
+  /** US dollars per million input tokens; null: the known price of the model, else 0. */
+  price_per_mtok: z.number().nonnegative().nullable().default(null),
+});
+
+/** How a hybrid retriever merges its BM25 and vector rankings. */
+export const fusionSchema = z.strictObject({
+  method: z.enum(["rrf"]).default("rrf"),
+  /** Reciprocal Rank Fusion constant: score = sum of weight / (k + rank). */
+  k: z.number().positive().max(10_000).default(60),
+  /** Weight of each ranking (default 1 each). */
+  weights: z.strictObject({
+    bm25: z.number().nonnegative().default(1),
+    vector: z.number().nonnegative().default(1),
+  }).prefault({}),
+});
+
+/** One retriever. */
+export const retrieverSchema = z.strictObject({
+  kind: z.enum(["bm25", "vector", "hybrid"]).default("bm25"),
+  /** Passages returned per query when the caller does not ask for a number. */
+  top_k: z.int().min(1).max(10_000).default(5),
+  chunk: chunkSchema.prefault({}),
+  bm25: bm25Schema.prefault({}),
+  embedding: embeddingSchema.prefault({}),
+  fusion: fusionSchema.prefault({}),
+});
+
+/** A retriever after defaults. */
+export type RetrieverConfig = z.output<typeof retrieverSchema>;
+/** `embedding:` after defaults. */
+export type EmbeddingConfig = z.output<typeof embeddingSchema>;
+/** `bm25:` after defaults. */
+export type Bm25Config = z.output<typeof bm25Schema>;
+/** `chunk:` after defaults. */
+export type ChunkConfig = z.output<typeof chunkSchema>;
+/** `fusion:` after defaults. */
+export type FusionConfig = z.output<typeof fusionSchema>;

@@ -1,0 +1,62 @@
+/**
+ * The seams of the retrieval stack: what an embedder and a retriever look
+ * like to the systems and tools that use them. Implementations live beside
+ * this file (BM25, vector, hybrid retrievers; the OpenAI-compatible and the
+ * offline hashing embedders).
+ *
+ * @module
+ */
+
+import type { Passage } from "./passages.ts";
+
+/** Whether a text is a query or a passage (prefixes and caching differ). */
+export type EmbedKind = "query" | "passage";
+
+/** Vectors for a list of texts, packed row-major. */
+export interface Embeddings {
+  /** `texts.length × dimensions` floats, row i is text i. */
+  vectors: Float32Array;
+  dimensions: number;
+  /** Tokens billed for the texts actually sent (cache hits cost 0). */
+  tokens: number;
+  cost_usd: number;
+  /** Texts answered from the cache rather than the endpoint. */
+  cached: number;
+}
+
+/** Turns texts into vectors. Rejects with a RagbenchError-derived error naming the endpoint (never the key). */
+export interface Embedder {
+  /** Identity for cache keys and reports, e.g. `openai:text-embedding-3-small@512` or `hashing:384`. */
+  readonly id: string;
+  embed(
+    texts: readonly string[],
+    options: { kind: EmbedKind; signal: AbortSignal },
+  ): Promise<Embeddings>;
+}
+
+/** One ranked passage. */
+export interface RetrievalHit {
+  passage: Passage;
+  /** Higher is better; the scale depends on the retriever kind. */
+  score: number;
+}
+
+/** What one retrieval returned and cost. */
+export interface RetrievalOutcome {
+  /** Best first; ties broken by passage order (corpus order, then position in the document). */
+  hits: RetrievalHit[];
+  /** Embedding tokens spent on the query (0 for BM25 or a cache hit). */
+  embedding_tokens: number;
+  cost_usd: number;
+}
+
+/** A named retriever, built once per run and shared by every system that names it. */
+export interface Retriever {
+  readonly name: string;
+  readonly kind: "bm25" | "vector" | "hybrid";
+  /** Passages returned when the caller does not ask for a number. */
+  readonly topK: number;
+  /** Every passage, in the order that breaks ties. */
+  readonly passages: readonly Passage[];
+  search(query: string, k: number, signal: AbortSignal): Promise<RetrievalOutcome>;
+}
