@@ -186,14 +186,25 @@ export interface CheckResult {
   detail: string;
 }
 
-/** Retrieval scores from the passages the system's tool calls returned. */
+/**
+ * Retrieval scores of a trace (see `lib/score/retrieval.ts`): the document
+ * ranking it was scored on, and the metrics against the question's evidence.
+ */
 export interface RetrievalScores {
-  /** Share of evidence documents found in the merged ranking (null without evidence). */
+  /** The trace made a retrieval: a retrieval step, or a call of a retrieval tool (failed ones too). */
+  retrieved: boolean;
+  /** Relevant documents (evidence) of the question. */
+  relevant: number;
+  /** Share of evidence documents anywhere in the ranking (null without evidence). */
   recall: number | null;
-  /** Reciprocal rank of the first evidence document (null without evidence). */
+  /** Reciprocal rank of the first evidence document in the whole ranking (null without evidence). */
   mrr: number | null;
-  /** Merged ranking of document ids (Reciprocal Rank Fusion over tool calls). */
+  /** `map`, then `<metric>@<k>` for each cut-off of `evaluation.retrieval_k` (null without evidence). */
+  metrics: Record<string, number> | null;
+  /** Ranked document ids, best first, in the order the metrics were computed on. */
   ranking: string[];
+  /** The score each document of `ranking` was ranked by (same order). */
+  scores: number[];
 }
 
 /** Facts about the path an agent took. */
@@ -214,10 +225,10 @@ export interface QuestionResult extends Trace {
   kind: string | null;
   tags: string[];
   checks: CheckResult[];
-  /** Share of checks passed, 0 when the question errored. */
-  answer_score: number;
-  /** All checks passed (and no error). */
-  passed: boolean;
+  /** Share of checks passed, 0 when the question errored; null for a question without checks. */
+  answer_score: number | null;
+  /** All checks passed (and no error); null for a question without checks. */
+  passed: boolean | null;
   retrieval: RetrievalScores;
   trajectory: TrajectoryScores;
 }

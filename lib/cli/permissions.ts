@@ -12,6 +12,8 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Config } from "../config/load.ts";
+import { corpusSourcePath } from "../data/corpus.ts";
+import { questionSourcePath } from "../data/questions.ts";
 
 /** One permission a run needs, and why. */
 export interface Need {
@@ -39,9 +41,11 @@ const SANDBOX_SOURCES = ["../../tools", "../../lib"].map((p) =>
 /** What `ragbench run CONFIG` needs, writing to `runDir` (default `runs`). */
 export function runNeeds(config: Config, options: { mock: boolean; runDir: string }): Need[] {
   const needs: Need[] = [{ name: "read", value: config.file, why: "the config" }];
-  for (const path of config.corpus) needs.push({ name: "read", value: path, why: "the corpus" });
-  for (const path of config.questions) {
-    needs.push({ name: "read", value: path, why: "the questions" });
+  for (const source of config.corpus) {
+    needs.push({ name: "read", value: corpusSourcePath(source), why: "the corpus" });
+  }
+  for (const source of config.questions) {
+    needs.push({ name: "read", value: questionSourcePath(source), why: "the questions" });
   }
   if (options.mock) {
     for (const path of config.mock_script) {

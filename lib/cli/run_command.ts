@@ -14,6 +14,7 @@ import { summaryTable } from "../report/console_table.ts";
 import { openJsonlWriter, readJsonl, rewriteJsonl } from "../report/jsonl.ts";
 import { RUN_FILES, summarize, writeSummaries } from "../report/outputs.ts";
 import { resolvedConfigYaml } from "../report/resolved_config.ts";
+import { TREC_FOLDER, writeTrecFiles } from "../report/trec_run.ts";
 import { jobKey, runQuestions } from "../run/runner.ts";
 import type { QuestionResult } from "../types.ts";
 import { describeFsError, writeFileAtomic } from "../util/fs.ts";
@@ -78,6 +79,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   checkPermissions(configPath, runNeeds(config, { mock, runDir: runDirRoot }), mock);
   const loaded = await loadData(config, selection);
   const concurrency = concurrencyOption ?? config.evaluation.concurrency;
+  const ndcgK = Math.max(...config.evaluation.retrieval_k);
   const model = await createModel(config.model, { mock, script: loaded.script });
   const resultsPath = join(dir, RUN_FILES.results);
   await checkRunDir(dir, { resume: resume !== undefined });
@@ -107,6 +109,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
         `corpus: skipped ${loaded.skipped.length} files that are neither documents nor tables`,
       );
     }
+    for (const warning of loaded.warnings) io.progress(`warning: ${warning}`);
     const writer = await openJsonlWriter(resultsPath);
     try {
       outcome = await runQuestions({
@@ -117,11 +120,12 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
         concurrency,
         questionTimeoutMs: config.evaluation.question_timeout_s * 1000,
         maxCostUsd: config.evaluation.max_cost_usd,
+        retrievalK: config.evaluation.retrieval_k,
         done: new Set(previous.map((r) => jobKey(r.system, r.question_id, r.repeat))),
         sink: (result) => writer.append(result),
         reporter: {
           onResult(result, { done, total }) {
-            if (!args.options.has("quiet")) io.progress(progressLine(result, done, total));
+            if (!args.options.has("quiet")) io.progress(progressLine(result, done, total, ndcgK));
           },
         },
         signal: io.signal,
@@ -136,12 +140,22 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const order = sortKey(plan.summary.map((s) => s.name), loaded.questions.map((q) => q.id));
   const all = [...previous, ...outcome.results].sort((a, b) => order(a) - order(b));
   await rewriteJsonl(resultsPath, all);
-  const summaries = summarize(plan.summary, all.filter((r) => order(r) !== Infinity));
+  const summaries = summarize(plan.summary, all.filter((r) => order(r) !== Infinity), {
+    retrievalK: config.evaluation.retrieval_k,
+  });
   await writeSummaries(dir, summaries);
+  const trec = await writeTrecFiles(dir, plan.summary, all, loaded.questions);
+  if (trec.skipped > 0) {
+    io.progress(
+      `warning: ${trec.skipped} lines left out of the TREC files in ${TREC_FOLDER}/: their question or document id holds whitespace`,
+    );
+  }
 
-  io.out(summaryTable(summaries.systems));
+  io.out(summaryTable(summaries.systems, config.evaluation.retrieval_k));
   io.progress(
-    `results: ${relative(Deno.cwd(), dir) || "."}/ (${Object.values(RUN_FILES).join(", ")})`,
+    `results: ${relative(Deno.cwd(), dir) || "."}/ (${
+      [...Object.values(RUN_FILES), `${TREC_FOLDER}/`].join(", ")
+    })`,
   );
   if (outcome.stoppedBy === "cancelled") {
     io.progress(`cancelled: ${outcome.notRun} questions not run; finish with --resume ${dir}`);
@@ -189,14 +203,31 @@ function checkPermissions(configPath: string, needs: Need[], mock: boolean): voi
   );
 }
 
-function progressLine(result: QuestionResult, done: number, total: number): string {
+function progressLine(
+  result: QuestionResult,
+  done: number,
+  total: number,
+  ndcgK: number,
+): string {
   const width = String(total).length;
-  const mark = result.error ? `error (${result.error.kind})` : result.passed ? "pass" : "fail";
+  const mark = result.error
+    ? `error (${result.error.kind})`
+    : result.passed === null
+    ? "retrieved"
+    : result.passed
+    ? "pass"
+    : "fail";
+  const ndcg = result.retrieval.metrics?.[`ndcg@${ndcgK}`];
+  const score = result.answer_score !== null
+    ? `score ${result.answer_score.toFixed(2)}`
+    : ndcg !== undefined
+    ? `nDCG@${ndcgK} ${ndcg.toFixed(3)}`
+    : "no checks";
   return `[${
     String(done).padStart(width)
-  }/${total}] ${result.system} ${result.question_id}#${result.repeat}: ${mark}, score ${
-    result.answer_score.toFixed(2)
-  }, ${Math.round(result.latency_ms)} ms`;
+  }/${total}] ${result.system} ${result.question_id}#${result.repeat}: ${mark}, ${score}, ${
+    Math.round(result.latency_ms)
+  } ms`;
 }
 
 /** Orders lines by system (config order), question (file order), repeat; unknown ones last. */

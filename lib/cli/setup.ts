@@ -26,6 +26,8 @@ export interface LoadedRun {
   corpus: Corpus;
   /** Corpus files that were neither documents nor tables. */
   skipped: string[];
+  /** Notes about the data that do not stop the run, for the run log. */
+  warnings: string[];
   questions: Question[];
   /** The mock script (empty when the config names none). */
   script: MockScript;
@@ -58,16 +60,17 @@ export async function loadData(config: Config, selection: RunSelection): Promise
     ...new Set(config.systems.flatMap((s) => s.tools.map((t) => t.name))),
   ];
   if (selection.systems) config.systems = selectSystems(config, selection.systems);
-  const { corpus, skipped } = await loadCorpora(config.corpus);
+  const { corpus, skipped, warnings } = await loadCorpora(config.corpus);
   let questions = await loadQuestionSets(config.questions, {
     toolNames,
     documentIds: new Set(corpus.documents.map((d) => d.id)),
+    onWarning: (message) => warnings.push(message),
   });
   if (selection.limit !== undefined) questions = questions.slice(0, selection.limit);
   const script = selection.mock && config.mock_script.length
     ? await loadMockScripts(config.mock_script)
     : EMPTY_SCRIPT;
-  return { config, corpus, skipped, questions, script };
+  return { config, corpus, skipped, warnings, questions, script };
 }
 
 function selectSystems(config: Config, names: string[]) {

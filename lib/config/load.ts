@@ -10,6 +10,8 @@
 
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { z } from "zod";
+import type { CorpusSource } from "../data/corpus.ts";
+import type { QuestionSource } from "../data/questions.ts";
 import { ConfigError, type ConfigIssue } from "../errors.ts";
 import type { SideEffects } from "../types.ts";
 import { suggestion } from "../util/did_you_mean.ts";
@@ -75,10 +77,10 @@ export interface Config {
   file: string;
   name: string;
   description?: string;
-  /** Corpus paths (a file or folder each), merged in order. */
-  corpus: string[];
-  /** Question-set paths, concatenated in order. */
-  questions: string[];
+  /** Corpus sources (a file or folder path, or a BEIR folder), merged in order. */
+  corpus: CorpusSource[];
+  /** Question sets (a file path, or a BEIR folder and split), concatenated in order. */
+  questions: QuestionSource[];
   /** Mock-script paths (empty when none), merged in order. */
   mock_script: string[];
   model: ModelConfig;
@@ -128,14 +130,22 @@ export function parseConfig(
     file: where.absolute,
     name: raw.name,
     ...(raw.description === undefined ? {} : { description: raw.description }),
-    corpus: at(raw.corpus),
-    questions: at(raw.questions),
+    corpus: sources(raw.corpus, base),
+    questions: sources(raw.questions, base),
     mock_script: raw.mock_script === undefined ? [] : at(raw.mock_script),
     model: raw.model,
     evaluation: raw.evaluation,
     tools: raw.tools,
     systems,
   };
+}
+
+/** Data sources as a list, every path (or BEIR folder) made absolute against `base`. */
+function sources<T extends { beir: string }>(value: string | T | Array<string | T>, base: string) {
+  const absolute = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
+  return (Array.isArray(value) ? value : [value]).map((one) =>
+    typeof one === "string" ? absolute(one) : { ...one, beir: absolute(one.beir) }
+  );
 }
 
 function checkSystems(

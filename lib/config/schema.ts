@@ -21,6 +21,35 @@ export const nameSchema = z.string().regex(
 /** A path, or a non-empty list of paths (merged in order). */
 export const pathsSchema = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
 
+/** A BEIR split name (`test`, `dev`, `train`, ...): the file `qrels/<split>.tsv`. */
+export const splitSchema = z.string().regex(
+  /^[A-Za-z0-9][A-Za-z0-9_.-]*$/,
+  "use letters, digits, _, . and - (the file qrels/<split>.tsv)",
+);
+
+/** `{beir: FOLDER}`: the `corpus.jsonl` of a BEIR folder. */
+export const beirCorpusSchema = z.strictObject({ beir: z.string().min(1) });
+
+/** `{beir: FOLDER, split}`: `queries.jsonl` and `qrels/<split>.tsv` of a BEIR folder. */
+export const beirQuestionsSchema = z.strictObject({
+  beir: z.string().min(1),
+  split: splitSchema.default("test"),
+});
+
+/** `corpus:` — a path, a `{beir: FOLDER}`, or a non-empty list of them (merged in order). */
+export const corpusSourcesSchema = z.union([
+  z.string().min(1),
+  beirCorpusSchema,
+  z.array(z.union([z.string().min(1), beirCorpusSchema])).min(1),
+]);
+
+/** `questions:` — a path, a `{beir: FOLDER, split}`, or a non-empty list of them. */
+export const questionSourcesSchema = z.union([
+  z.string().min(1),
+  beirQuestionsSchema,
+  z.array(z.union([z.string().min(1), beirQuestionsSchema])).min(1),
+]);
+
 /** A calendar date `YYYY-MM-DD` that exists. */
 export const isoDateSchema = z.string().refine((s) => {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
@@ -64,6 +93,10 @@ export const evaluationSchema = z.strictObject({
   max_cost_usd: z.number().positive().nullable().default(null),
   /** A question that takes longer is recorded as an error. */
   question_timeout_s: z.number().positive().max(86_400).default(300),
+  /** Cut-offs k of the retrieval metrics (recall@k, nDCG@k, ...), kept in the order given. */
+  retrieval_k: z.array(z.int().min(1).max(10_000)).min(1).max(20)
+    .refine((ks) => new Set(ks).size === ks.length, "list each cut-off once")
+    .default([1, 5, 10]),
 });
 
 /** `tools:` — run-wide tool rules. */
@@ -92,8 +125,8 @@ export const configSchema = z.strictObject({
   name: nameSchema,
   description: z.string().optional(),
   /** One path, or a list whose documents, tables and questions are merged. */
-  corpus: pathsSchema,
-  questions: pathsSchema,
+  corpus: corpusSourcesSchema,
+  questions: questionSourcesSchema,
   mock_script: pathsSchema.optional(),
   model: modelSchema.prefault({}),
   evaluation: evaluationSchema.prefault({}),

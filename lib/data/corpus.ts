@@ -1,5 +1,6 @@
 /**
- * Loads a corpus: a JSON (or JSONL) list of documents, or a folder of files.
+ * Loads a corpus: a JSON (or JSONL) list of documents, a folder of files, or
+ * the `corpus.jsonl` of a BEIR folder (`{beir: FOLDER}`, see `beir.ts`).
  *
  * In a folder, every `.txt` and `.md` file is one document whose id is its
  * path relative to the folder without the extension (`notes/harbor.txt` →
@@ -17,12 +18,23 @@ import { z } from "zod";
 import { RagbenchError } from "../errors.ts";
 import type { Cell, Corpus, Document, Table } from "../types.ts";
 import { describeFsError } from "../util/fs.ts";
+import { loadBeirCorpus } from "./beir.ts";
 
 /** Loaded corpus plus what was skipped, for the run log. */
 export interface LoadedCorpus {
   corpus: Corpus;
   /** Files in a corpus folder that are neither documents nor tables. */
   skipped: string[];
+  /** Things worth telling the user that do not stop the run (e.g. empty BEIR documents). */
+  warnings: string[];
+}
+
+/** Where a corpus comes from: a file or folder path, or a BEIR folder (`{beir: FOLDER}`). */
+export type CorpusSource = string | { beir: string };
+
+/** The path a source reads (the file, folder or BEIR folder). */
+export function corpusSourcePath(source: CorpusSource): string {
+  return typeof source === "string" ? source : source.beir;
 }
 
 const DOCUMENT_EXTENSIONS = new Set([".txt", ".md"]);
@@ -41,16 +53,20 @@ const jsonDocument = z.looseObject({
  * @throws {RagbenchError} (code "data") naming the file: missing or unreadable
  *   corpus, malformed JSON/CSV, duplicate id, empty document, empty corpus.
  */
-export async function loadCorpus(path: string): Promise<LoadedCorpus> {
+export async function loadCorpus(source: CorpusSource): Promise<LoadedCorpus> {
+  if (typeof source !== "string") return await loadBeirSource(source.beir);
+  const path = source;
   let info: Deno.FileInfo;
   try {
     info = await Deno.stat(path);
   } catch (error) {
     throw dataError(`Cannot load corpus "${path}": ${describeFsError(error)}.`, error);
   }
-  const loaded = info.isDirectory
-    ? await loadFolder(path)
-    : { corpus: { documents: await loadDocumentList(path), tables: [] }, skipped: [] };
+  const loaded = info.isDirectory ? await loadFolder(path) : {
+    corpus: { documents: await loadDocumentList(path), tables: [] },
+    skipped: [],
+    warnings: [],
+  };
   const { documents, tables } = loaded.corpus;
   if (documents.length === 0 && tables.length === 0) {
     throw dataError(
@@ -71,14 +87,16 @@ export async function loadCorpus(path: string): Promise<LoadedCorpus> {
  * @throws {RagbenchError} as {@link loadCorpus}, or naming both corpora of a
  *   duplicate id.
  */
-export async function loadCorpora(paths: readonly string[]): Promise<LoadedCorpus> {
-  if (paths.length === 1) return await loadCorpus(paths[0]);
+export async function loadCorpora(sources: readonly CorpusSource[]): Promise<LoadedCorpus> {
+  if (sources.length === 1) return await loadCorpus(sources[0]);
   const documents: Document[] = [];
   const tables: Table[] = [];
   const skipped: string[] = [];
+  const warnings: string[] = [];
   const owner = new Map<string, string>();
-  for (const path of paths) {
-    const loaded = await loadCorpus(path);
+  for (const source of sources) {
+    const path = corpusSourcePath(source);
+    const loaded = await loadCorpus(source);
     for (const doc of loaded.corpus.documents) {
       const other = owner.get(doc.id);
       if (other !== undefined) {
@@ -91,9 +109,20 @@ export async function loadCorpora(paths: readonly string[]): Promise<LoadedCorpu
     }
     tables.push(...loaded.corpus.tables);
     skipped.push(...loaded.skipped);
+    warnings.push(...loaded.warnings);
   }
   documents.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { corpus: { documents, tables }, skipped };
+  return { corpus: { documents, tables }, skipped, warnings };
+}
+
+/** A BEIR folder's corpus; empty documents are kept and counted in a warning. */
+async function loadBeirSource(folder: string): Promise<LoadedCorpus> {
+  const { documents, empty } = await loadBeirCorpus(folder);
+  documents.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const warnings = empty === 0 ? [] : [
+    `corpus "${folder}": ${empty} of ${documents.length} documents are empty (no title, no text); kept, they can still be judged`,
+  ];
+  return { corpus: { documents, tables: [] }, skipped: [], warnings };
 }
 
 async function loadDocumentList(path: string): Promise<Document[]> {
@@ -176,7 +205,7 @@ async function loadFolder(root: string): Promise<LoadedCorpus> {
       skipped.push(rel);
     }
   }
-  return { corpus: { documents, tables }, skipped };
+  return { corpus: { documents, tables }, skipped, warnings: [] };
 }
 
 async function listFiles(root: string): Promise<string[]> {

@@ -1,6 +1,7 @@
 /**
- * Loads a question set: YAML (a list, or a mapping with a `questions:` list)
- * or JSONL (one question per line). Every problem is reported with its line:
+ * Loads a question set: YAML (a list, or a mapping with a `questions:` list),
+ * JSONL (one question per line), or a BEIR folder's queries and qrels split
+ * (see `beir.ts`). Every problem is reported with its line:
  * schema errors, duplicate ids, invalid `iregex` patterns, `requires_tools`
  * and `tool_used` names that no tool has, and evidence ids the corpus lacks.
  *
@@ -13,10 +14,21 @@ import { validateIregex } from "../score/checks.ts";
 import { suggestion } from "../util/did_you_mean.ts";
 import { readTextFile } from "../util/fs.ts";
 import { fixedSource, issuesFromZod, parseYaml, type YamlSource } from "../util/yaml_source.ts";
+import { loadBeirQuestions } from "./beir.ts";
 import { type Question, questionSchema } from "./question_schema.ts";
+
+/** Where questions come from: a YAML/JSONL file, or a BEIR folder and split. */
+export type QuestionSource = string | { beir: string; split: string };
+
+/** The path a source reads (the file, or the BEIR folder). */
+export function questionSourcePath(source: QuestionSource): string {
+  return typeof source === "string" ? source : source.beir;
+}
 
 /** Names a question set is checked against. */
 export interface QuestionContext {
+  /** Receives notes that do not stop the run (e.g. BEIR queries left out). */
+  onWarning?: (message: string) => void;
   /** Every tool name a question may require (built-ins and the config's custom tools). */
   toolNames: readonly string[];
   /** Document ids of the corpus; evidence must name one of them. */
@@ -40,13 +52,17 @@ export async function loadQuestions(path: string, context: QuestionContext): Pro
  * @throws {ConfigError} listing every problem with its file and line.
  */
 export async function loadQuestionSets(
-  paths: readonly string[],
+  sources: readonly QuestionSource[],
   context: QuestionContext,
 ): Promise<Question[]> {
   const all: Question[] = [];
   const owner = new Map<string, string>();
-  for (const path of paths) {
-    for (const q of await loadQuestions(path, context)) {
+  for (const source of sources) {
+    const path = questionSourcePath(source);
+    const set = typeof source === "string"
+      ? await loadQuestions(source, context)
+      : await loadBeirSet(source, context);
+    for (const q of set) {
       const other = owner.get(q.id);
       if (other !== undefined) {
         throw new ConfigError("questions", [{
@@ -60,6 +76,25 @@ export async function loadQuestionSets(
     }
   }
   return all;
+}
+
+async function loadBeirSet(
+  source: { beir: string; split: string },
+  context: QuestionContext,
+): Promise<Question[]> {
+  const loaded = await loadBeirQuestions(source.beir, source.split, context);
+  const where = `questions "${source.beir}" (split ${source.split})`;
+  if (loaded.unjudged > 0) {
+    context.onWarning?.(
+      `${where}: ${loaded.unjudged} queries have no qrels line in the split and are left out`,
+    );
+  }
+  if (loaded.noRelevant > 0) {
+    context.onWarning?.(
+      `${where}: ${loaded.noRelevant} judged queries have no relevant document; their retrieval metrics stay empty`,
+    );
+  }
+  return loaded.questions;
 }
 
 /** Validates question-set text (YAML, or JSONL when `file` ends in .jsonl). */
@@ -134,6 +169,16 @@ export function parseQuestions(text: string, file: string, context: QuestionCont
       }
     });
     q.checks.forEach((check, i) => {
+      if ((check.type === "exact_match" || check.type === "token_f1") && !check.answers) {
+        if (q.answers && q.answers.length > 0) check.answers = q.answers;
+        else {
+          issues.push({
+            position: at(["checks", i]),
+            message:
+              `${check.type} in question "${q.id}" has no gold answers; give the question "answers:" or the check "answers:"`,
+          });
+        }
+      }
       const invalid = check.type === "iregex" ? validateIregex(check.pattern) : null;
       if (invalid !== null) {
         issues.push({
@@ -149,9 +194,19 @@ export function parseQuestions(text: string, file: string, context: QuestionCont
         });
       }
     });
+    const seenEvidence = new Set<string>();
+    (q.evidence ?? []).forEach(({ id }, i) => {
+      if (seenEvidence.has(id)) {
+        issues.push({
+          position: at(["evidence", i]),
+          message: `evidence lists document "${id}" twice in question "${q.id}"`,
+        });
+      }
+      seenEvidence.add(id);
+    });
     if (context.documentIds) {
       const docs = context.documentIds;
-      (q.evidence ?? []).forEach((id, i) => {
+      (q.evidence ?? []).forEach(({ id }, i) => {
         if (!docs.has(id)) {
           issues.push({
             position: at(["evidence", i]),

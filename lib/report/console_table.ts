@@ -7,13 +7,24 @@
 
 import type { SystemSummary } from "../score/summary.ts";
 
-/** Renders the systems' summaries as an aligned plain-text table. */
-export function summaryTable(rows: readonly SystemSummary[]): string {
+/**
+ * Renders the systems' summaries as an aligned plain-text table. Score and
+ * accuracy are over the lines with answer checks (accuracy shows passed /
+ * checked); when some system has retrieval metrics, nDCG and recall at the
+ * largest cut-off `retrievalK` holds are shown too.
+ */
+export function summaryTable(
+  rows: readonly SystemSummary[],
+  retrievalK: readonly number[] = [1, 5, 10],
+): string {
+  const k = Math.max(...retrievalK);
+  const ir = rows.some((r) => r[`ndcg@${k}`] != null);
   const header = [
     "system",
     "questions",
     "score",
     "accuracy",
+    ...(ir ? [`nDCG@${k}`, `R@${k}`] : []),
     "errors",
     "p50 ms",
     "$/question",
@@ -23,7 +34,8 @@ export function summaryTable(rows: readonly SystemSummary[]): string {
     r.system,
     String(r.questions),
     fixed(r.answer_score, 3),
-    r.accuracy === null ? "-" : `${Math.round(r.accuracy * r.questions)}/${r.questions}`,
+    r.accuracy === null ? "-" : `${Math.round(r.accuracy * r.checked)}/${r.checked}`,
+    ...(ir ? [fixed(r[`ndcg@${k}`] ?? null, 3), fixed(r[`recall@${k}`] ?? null, 3)] : []),
     String(r.errors),
     fixed(r.p50_latency_ms, 1),
     fixed(r.cost_per_question, 6),

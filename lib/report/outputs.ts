@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import {
   summarizeSystem,
-  SUMMARY_COLUMNS,
+  summaryColumns,
   type SystemSummary,
   TOOL_USAGE_COLUMNS,
   type ToolUsage,
@@ -37,25 +37,32 @@ export interface SummarySystem {
 
 /** The computed summaries, also returned for the console table. */
 export interface Summaries {
+  /** Cut-offs of the retrieval columns (default [1, 5, 10]). */
+  retrievalK?: readonly number[];
   systems: SystemSummary[];
   tools: ToolUsage[];
 }
 
-/** Computes both summaries. */
+/** Computes both summaries; `retrievalK` gives the retrieval cut-offs (default [1, 5, 10]). */
 export function summarize(
   systems: readonly SummarySystem[],
   results: readonly QuestionResult[],
+  options: { retrievalK?: readonly number[] } = {},
 ): Summaries {
   const bySystem = new Map<string, QuestionResult[]>(systems.map((s) => [s.name, []]));
   for (const r of results) bySystem.get(r.system)?.push(r);
   return {
-    systems: systems.map((s) => summarizeSystem(s, bySystem.get(s.name)!)),
+    retrievalK: options.retrievalK,
+    systems: systems.map((s) => summarizeSystem(s, bySystem.get(s.name)!, options)),
     tools: systems.flatMap((s) => toolUsage(s.name, s.tools, bySystem.get(s.name)!)),
   };
 }
 
 /** Writes `metrics_summary.csv` and `tool_usage.csv` into `dir`. */
 export async function writeSummaries(dir: string, summaries: Summaries): Promise<void> {
-  await writeFileAtomic(join(dir, RUN_FILES.summary), toCsv(SUMMARY_COLUMNS, summaries.systems));
+  await writeFileAtomic(
+    join(dir, RUN_FILES.summary),
+    toCsv(summaryColumns(summaries.retrievalK), summaries.systems),
+  );
   await writeFileAtomic(join(dir, RUN_FILES.toolUsage), toCsv(TOOL_USAGE_COLUMNS, summaries.tools));
 }

@@ -49,6 +49,8 @@ export interface RunOptions {
   reporter: RunReporter;
   /** Aborted to stop starting questions (questions in progress finish). */
   signal: AbortSignal;
+  /** Cut-offs of the retrieval metrics (`evaluation.retrieval_k`; default [1, 5, 10]). */
+  retrievalK?: readonly number[];
 }
 
 /** How the run ended. */
@@ -102,7 +104,7 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
       const job = jobs[next++];
       const trace = await runJob(job, options);
       spent += trace.cost_usd;
-      const result = scoreTrace(trace, job.question);
+      const result = scoreTrace(trace, job.question, { retrievalK: options.retrievalK });
       results.push(result);
       try {
         await options.sink(result);

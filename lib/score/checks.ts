@@ -6,7 +6,8 @@
  * Rules every check follows:
  *
  * - A missing answer fails every answer-text check (`numeric_equals`,
- *   `contains`, `icontains`, `not_contains`, `iregex`, `equals`) with detail
+ *   `contains`, `icontains`, `not_contains`, `iregex`, `equals`,
+ *   `exact_match`, `token_f1`) with detail
  *   `no answer`; a blank one (empty or only whitespace) with `empty answer`.
  *   `not_contains` fails too: saying nothing must not score.
  * - Tool checks (`min_tool_calls`, `max_tool_calls`, `tool_used`) read only
@@ -20,6 +21,7 @@
 import type { Check } from "../data/question_schema.ts";
 import type { CheckResult, Step, ToolStep } from "../types.ts";
 import { extractNumbers } from "./numbers.ts";
+import { bestOver, exactMatch, tokenF1 } from "./squad.ts";
 
 /** The flags `iregex` patterns are compiled with: case-insensitive, Unicode. */
 const IREGEX_FLAGS = "iu";
@@ -108,7 +110,30 @@ function answerCheck(check: AnswerCheck, answer: string): Outcome {
       return iregex(check.pattern, answer);
     case "equals":
       return equals(check.value, answer);
+    case "exact_match":
+      return exactMatchOutcome(check.answers ?? [], answer);
+    case "token_f1":
+      return tokenF1Outcome(check.answers ?? [], check.threshold, answer);
   }
+}
+
+/** Passes when the answer equals a gold answer after SQuAD normalisation (see `squad.ts`). */
+function exactMatchOutcome(golds: readonly string[], answer: string): Outcome {
+  if (golds.length === 0) return fail("no gold answers to compare with");
+  const best = bestOver(exactMatch, answer, golds);
+  return best.score === 1
+    ? pass(`normalised answer equals gold ${quote(best.gold!)}`)
+    : fail(`normalised answer matches none of ${plural(golds.length, "gold answer")}`);
+}
+
+/** Passes when the best token F1 over the gold answers reaches `threshold`. */
+function tokenF1Outcome(golds: readonly string[], threshold: number, answer: string): Outcome {
+  if (golds.length === 0) return fail("no gold answers to compare with");
+  const best = bestOver(tokenF1, answer, golds);
+  const detail = `F1 ${best.score.toFixed(4)} against gold ${
+    quote(best.gold!)
+  } (pass at ≥ ${threshold})`;
+  return best.score >= threshold ? pass(detail) : fail(detail);
 }
 
 /**

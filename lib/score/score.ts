@@ -1,7 +1,8 @@
 /**
  * Scores one trace: runs the question's checks and computes the retrieval
  * and trajectory scores. An errored question keeps its check details but
- * scores 0 and does not pass, so averages never drop it silently.
+ * scores 0 and does not pass, so averages never drop it silently; its
+ * retrieval metrics are those of whatever it retrieved before failing.
  *
  * @module
  */
@@ -12,11 +13,26 @@ import { runChecks } from "./checks.ts";
 import { retrievalScores } from "./retrieval.ts";
 import { trajectoryScores } from "./trajectory.ts";
 
-/** The scored result line of a trace. */
-export function scoreTrace(trace: Trace, question: Question): QuestionResult {
+/** Options of {@link scoreTrace}. */
+export interface ScoreOptions {
+  /** Cut-offs of the retrieval metrics (default [1, 5, 10]). */
+  retrievalK?: readonly number[];
+}
+
+/**
+ * The scored result line of a trace. A question without checks (scored by
+ * retrieval alone) gets `answer_score` and `passed` null, so answer means
+ * leave it out rather than count it as a pass or a fail.
+ */
+export function scoreTrace(
+  trace: Trace,
+  question: Question,
+  options: ScoreOptions = {},
+): QuestionResult {
   const checks = runChecks(question.checks, trace.answer, trace.steps);
   const passedCount = checks.filter((c) => c.passed).length;
   const errored = trace.error !== null;
+  const checked = checks.length > 0;
   return {
     system: trace.system,
     question_id: trace.question_id,
@@ -25,15 +41,15 @@ export function scoreTrace(trace: Trace, question: Question): QuestionResult {
     kind: question.kind ?? null,
     tags: question.tags ?? [],
     answer: trace.answer,
-    passed: !errored && passedCount === checks.length,
-    answer_score: errored ? 0 : passedCount / checks.length,
+    passed: checked ? !errored && passedCount === checks.length : null,
+    answer_score: checked ? (errored ? 0 : passedCount / checks.length) : null,
     checks,
     error: trace.error,
     flags: trace.flags,
     usage: trace.usage,
     cost_usd: trace.cost_usd,
     latency_ms: trace.latency_ms,
-    retrieval: retrievalScores(trace.steps, question.evidence),
+    retrieval: retrievalScores(trace.steps, question.evidence, options.retrievalK),
     trajectory: trajectoryScores(trace.steps, question),
     steps: trace.steps,
   };

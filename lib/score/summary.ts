@@ -8,6 +8,8 @@
  */
 
 import type { QuestionResult } from "../types.ts";
+import { DEFAULT_RETRIEVAL_K } from "./retrieval.ts";
+import { retrievalColumns, retrievalSummary, systemRetrieves } from "./retrieval_summary.ts";
 import { mean, percentile } from "./stats.ts";
 
 /** One row of `metrics_summary.csv`. */
@@ -16,9 +18,11 @@ export interface SystemSummary {
   type: string;
   /** Result lines (questions × repeats) of the system. */
   questions: number;
-  /** Mean share of checks passed. */
+  /** Lines whose question has checks: the denominator of answer_score and accuracy. */
+  checked: number;
+  /** Mean share of checks passed, over the checked lines. */
   answer_score: number | null;
-  /** Share of lines where every check passed. */
+  /** Share of checked lines where every check passed. */
   accuracy: number | null;
   errors: number;
   avg_latency_ms: number | null;
@@ -40,6 +44,10 @@ export interface SystemSummary {
   mrr: number | null;
   /** Share of lines answered under a limit (best effort). */
   best_effort_rate: number | null;
+  /** Mean average precision (see `retrieval_summary.ts`). */
+  map?: number | null;
+  /** `recall@k`, `precision@k`, `mrr@k`, `ndcg@k`, `hit_rate@k` (see `retrieval_summary.ts`). */
+  [metric: `${string}@${number}`]: number | null;
 }
 
 /** One row of `tool_usage.csv`. */
@@ -57,11 +65,12 @@ export interface ToolUsage {
   total_cost_usd: number;
 }
 
-/** The column order of `metrics_summary.csv`. */
+/** The fixed columns of `metrics_summary.csv`, before the retrieval ones. */
 export const SUMMARY_COLUMNS: ReadonlyArray<keyof SystemSummary> = [
   "system",
   "type",
   "questions",
+  "checked",
   "answer_score",
   "accuracy",
   "errors",
@@ -80,6 +89,13 @@ export const SUMMARY_COLUMNS: ReadonlyArray<keyof SystemSummary> = [
   "best_effort_rate",
 ];
 
+/** Every column of `metrics_summary.csv` for these retrieval cut-offs, in order. */
+export function summaryColumns(
+  retrievalK: readonly number[] = DEFAULT_RETRIEVAL_K,
+): Array<keyof SystemSummary> {
+  return [...SUMMARY_COLUMNS, ...(retrievalColumns(retrievalK) as Array<keyof SystemSummary>)];
+}
+
 /** The column order of `tool_usage.csv`. */
 export const TOOL_USAGE_COLUMNS: ReadonlyArray<keyof ToolUsage> = [
   "system",
@@ -93,10 +109,15 @@ export const TOOL_USAGE_COLUMNS: ReadonlyArray<keyof ToolUsage> = [
   "total_cost_usd",
 ];
 
-/** Summarises the lines of one system. */
+/**
+ * Summarises the lines of one system. `system.tools` (the offered tools)
+ * decides, with the lines, whether the system retrieves; `retrievalK` gives
+ * the retrieval cut-offs (default [1, 5, 10]).
+ */
 export function summarizeSystem(
-  system: { name: string; type: string },
+  system: { name: string; type: string; tools?: readonly string[] },
   lines: readonly QuestionResult[],
+  options: { retrievalK?: readonly number[] } = {},
 ): SystemSummary {
   const n = lines.length;
   let toolCalls = 0;
@@ -113,12 +134,15 @@ export function summarizeSystem(
   const recall = lines.map((l) => l.retrieval.recall).filter((v): v is number => v !== null);
   const mrr = lines.map((l) => l.retrieval.mrr).filter((v): v is number => v !== null);
   const latencies = lines.map((l) => l.latency_ms);
+  const checked = lines.filter((l) => l.answer_score !== null);
+  const retrievalK = options.retrievalK ?? DEFAULT_RETRIEVAL_K;
   return {
     system: system.name,
     type: system.type,
     questions: n,
-    answer_score: mean(lines.map((l) => l.answer_score)),
-    accuracy: mean(lines.map((l) => (l.passed ? 1 : 0))),
+    checked: checked.length,
+    answer_score: mean(checked.map((l) => l.answer_score!)),
+    accuracy: mean(checked.map((l) => (l.passed ? 1 : 0))),
     errors: lines.filter((l) => l.error !== null).length,
     avg_latency_ms: mean(latencies),
     p50_latency_ms: percentile(latencies, 50),
@@ -133,6 +157,7 @@ export function summarizeSystem(
     evidence_recall: mean(recall),
     mrr: mean(mrr),
     best_effort_rate: mean(lines.map((l) => (l.flags.best_effort ? 1 : 0))),
+    ...retrievalSummary(lines, retrievalK, systemRetrieves(system.tools ?? [], lines)),
   };
 }
 

@@ -14,7 +14,7 @@ import { docIdsOf } from "./retrieval.ts";
 /** Trajectory facts of a trace's steps. */
 export function trajectoryScores(
   steps: readonly Step[],
-  question: { evidence?: readonly string[]; requires_tools?: readonly string[] },
+  question: { evidence?: readonly { id: string }[]; requires_tools?: readonly string[] },
 ): TrajectoryScores {
   let toolCalls = 0;
   let toolErrors = 0;
@@ -23,7 +23,7 @@ export function trajectoryScores(
   let stepsToEvidence: number | null = null;
   const queries = new Set<string>();
   const used = new Set<string>();
-  const evidence = new Set(question.evidence ?? []);
+  const evidence = new Set((question.evidence ?? []).map((e) => e.id));
   for (const step of steps) {
     if (step.type === "model") {
       modelSteps++;

@@ -87,7 +87,7 @@ Deno.test("rag arena under --mock: agent_search 15/15, closed_book less; multi-h
   assert.equal(agent.length, 15);
   assert.equal(agent.filter((l) => l.passed).length, 15);
   assert.ok(closed.filter((l) => l.passed).length < 15);
-  assert.ok(closed.reduce((s, l) => s + l.answer_score, 0) < 15);
+  assert.ok(closed.reduce((s, l) => s + l.answer_score!, 0) < 15);
   for (const line of agent.filter((l) => l.kind === "multi_hop")) {
     const searches = line.steps.filter((s): s is ToolStep =>
       s.type === "tool" && s.tool === "search"

@@ -29,7 +29,7 @@ function withoutTiming(text: string): string {
   return text.replace(/"latency_ms":[0-9.e+-]+/g, '"latency_ms":0');
 }
 
-Deno.test("run --mock writes the four files; the CSV headers and line shape match the golden files", async () => {
+Deno.test("run --mock writes the four files and the TREC folder; the CSV headers and line shape match the golden files", async () => {
   await using t = await tempTree();
   const out = join(t.dir, "run");
   const result = await runCli(["run", CONFIG, "--mock", "--out", out, "--quiet"]);
@@ -40,6 +40,11 @@ Deno.test("run --mock writes the four files; the CSV headers and line shape matc
     "metrics_summary.csv",
     "per_question_results.jsonl",
     "tool_usage.csv",
+    "trec",
+  ]);
+  assert.deepEqual([...Deno.readDirSync(join(out, "trec"))].map((e) => e.name).sort(), [
+    "agent_search.run",
+    "qrels.txt",
   ]);
   const golden = (name: string) => Deno.readTextFileSync(join(ROOT, "tests/fixtures/golden", name));
   const header = (name: string) => Deno.readTextFileSync(join(out, name)).split("\n")[0] + "\n";
@@ -53,6 +58,7 @@ Deno.test("run --mock writes the four files; the CSV headers and line shape matc
     tool_step: Object.keys(agentLine.steps[1]),
     tool_result: Object.keys((agentLine.steps[1] as { result: object }).result),
     check: Object.keys(agentLine.checks[0]),
+    retrieval: Object.keys(agentLine.retrieval),
   };
   assert.deepEqual(shape, JSON.parse(golden("result_line_shape.json")));
   const toolUsage = Deno.readTextFileSync(join(out, "tool_usage.csv"));
@@ -101,7 +107,7 @@ Deno.test("an unreachable model endpoint gives an error per question, not a cras
   }
   assert.match(
     Deno.readTextFileSync(join(out, "metrics_summary.csv")),
-    /^closed_book,closed_book,15,0,0,15,/m,
+    /^closed_book,closed_book,15,15,0,0,15,/m,
   );
 });
 

@@ -29,6 +29,7 @@ Deno.test("config: defaults are filled in and relative paths resolve against the
     repeats: 1,
     max_cost_usd: null,
     question_timeout_s: 300,
+    retrieval_k: [1, 5, 10],
   });
   assert.deepEqual(config.tools, {
     allow: [],
@@ -185,3 +186,52 @@ Deno.test("config: every problem is reported at once", () => {
   assert.equal(error.issues.length, 2);
   assert.deepEqual(error.issues.map((i) => i.position.line), [5, 6]);
 });
+
+Deno.test("config: BEIR sources for corpus and questions resolve against the config file", () => {
+  const config = load(`name: t
+corpus: {beir: ../data/cranfield}
+questions: [q.yaml, {beir: ../data/cranfield, split: dev}, {beir: /abs/scifact}]
+evaluation: {retrieval_k: [10, 100]}
+systems:
+  - {type: closed_book}
+`);
+  assert.deepEqual(config.corpus, [{ beir: "/project/data/cranfield" }]);
+  assert.deepEqual(config.questions, [
+    "/project/configs/q.yaml",
+    { beir: "/project/data/cranfield", split: "dev" },
+    { beir: "/abs/scifact", split: "test" },
+  ]);
+  assert.deepEqual(config.evaluation.retrieval_k, [10, 100]);
+});
+
+for (
+  const [name, text, message] of [
+    [
+      "a misspelt BEIR key",
+      "questions: {beir: x, splt: test}",
+      'Cannot load config "all.yaml" (line 3, column 22): unknown key "splt" in questions — did you mean "split"?',
+    ],
+    [
+      "a split that is a path",
+      "questions: {beir: x, split: ../train}",
+      'Cannot load config "all.yaml" (line 3, column 29): questions.split: use letters, digits, _, . and - (the file qrels/<split>.tsv)',
+    ],
+    [
+      "a repeated retrieval cut-off",
+      "questions: q.yaml\nevaluation: {retrieval_k: [5, 5]}",
+      'Cannot load config "all.yaml" (line 4, column 27): evaluation.retrieval_k: list each cut-off once',
+    ],
+  ]
+) {
+  Deno.test(`config: ${name} is an error with its line`, () => {
+    const error = (() => {
+      try {
+        load(`name: t\ncorpus: {beir: x}\n${text}\nsystems:\n  - {type: closed_book}\n`);
+      } catch (e) {
+        return e;
+      }
+    })();
+    assert.ok(error instanceof ConfigError, String(error));
+    assert.equal(error.message, message);
+  });
+}

@@ -41,6 +41,36 @@ Deno.test("questions: YAML list with every check type loads, defaults applied", 
   assert.equal(questions[1].id, "2");
 });
 
+Deno.test("questions: graded evidence, plain ids as grade 1, and no checks for retrieval-only questions", () => {
+  const [q] = parseQuestions(
+    "- id: a\n  question: A?\n  evidence: [eiffel_tower, {id: tokyo_tower, grade: 3}]\n",
+    "q.yaml",
+    context,
+  );
+  assert.deepEqual(q.evidence, [{ id: "eiffel_tower", grade: 1 }, { id: "tokyo_tower", grade: 3 }]);
+  assert.deepEqual(q.checks, []);
+  const [none] = parseQuestions(
+    '{"id": "b", "question": "B?", "checks": []}\n',
+    "q.jsonl",
+    context,
+  );
+  assert.deepEqual(none.checks, []);
+});
+
+Deno.test("questions: QA JSONL with gold answers; exact_match and token_f1 take them by default", () => {
+  const [q, own] = parseQuestions(
+    '{"id": "a", "question": "Who?", "answers": ["Denver Broncos", "Broncos"], "checks": [{"type": "exact_match"}, {"type": "token_f1"}]}\n' +
+      '{"id": "b", "question": "B?", "checks": [{"type": "token_f1", "answers": ["x y"], "threshold": 0.8}]}\n',
+    "qa.jsonl",
+    context,
+  );
+  assert.deepEqual(q.checks, [
+    { type: "exact_match", answers: ["Denver Broncos", "Broncos"] },
+    { type: "token_f1", answers: ["Denver Broncos", "Broncos"], threshold: 0.5 },
+  ]);
+  assert.deepEqual(own.checks, [{ type: "token_f1", answers: ["x y"], threshold: 0.8 }]);
+});
+
 Deno.test("questions: a mapping with a questions: list and JSONL both load", () => {
   const yaml = parseQuestions(
     "questions:\n  - {id: a, question: A?, checks: [{type: contains, value: a}]}\n",
@@ -76,10 +106,21 @@ const failures: Array<{ name: string; file?: string; text: string; message: stri
     message: 'Cannot load questions "q.yaml" (line 1, column 3): [0].question: is required',
   },
   {
-    name: "a question without checks",
-    text: "- id: a\n  question: A?\n  checks: []\n",
+    name: "an exact_match check without gold answers",
+    text: "- id: a\n  question: A?\n  checks: [{type: exact_match}]\n",
     message:
-      'Cannot load questions "q.yaml" (line 3, column 11): [0].checks: a question needs at least one check',
+      'Cannot load questions "q.yaml" (line 3, column 12): exact_match in question "a" has no gold answers; give the question "answers:" or the check "answers:"',
+  },
+  {
+    name: "an evidence grade below 1",
+    text: "- id: a\n  question: A?\n  evidence: [{id: eiffel_tower, grade: 0}]\n",
+    message: 'Cannot load questions "q.yaml" (line 3',
+  },
+  {
+    name: "evidence naming a document twice",
+    text: "- id: a\n  question: A?\n  evidence: [eiffel_tower, {id: eiffel_tower, grade: 2}]\n",
+    message:
+      'Cannot load questions "q.yaml" (line 3, column 28): evidence lists document "eiffel_tower" twice in question "a"',
   },
   {
     name: "a check missing its value",

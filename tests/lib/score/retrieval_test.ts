@@ -40,11 +40,33 @@ Deno.test("docIdsOf reads data.results or a list of {doc_id}, in order, without 
   assert.deepEqual(docIdsOf(undefined), []);
 });
 
-Deno.test("fuseRankings merges with reciprocal rank fusion, ties in first-seen order", () => {
-  assert.deepEqual(fuseRankings([["a", "b", "c"], ["b", "c"]]), ["b", "c", "a"]);
-  assert.deepEqual(fuseRankings([["a"], ["b"]]), ["a", "b"]);
+Deno.test("fuseRankings merges with reciprocal rank fusion; ties by document id, descending", () => {
+  assert.deepEqual(fuseRankings([["a", "b", "c"], ["b", "c"]]).map((d) => d.doc_id), [
+    "b",
+    "c",
+    "a",
+  ]);
+  assert.deepEqual(fuseRankings([["a", "b", "c"], ["b", "c"]])[0].score, 1 / 62 + 1 / 61);
+  assert.deepEqual(fuseRankings([["a"], ["b"]]).map((d) => d.doc_id), ["b", "a"]);
   assert.deepEqual(fuseRankings([]), []);
 });
+
+function retrievalStep(results: Array<[string, number]>, error = false): Step {
+  return {
+    type: "retrieval",
+    retriever: "bm25",
+    query: "q",
+    results: results.map(([passage_id, score]) => ({
+      passage_id,
+      doc_id: passage_id.split("#")[0],
+      score,
+    })),
+    latency_ms: 1,
+    embedding_tokens: 0,
+    cost_usd: 0,
+    error: error ? { kind: "unavailable", message: "down" } : null,
+  };
+}
 
 Deno.test("retrieval scores: recall and mrr over the merged ranking of retrieval tools only", () => {
   const steps = [
@@ -54,16 +76,66 @@ Deno.test("retrieval scores: recall and mrr over the merged ranking of retrieval
     toolStep("search", { query: "y" }, ["e2"], true),
     toolStep("read_document", { doc_id: "e3" }, ["e3"]),
   ];
-  const scores = retrievalScores(steps, ["e3", "zz"]);
-  assert.deepEqual(scores.ranking, ["d1", "e3", "d2"]);
+  const scores = retrievalScores(steps, [{ id: "e3", grade: 1 }, { id: "zz", grade: 1 }], [1, 2]);
+  // d1 and e3 tie at 1/61: the larger id comes first, as trec_eval orders ties.
+  assert.deepEqual(scores.ranking, ["e3", "d1", "d2"]);
+  assert.deepEqual(scores.scores, [1 / 61, 1 / 61, 1 / 62]);
   assert.equal(scores.recall, 0.5);
-  assert.equal(scores.mrr, 0.5);
+  assert.equal(scores.mrr, 1);
+  assert.equal(scores.relevant, 2);
+  assert.equal(scores.retrieved, true);
+  assert.deepEqual(Object.keys(scores.metrics!), [
+    "map",
+    "recall@1",
+    "recall@2",
+    "precision@1",
+    "precision@2",
+    "mrr@1",
+    "mrr@2",
+    "ndcg@1",
+    "ndcg@2",
+    "hit_rate@1",
+    "hit_rate@2",
+  ]);
+  assert.equal(scores.metrics!["precision@2"], 0.5);
+  assert.equal(scores.metrics!.map, 0.5);
   assert.deepEqual(retrievalScores(steps, undefined), {
+    retrieved: true,
+    relevant: 0,
     recall: null,
     mrr: null,
-    ranking: ["d1", "e3", "d2"],
+    metrics: null,
+    ranking: ["e3", "d1", "d2"],
+    scores: [1 / 61, 1 / 61, 1 / 62],
   });
-  assert.equal(retrievalScores(steps, ["nowhere"]).mrr, 0);
+  assert.equal(retrievalScores(steps, [{ id: "nowhere", grade: 1 }]).mrr, 0);
+  assert.equal(retrievalScores([model], undefined).retrieved, false);
+});
+
+Deno.test("one retrieval step: its passages reduced to best passage per document, with its scores", () => {
+  const step = retrievalStep([["a#2", 9], ["b#0", 7], ["a#0", 5], ["c#1", 7], ["d#0", 1]]);
+  const scores = retrievalScores([step], [{ id: "c", grade: 2 }, { id: "d", grade: 1 }], [3]);
+  // b and c tie at 7: "c" > "b", so c ranks second.
+  assert.deepEqual(scores.ranking, ["a", "c", "b", "d"]);
+  assert.deepEqual(scores.scores, [9, 7, 7, 1]);
+  assert.equal(scores.metrics!["recall@3"], 0.5);
+  assert.equal(scores.metrics!["mrr@3"], 0.5);
+  assert.equal(scores.metrics!.map, (1 / 2 + 2 / 4) / 2);
+  const idcg = 2 + 1 / Math.log2(3);
+  assert.equal(scores.metrics!["ndcg@3"], (2 / Math.log2(3)) / idcg);
+});
+
+Deno.test("a failed retrieval step counts as retrieving but ranks nothing; a second source is fused", () => {
+  const failed = retrievalScores([retrievalStep([], true)], [{ id: "a", grade: 1 }], [1]);
+  assert.equal(failed.retrieved, true);
+  assert.deepEqual(failed.ranking, []);
+  assert.equal(failed.metrics!["recall@1"], 0);
+  const both = retrievalScores(
+    [retrievalStep([["a#0", 3], ["b#0", 2]]), toolStep("search", { query: "x" }, ["b"])],
+    undefined,
+  );
+  assert.deepEqual(both.ranking, ["b", "a"]);
+  assert.deepEqual(both.scores, [1 / 62 + 1 / 61, 1 / 61]);
 });
 
 Deno.test("trajectory: calls, errors, distinct queries, steps to evidence, required tools", () => {
@@ -76,7 +148,10 @@ Deno.test("trajectory: calls, errors, distinct queries, steps to evidence, requi
     toolStep("calculator", { expression: "1" }, [], true),
   ];
   assert.deepEqual(
-    trajectoryScores(steps, { evidence: ["d2"], requires_tools: ["search", "calculator"] }),
+    trajectoryScores(steps, {
+      evidence: [{ id: "d2" }],
+      requires_tools: ["search", "calculator"],
+    }),
     {
       tool_calls: 3,
       tool_errors: 1,

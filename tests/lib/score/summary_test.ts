@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { mean, percentile } from "../../../lib/score/stats.ts";
-import { summarizeSystem, toolUsage } from "../../../lib/score/summary.ts";
+import { summaryTable } from "../../../lib/report/console_table.ts";
+import { summarizeSystem, summaryColumns, toolUsage } from "../../../lib/score/summary.ts";
 import type { QuestionResult, Step } from "../../../lib/types.ts";
 
 function line(overrides: Partial<QuestionResult> & { steps?: Step[] } = {}): QuestionResult {
@@ -20,7 +21,15 @@ function line(overrides: Partial<QuestionResult> & { steps?: Step[] } = {}): Que
     usage: { input_tokens: 10, output_tokens: 5 },
     cost_usd: 0.5,
     latency_ms: 100,
-    retrieval: { recall: null, mrr: null, ranking: [] },
+    retrieval: {
+      retrieved: false,
+      relevant: 0,
+      recall: null,
+      mrr: null,
+      metrics: null,
+      ranking: [],
+      scores: [],
+    },
     trajectory: {
       tool_calls: 0,
       tool_errors: 0,
@@ -111,6 +120,69 @@ Deno.test("summary: tool rates and required_tool_used_rate over the questions th
   assert.equal(s.avg_tool_calls, 4 / 3);
   assert.equal(s.tool_error_rate, 0.25);
   assert.equal(s.required_tool_used_rate, 0.5);
+});
+
+Deno.test("summary: lines without checks are left out of answer means and counted out of checked", () => {
+  const rows = [
+    line({ passed: true, answer_score: 1 }),
+    line({ passed: null, answer_score: null }),
+    line({ passed: false, answer_score: 0.5 }),
+  ];
+  const s = summarizeSystem({ name: "s", type: "rag" }, rows);
+  assert.equal(s.questions, 3);
+  assert.equal(s.checked, 2);
+  assert.equal(s.answer_score, 0.75);
+  assert.equal(s.accuracy, 0.5);
+  const none = summarizeSystem({ name: "s", type: "retrieval_only" }, [rows[1]]);
+  assert.equal(none.answer_score, null);
+  assert.equal(none.accuracy, null);
+  const table = summaryTable([s, none]);
+  assert.match(table, /^s +3 +0\.750 +1\/2 /m);
+  assert.match(table, /^s +1 +- +- /m);
+});
+
+function retrieving(metrics: Record<string, number> | null, retrieved = true): QuestionResult {
+  return line({
+    retrieval: { ...line().retrieval, retrieved, metrics, relevant: metrics ? 1 : 0 },
+  });
+}
+
+Deno.test("summary: retrieval columns are means over the lines with evidence, empty for a system that never retrieves", () => {
+  const m = (v: number) => ({
+    map: v,
+    "recall@2": v,
+    "precision@2": v / 2,
+    "mrr@2": v,
+    "ndcg@2": v,
+    "hit_rate@2": v,
+  });
+  const rows = [retrieving(m(1)), retrieving(m(0)), retrieving(null)];
+  const s = summarizeSystem({ name: "s", type: "rag", tools: [] }, rows, { retrievalK: [2] });
+  assert.equal(s.map, 0.5);
+  assert.equal(s["ndcg@2"], 0.5);
+  assert.equal(s["precision@2"], 0.25);
+  assert.deepEqual(
+    summaryColumns([2]).slice(-6),
+    ["map", "recall@2", "precision@2", "mrr@2", "ndcg@2", "hit_rate@2"],
+  );
+  // A closed-book system's lines retrieved nothing and it offers no retrieval tool: empty cells.
+  const closed = summarizeSystem(
+    { name: "c", type: "closed_book", tools: [] },
+    [retrieving(m(0), false)],
+    { retrievalK: [2] },
+  );
+  assert.equal(closed["ndcg@2"], null);
+  assert.equal(closed.map, null);
+  // An agent that offers search but never called it scores 0, not empty.
+  const lazy = summarizeSystem(
+    { name: "a", type: "agent_search", tools: ["search"] },
+    [retrieving(m(0), false)],
+    { retrievalK: [2] },
+  );
+  assert.equal(lazy["ndcg@2"], 0);
+  const table = summaryTable([s, closed], [2]);
+  assert.match(table, /nDCG@2 +R@2/);
+  assert.match(table, /^s +3 +1\.000 +3\/3 +0\.500 +0\.500 /m);
 });
 
 Deno.test("tool usage: a row for every offered tool, zero calls included, then unknown ones", () => {

@@ -1,0 +1,313 @@
+/**
+ * Reads a data set in BEIR's format: a folder holding
+ *
+ * - `corpus.jsonl`: one document a line, `{"_id", "title", "text"}` (other
+ *   keys, such as `metadata`, are ignored; `title` may be missing);
+ * - `queries.jsonl`: one query a line, `{"_id", "text"}`;
+ * - `qrels/<split>.tsv`: the header `query-id<TAB>corpus-id<TAB>score`, then
+ *   one judged pair a line.
+ *
+ * The corpus becomes documents (`source` "corpus.jsonl"); a document whose
+ * title and text are both blank is kept (it can still be judged and ranked)
+ * and counted. The queries that have at least one qrels line in the split
+ * become questions without answer checks, in `queries.jsonl` order; their
+ * pairs with a score ≥ 1 become `evidence` with that score as the grade, and
+ * pairs with a score ≤ 0 (judged not relevant) are dropped. Queries with no
+ * qrels line in the split are left out and counted (a BEIR `queries.jsonl`
+ * usually holds the queries of every split).
+ *
+ * Every problem is a {@link ConfigError} naming the file and line: a missing
+ * file, invalid JSON, a missing or mistyped field, a duplicate id, a bad
+ * qrels header or line, a non-integer score, a pair listed twice, and a
+ * qrels line naming a query `queries.jsonl` lacks or a document the run's
+ * corpus lacks.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { z } from "zod";
+import { ConfigError, type ConfigIssue } from "../errors.ts";
+import type { Document } from "../types.ts";
+import { describeFsError } from "../util/fs.ts";
+import { TextLineStream } from "../util/text_lines.ts";
+import { type Evidence, MAX_GRADE, type Question } from "./question_schema.ts";
+
+/** File names inside a BEIR folder. */
+export const BEIR_FILES = {
+  corpus: "corpus.jsonl",
+  queries: "queries.jsonl",
+  qrelsFolder: "qrels",
+} as const;
+
+/** The header line a qrels file must start with (tab-separated). */
+export const QRELS_HEADER = ["query-id", "corpus-id", "score"] as const;
+
+/** Problems listed in one error before the rest are only counted. */
+const MAX_ISSUES = 20;
+
+const idSchema = z.union([z.string().min(1, "must not be empty"), z.int().transform(String)]);
+const corpusLine = z.looseObject({
+  _id: idSchema,
+  title: z.string().optional(),
+  text: z.string(),
+});
+const queryLine = z.looseObject({
+  _id: idSchema,
+  text: z.string().refine((s) => s.trim() !== "", "must not be blank"),
+});
+
+/** A BEIR corpus, read. */
+export interface BeirCorpus {
+  documents: Document[];
+  /** Documents whose title and text are both blank (kept). */
+  empty: number;
+}
+
+/** A BEIR split, read as questions. */
+export interface BeirQuestions {
+  questions: Question[];
+  /** Queries of `queries.jsonl` with no qrels line in the split (left out). */
+  unjudged: number;
+  /** Judged queries none of whose pairs is relevant (kept, with no evidence). */
+  noRelevant: number;
+}
+
+/**
+ * Reads `<folder>/corpus.jsonl`.
+ *
+ * @throws {ConfigError} (subject "corpus") naming the file and line of each problem.
+ */
+export async function loadBeirCorpus(folder: string): Promise<BeirCorpus> {
+  const file = join(folder, BEIR_FILES.corpus);
+  const issues = new IssueList("corpus");
+  const documents: Document[] = [];
+  const lineOf = new Map<string, number>();
+  let empty = 0;
+  for await (const { line, number } of readLines(file, "corpus")) {
+    const doc = parseLine(line, number, file, corpusLine, issues);
+    if (doc === undefined) continue;
+    const previous = lineOf.get(doc._id);
+    if (previous !== undefined) {
+      issues.add(file, number, `document id "${doc._id}" is also on line ${previous}`);
+      continue;
+    }
+    lineOf.set(doc._id, number);
+    const title = doc.title ?? "";
+    if (title.trim() === "" && doc.text.trim() === "") empty++;
+    documents.push({ id: doc._id, title, text: doc.text, source: BEIR_FILES.corpus });
+  }
+  issues.throwIfAny();
+  if (documents.length === 0) {
+    throw new ConfigError("corpus", [{ position: { file }, message: "it holds no documents" }]);
+  }
+  return { documents, empty };
+}
+
+/**
+ * Reads `<folder>/queries.jsonl` and `<folder>/qrels/<split>.tsv` as questions.
+ * With `documentIds`, every qrels document must be one of them.
+ *
+ * @throws {ConfigError} (subject "questions") naming the file and line of each problem.
+ */
+export async function loadBeirQuestions(
+  folder: string,
+  split: string,
+  context: { documentIds?: ReadonlySet<string> },
+): Promise<BeirQuestions> {
+  const queriesFile = join(folder, BEIR_FILES.queries);
+  const qrelsFile = join(folder, BEIR_FILES.qrelsFolder, `${split}.tsv`);
+  const issues = new IssueList("questions");
+  const queries = new Map<string, { text: string; line: number }>();
+  for await (const { line, number } of readLines(queriesFile, "questions")) {
+    const query = parseLine(line, number, queriesFile, queryLine, issues);
+    if (query === undefined) continue;
+    const previous = queries.get(query._id);
+    if (previous !== undefined) {
+      issues.add(queriesFile, number, `query id "${query._id}" is also on line ${previous.line}`);
+      continue;
+    }
+    queries.set(query._id, { text: query.text, line: number });
+  }
+  issues.throwIfAny();
+  const judged = await readQrels(qrelsFile, queries, context.documentIds, issues);
+  issues.throwIfAny();
+  const questions: Question[] = [];
+  let noRelevant = 0;
+  for (const [id, query] of queries) {
+    const pairs = judged.get(id);
+    if (pairs === undefined) continue;
+    const evidence = pairs.filter((p) => p.grade >= 1);
+    if (evidence.length === 0) noRelevant++;
+    questions.push({ id, question: query.text, evidence, checks: [] });
+  }
+  if (questions.length === 0) {
+    throw new ConfigError("questions", [{
+      position: { file: qrelsFile },
+      message: "it judges no query",
+    }]);
+  }
+  return { questions, unjudged: queries.size - questions.length, noRelevant };
+}
+
+/** Reads a qrels file into query id → judged pairs (grades may be ≤ 0 here). */
+async function readQrels(
+  file: string,
+  queries: ReadonlyMap<string, unknown>,
+  documentIds: ReadonlySet<string> | undefined,
+  issues: IssueList,
+): Promise<Map<string, Evidence[]>> {
+  const judged = new Map<string, Evidence[]>();
+  const pairLine = new Map<string, number>();
+  let header = false;
+  for await (const { line, number } of readLines(file, "questions")) {
+    if (line.trim() === "") continue;
+    const fields = line.split("\t").map((f) => f.trim());
+    if (!header) {
+      header = true;
+      if (fields.join("\t") !== QRELS_HEADER.join("\t")) {
+        issues.add(
+          file,
+          number,
+          `expected the header "${QRELS_HEADER.join("<TAB>")}", got ${quoteCut(line)}`,
+        );
+        break;
+      }
+      continue;
+    }
+    if (fields.length !== 3) {
+      issues.add(
+        file,
+        number,
+        `expected 3 tab-separated fields (query-id, corpus-id, score), got ${fields.length}`,
+      );
+      continue;
+    }
+    const [queryId, docId, scoreText] = fields;
+    if (queryId === "" || docId === "") {
+      issues.add(file, number, "query-id and corpus-id must not be empty");
+      continue;
+    }
+    if (!/^-?\d{1,9}$/.test(scoreText) || Math.abs(Number(scoreText)) > MAX_GRADE) {
+      issues.add(
+        file,
+        number,
+        `score ${quoteCut(scoreText)} is not an integer between -${MAX_GRADE} and ${MAX_GRADE}`,
+      );
+      continue;
+    }
+    if (!queries.has(queryId)) {
+      issues.add(
+        file,
+        number,
+        `query-id "${queryId}" is not in ${BEIR_FILES.queries}`,
+      );
+      continue;
+    }
+    if (documentIds && !documentIds.has(docId)) {
+      issues.add(file, number, `corpus-id "${docId}" is not a document of the corpus`);
+      continue;
+    }
+    const key = JSON.stringify([queryId, docId]);
+    const previous = pairLine.get(key);
+    if (previous !== undefined) {
+      issues.add(file, number, `the pair ${queryId} / ${docId} is also on line ${previous}`);
+      continue;
+    }
+    pairLine.set(key, number);
+    let pairs = judged.get(queryId);
+    if (pairs === undefined) judged.set(queryId, pairs = []);
+    pairs.push({ id: docId, grade: Number(scoreText) });
+  }
+  if (!header) issues.add(file, undefined, "the file is empty (it needs the header line)");
+  return judged;
+}
+
+function parseLine<T extends z.ZodType>(
+  line: string,
+  number: number,
+  file: string,
+  schema: T,
+  issues: IssueList,
+): z.output<T> | undefined {
+  if (line.trim() === "") return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    issues.add(file, number, `invalid JSON (${(error as Error).message})`);
+    return undefined;
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = issue.path.length ? `field "${issue.path.join(".")}"` : "line";
+  const missing = issue.code === "invalid_type" && issue.path.length === 1 &&
+    value !== null && typeof value === "object" && !(String(issue.path[0]) in value);
+  issues.add(
+    file,
+    number,
+    missing ? `${field} is missing` : `${field}: ${issue.message.replace(/^Invalid input: /, "")}`,
+  );
+  return undefined;
+}
+
+/** Lines of a UTF-8 text file with their 1-based numbers, read as a stream. */
+async function* readLines(
+  file: string,
+  subject: string,
+): AsyncGenerator<{ line: string; number: number }> {
+  let handle: Deno.FsFile;
+  try {
+    handle = await Deno.open(file);
+  } catch (error) {
+    throw new ConfigError(subject, [{
+      position: { file },
+      message: `cannot read it: ${describeFsError(error)}`,
+    }], { cause: error });
+  }
+  const lines = handle.readable.pipeThrough(new TextDecoderStream()).pipeThrough(
+    new TextLineStream(),
+  );
+  let number = 0;
+  for await (const raw of lines) {
+    number++;
+    yield { line: number === 1 ? raw.replace(/^\uFEFF/, "") : raw, number };
+  }
+}
+
+/** Collects problems, keeping the first {@link MAX_ISSUES} and counting the rest. */
+class IssueList {
+  readonly #subject: string;
+  readonly #issues: ConfigIssue[] = [];
+  #more = 0;
+
+  constructor(subject: string) {
+    this.#subject = subject;
+  }
+
+  add(file: string, line: number | undefined, message: string): void {
+    if (this.#issues.length >= MAX_ISSUES) {
+      this.#more++;
+      return;
+    }
+    this.#issues.push({ position: { file, line }, message });
+  }
+
+  throwIfAny(): void {
+    if (this.#issues.length === 0) return;
+    const issues = [...this.#issues];
+    if (this.#more > 0) {
+      const last = issues[issues.length - 1];
+      issues.push({
+        position: { file: last.position.file },
+        message: `${this.#more} more problems not listed`,
+      });
+    }
+    throw new ConfigError(this.#subject, issues);
+  }
+}
+
+function quoteCut(text: string): string {
+  return JSON.stringify(text.length > 60 ? text.slice(0, 59) + "…" : text);
+}
