@@ -147,7 +147,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const trec = await writeTrecFiles(dir, plan.summary, all, loaded.questions);
   if (trec.skipped > 0) {
     io.progress(
-      `warning: ${trec.skipped} lines left out of the TREC files in ${TREC_FOLDER}/: their question or document id holds whitespace`,
+      `warning: ${trec.skipped} lines left out of the TREC files in ${TREC_FOLDER}/: their question or document id holds whitespace, or their line has no scores`,
     );
   }
 

@@ -37,5 +37,6 @@ export async function validateCommand(args: ParsedArgs, io: CliIO): Promise<numb
       }`,
     ].join("\n"),
   );
+  for (const warning of loaded.warnings) io.progress(`warning: ${warning}`);
   return 0;
 }

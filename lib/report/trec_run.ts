@@ -13,7 +13,8 @@
  * trec_eval's own order (score descending, ties by document id descending),
  * so `trec_eval -c qrels.txt <system>.run` evaluates exactly the ranking
  * ragbench scored. A question or document id holding whitespace cannot be
- * written in this format: its lines are left out and counted.
+ * written in this format, nor a ranking without scores (a line resumed from
+ * an older ragbench): such lines are left out and counted.
  *
  * @module
  */
@@ -33,7 +34,7 @@ const WHITESPACE = /\s/;
 /** Text of a file plus the lines that could not be written. */
 export interface TrecText {
   text: string;
-  /** Lines left out because an id held whitespace. */
+  /** Lines left out: an id held whitespace, or the ranking had no scores. */
   skipped: number;
 }
 
@@ -42,8 +43,9 @@ export function trecRunText(tag: string, lines: readonly QuestionResult[]): Trec
   const out: string[] = [];
   let skipped = 0;
   for (const line of lines) {
-    const { ranking, scores } = line.retrieval;
-    const badQuery = WHITESPACE.test(line.question_id);
+    // Lines resumed from an older ragbench have a ranking but no scores: they cannot be written.
+    const { ranking = [], scores = [] } = line.retrieval;
+    const badQuery = WHITESPACE.test(line.question_id) || scores.length !== ranking.length;
     ranking.forEach((doc, i) => {
       if (badQuery || WHITESPACE.test(doc)) {
         skipped++;

@@ -3,7 +3,9 @@
  * errors, how many searches and distinct queries, how many model steps it
  * took to first see an evidence document, and whether it used every tool the
  * question requires. Any tool result listing `doc_id`s counts as seeing a
- * document here (custom and MCP tools included).
+ * document here (custom and MCP tools included). A retrieval step (`rag`,
+ * `retrieval_only`) counts as a search and as seeing its documents, but not
+ * as a tool call.
  *
  * @module
  */
@@ -29,14 +31,25 @@ export function trajectoryScores(
       modelSteps++;
       continue;
     }
-    if (step.type !== "tool") continue;
+    if (step.type === "retrieval") {
+      // A system's own retrieval counts as a search, not as a tool call.
+      searches++;
+      queries.add(normalizeQuery(step.query));
+      if (
+        stepsToEvidence === null && evidence.size > 0 && step.error === null &&
+        step.results.some((r) => evidence.has(r.doc_id))
+      ) {
+        stepsToEvidence = modelSteps;
+      }
+      continue;
+    }
     toolCalls++;
     used.add(step.tool);
     if (step.result.error) toolErrors++;
     if (step.tool === "search") {
       searches++;
       const query = (step.args as Record<string, unknown> | null)?.query;
-      if (typeof query === "string") queries.add(query.trim().toLowerCase().replace(/\s+/g, " "));
+      if (typeof query === "string") queries.add(normalizeQuery(query));
     }
     if (
       stepsToEvidence === null && evidence.size > 0 && step.result.error === null &&
@@ -54,4 +67,8 @@ export function trajectoryScores(
     steps_to_evidence: stepsToEvidence,
     required_tools_used: required.length === 0 ? null : required.every((t) => used.has(t)),
   };
+}
+
+function normalizeQuery(query: string): string {
+  return query.trim().toLowerCase().replace(/\s+/g, " ");
 }

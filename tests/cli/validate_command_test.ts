@@ -61,3 +61,16 @@ systems: [{type: closed_book}]
     /^Cannot load questions ".*q\.yaml" \(line 3, column 19\): unknown type "contain" in \[0\]\.checks\[0\] — did you mean "contains"\?$/,
   );
 });
+
+Deno.test("validate: a BEIR config loads and reports the empty documents as a warning", async () => {
+  const cranfield = new URL("../../../../shared/datasets/cranfield/", import.meta.url).pathname;
+  await using t = await tempTree({
+    "beir.yaml":
+      `name: b\ncorpus: {beir: ${cranfield}}\nquestions: {beir: ${cranfield}}\nsystems:\n  - {type: closed_book}\n`,
+  });
+  const result = await runCli(["validate", t.path("beir.yaml")]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /corpus: +1400 documents, 0 tables/);
+  assert.match(result.stdout, /questions: 225/);
+  assert.match(result.stderr, /warning: corpus ".*": 2 of 1400 documents are empty/);
+});

@@ -30,6 +30,8 @@ Deno.test("TREC files leave out and count lines whose ids hold whitespace", () =
   ]);
   assert.equal(qrels.text, "q2 0 b 3\n");
   assert.equal(qrels.skipped, 1);
+  const old = { question_id: "q3", retrieval: { ranking: ["a"] } } as unknown as QuestionResult;
+  assert.deepEqual(trecRunText("s", [old]), { text: "", skipped: 1 });
   assert.equal(trecRunName("s", 1), "s.run");
   assert.equal(trecRunName("s", 3), "s.repeat3.run");
 });

@@ -166,3 +166,15 @@ Deno.test("trajectory: calls, errors, distinct queries, steps to evidence, requi
   assert.equal(none.required_tools_used, false);
   assert.equal(trajectoryScores([], {}).required_tools_used, null);
 });
+
+Deno.test("trajectory: a retrieval step counts as a search that sees its documents, not a tool call", () => {
+  const steps = [retrievalStep([["x#0", 2], ["d2#1", 1]]), model];
+  assert.deepEqual(trajectoryScores(steps, { evidence: [{ id: "d2" }] }), {
+    tool_calls: 0,
+    tool_errors: 0,
+    searches: 1,
+    distinct_queries: 1,
+    steps_to_evidence: 0,
+    required_tools_used: null,
+  });
+});
