@@ -88,3 +88,20 @@ Deno.test("run without --mock names the missing env and net flags", async () => 
   );
   assert.match(result.stderr, /--allow-net=api\.openai\.com:443 {2}\(the model API\)/);
 });
+
+Deno.test("permissions for a BEIR config read the BEIR folder, once", async () => {
+  await using t = await tempTree({
+    "c.yaml": `name: t
+corpus: {beir: data/scifact}
+questions: {beir: data/scifact, split: dev}
+systems: [{type: closed_book}]
+`,
+  });
+  const result = await runCli(["permissions", t.path("c.yaml"), "--mock", "--out", t.path("out")]);
+  assert.equal(result.code, 0, result.stderr);
+  const flags = result.stdout.split("\n")[1];
+  assert.match(
+    flags,
+    new RegExp(`--allow-read=${t.path("c.yaml")},${t.path("data/scifact")},tools`),
+  );
+});
