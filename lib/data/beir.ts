@@ -46,7 +46,9 @@ export const QRELS_HEADER = ["query-id", "corpus-id", "score"] as const;
 /** Problems listed in one error before the rest are only counted. */
 const MAX_ISSUES = 20;
 
-const idSchema = z.union([z.string().min(1, "must not be empty"), z.int().transform(String)]);
+const idSchema = z.union([z.string().min(1, "must not be empty"), z.int().transform(String)], {
+  error: "must be a non-empty string or an integer",
+});
 const corpusLine = z.looseObject({
   _id: idSchema,
   title: z.string().optional(),
@@ -238,12 +240,15 @@ function parseLine<T extends z.ZodType>(
     issues.add(file, number, `invalid JSON (${(error as Error).message})`);
     return undefined;
   }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    issues.add(file, number, 'expected a JSON object with "_id" and "text"');
+    return undefined;
+  }
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const field = issue.path.length ? `field "${issue.path.join(".")}"` : "line";
-  const missing = issue.code === "invalid_type" && issue.path.length === 1 &&
-    value !== null && typeof value === "object" && !(String(issue.path[0]) in value);
+  const missing = issue.path.length === 1 && !Object.hasOwn(value, String(issue.path[0]));
   issues.add(
     file,
     number,

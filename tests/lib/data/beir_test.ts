@@ -133,6 +133,20 @@ const bad: Array<
     message: 'Cannot load corpus "DIR/corpus.jsonl" (line 2): field "text" is missing',
   },
   {
+    name: "a corpus line that is not an object",
+    files: beirFiles({ "corpus.jsonl": '{"_id": "d1", "text": "x"}\n["d2", "y"]\n' }),
+    load: "corpus",
+    message:
+      'Cannot load corpus "DIR/corpus.jsonl" (line 2): expected a JSON object with "_id" and "text"',
+  },
+  {
+    name: "a corpus id that is neither a string nor an integer",
+    files: beirFiles({ "corpus.jsonl": '{"_id": 1.5, "text": "x"}\n' }),
+    load: "corpus",
+    message:
+      'Cannot load corpus "DIR/corpus.jsonl" (line 1): field "_id": must be a non-empty string or an integer',
+  },
+  {
     name: "a duplicate document id",
     files: beirFiles({
       "corpus.jsonl": '{"_id": "d1", "text": "x"}\n{"_id": "d1", "text": "y"}\n',
