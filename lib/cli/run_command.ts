@@ -140,11 +140,10 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const order = sortKey(plan.summary.map((s) => s.name), loaded.questions.map((q) => q.id));
   const all = [...previous, ...outcome.results].sort((a, b) => order(a) - order(b));
   await rewriteJsonl(resultsPath, all);
-  const summaries = summarize(plan.summary, all.filter((r) => order(r) !== Infinity), {
-    retrievalK: config.evaluation.retrieval_k,
-  });
+  const known = all.filter((r) => order(r) !== Infinity);
+  const summaries = summarize(plan.summary, known, { retrievalK: config.evaluation.retrieval_k });
   await writeSummaries(dir, summaries);
-  const trec = await writeTrecFiles(dir, plan.summary, all, loaded.questions);
+  const trec = await writeTrecFiles(dir, plan.summary, known, loaded.questions);
   if (trec.skipped > 0) {
     io.progress(
       `warning: ${trec.skipped} lines left out of the TREC files in ${TREC_FOLDER}/: their question or document id holds whitespace, or their line has no scores`,

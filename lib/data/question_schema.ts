@@ -94,12 +94,16 @@ export interface Evidence {
 
 /**
  * `evidence:` entries: a document id (grade 1) or `{id, grade}` with an
- * integer grade of at least 1; read as {@link Evidence}.
+ * integer grade of at least 1; read as {@link Evidence}. An integer id is
+ * read as its decimal text (`471` → `"471"`), as question ids are.
  */
 export const evidenceSchema = z.array(
   z.union([
-    text.transform((id): Evidence => ({ id, grade: 1 })),
-    z.strictObject({ id: text, grade: z.int().min(1).max(MAX_GRADE) }),
+    z.union([text, z.int().transform(String)]).transform((id): Evidence => ({ id, grade: 1 })),
+    z.strictObject({
+      id: z.union([text, z.int().transform(String)]),
+      grade: z.int().min(1).max(MAX_GRADE),
+    }),
   ]),
 );
 

@@ -43,11 +43,15 @@ Deno.test("questions: YAML list with every check type loads, defaults applied", 
 
 Deno.test("questions: graded evidence, plain ids as grade 1, and no checks for retrieval-only questions", () => {
   const [q] = parseQuestions(
-    "- id: a\n  question: A?\n  evidence: [eiffel_tower, {id: tokyo_tower, grade: 3}]\n",
+    "- id: a\n  question: A?\n  evidence: [eiffel_tower, {id: tokyo_tower, grade: 3}, 471]\n",
     "q.yaml",
-    context,
+    { ...context, documentIds: new Set([...context.documentIds, "471"]) },
   );
-  assert.deepEqual(q.evidence, [{ id: "eiffel_tower", grade: 1 }, { id: "tokyo_tower", grade: 3 }]);
+  assert.deepEqual(q.evidence, [
+    { id: "eiffel_tower", grade: 1 },
+    { id: "tokyo_tower", grade: 3 },
+    { id: "471", grade: 1 },
+  ]);
   assert.deepEqual(q.checks, []);
   const [none] = parseQuestions(
     '{"id": "b", "question": "B?", "checks": []}\n',
