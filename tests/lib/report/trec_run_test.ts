@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { trecQrelsText, trecRunName, trecRunText } from "../../../lib/report/trec_run.ts";
+import {
+  trecQrelsText,
+  trecRunName,
+  trecRunText,
+  writeTrecFiles,
+} from "../../../lib/report/trec_run.ts";
+import { tempTree } from "../../support/temp.ts";
 import type { QuestionResult } from "../../../lib/types.ts";
 
 function line(question_id: string, ranking: string[], scores: number[]): QuestionResult {
@@ -34,4 +40,35 @@ Deno.test("TREC files leave out and count lines whose ids hold whitespace", () =
   assert.deepEqual(trecRunText("s", [old]), { text: "", skipped: 1 });
   assert.equal(trecRunName("s", 1), "s.run");
   assert.equal(trecRunName("s", 3), "s.repeat3.run");
+});
+
+Deno.test("writeTrecFiles: qrels, one run per retrieving system and repeat, none for a closed-book system", async () => {
+  await using t = await tempTree();
+  const result = (system: string, repeat: number, retrieved: boolean, ranking: string[]) =>
+    ({
+      system,
+      question_id: "q1",
+      repeat,
+      retrieval: { retrieved, ranking, scores: ranking.map((_, i) => 10 - i) },
+    }) as unknown as QuestionResult;
+  const written = await writeTrecFiles(
+    t.dir,
+    [{ name: "closed", tools: [] }, { name: "rag", tools: [] }],
+    [
+      result("closed", 1, false, []),
+      result("rag", 1, true, ["a", "b"]),
+      result("rag", 2, true, ["b"]),
+    ],
+    [{ id: "q1", question: "?", checks: [], evidence: [{ id: "a", grade: 2 }] }],
+  );
+  assert.deepEqual(written, {
+    files: ["trec/qrels.txt", "trec/rag.run", "trec/rag.repeat2.run"],
+    skipped: 0,
+  });
+  assert.equal(Deno.readTextFileSync(t.path("trec/qrels.txt")), "q1 0 a 2\n");
+  assert.equal(
+    Deno.readTextFileSync(t.path("trec/rag.run")),
+    "q1 Q0 a 1 10 rag\nq1 Q0 b 2 9 rag\n",
+  );
+  assert.equal(Deno.readTextFileSync(t.path("trec/rag.repeat2.run")), "q1 Q0 b 1 10 rag\n");
 });
