@@ -1,0 +1,129 @@
+import assert from "node:assert/strict";
+import {
+  bootstrapMean,
+  createRng,
+  EXACT_SIGN_FLIP_MAX,
+  flipRate,
+  mcnemarExact,
+  minimumDetectableDifference,
+  pairedComparison,
+  signFlipPValue,
+} from "../../../lib/score/significance.ts";
+
+function close(actual: number | null, expected: number, digits = 6): void {
+  assert.ok(actual !== null, "expected a number, got null");
+  assert.ok(
+    Math.abs(actual - expected) < 10 ** -digits,
+    `expected ${expected}, got ${actual}`,
+  );
+}
+
+Deno.test("mcnemarExact: 0 vs 5 discordant questions gives 2 / 2^5 = 0.0625", () => {
+  close(mcnemarExact(0, 5), 0.0625);
+  close(mcnemarExact(5, 0), 0.0625);
+});
+
+Deno.test("mcnemarExact: 1 vs 4 gives 2 * (1 + 5) / 32 = 0.375", () => {
+  close(mcnemarExact(1, 4), 0.375);
+});
+
+Deno.test("mcnemarExact: balanced or no discordant pairs give p = 1", () => {
+  assert.equal(mcnemarExact(0, 0), 1);
+  assert.equal(mcnemarExact(3, 3), 1);
+});
+
+Deno.test("mcnemarExact: 2 vs 10 gives 2 * (1 + 12 + 66) / 4096", () => {
+  close(mcnemarExact(2, 10), (2 * 79) / 4096);
+});
+
+Deno.test("mcnemarExact: large counts do not overflow", () => {
+  const p = mcnemarExact(400, 600);
+  assert.ok(p > 0 && p < 1e-9, String(p));
+});
+
+Deno.test("mcnemarExact refuses negative or fractional counts", () => {
+  assert.throws(() => mcnemarExact(-1, 2), /non-negative integers, got -1/);
+  assert.throws(() => mcnemarExact(1.5, 2), /non-negative integers, got 1.5/);
+});
+
+Deno.test("signFlipPValue: three equal gains have p = 2/8", () => {
+  close(signFlipPValue([1, 1, 1]), 0.25);
+});
+
+Deno.test("signFlipPValue: differences 1 and 2 have p = 2/4 (sums ±3 of ±3, ±1)", () => {
+  close(signFlipPValue([1, 2]), 0.5);
+});
+
+Deno.test("signFlipPValue: zero differences are ignored and all-zero gives p = 1", () => {
+  close(signFlipPValue([0, 1, 0, 1, 0, 1]), 0.25);
+  assert.equal(signFlipPValue([0, 0, 0]), 1);
+});
+
+Deno.test("signFlipPValue: floating-point noise does not change the verdict", () => {
+  close(signFlipPValue([0.1 + 0.2, 0.3, 0.3 - 0.6]), signFlipPValue([0.3, 0.3, -0.3]));
+});
+
+Deno.test("signFlipPValue: past the exact limit the estimate is close to the exact value", () => {
+  // 20 gains of 1: exact p = 2 / 2^20; the estimate is (hits + 1) / (resamples + 1).
+  const diffs = Array.from({ length: EXACT_SIGN_FLIP_MAX + 4 }, () => 1);
+  const p = signFlipPValue(diffs);
+  assert.ok(p > 0 && p < 0.001, String(p));
+  // Balanced differences: the observed sum is 0, so every assignment is at least as extreme.
+  const balanced = Array.from({ length: 30 }, (_, i) => (i % 2 ? 1 : -1));
+  close(signFlipPValue(balanced), 1);
+});
+
+Deno.test("minimumDetectableDifference: 2.8016 * s_d / sqrt(n) on a worked example", () => {
+  // d = [1, -1, 1, -1]: mean 0, s_d = sqrt(4 / 3), n = 4.
+  close(minimumDetectableDifference([1, -1, 1, -1]), 2.801585 * Math.sqrt(4 / 3) / 2);
+  assert.equal(minimumDetectableDifference([0.5]), null);
+  close(minimumDetectableDifference([0.2, 0.2, 0.2]), 0);
+});
+
+Deno.test("bootstrapMean: constant values give a zero-width interval at the mean", () => {
+  assert.deepEqual(bootstrapMean([0.5, 0.5, 0.5]), { mean: 0.5, low: 0.5, high: 0.5 });
+  assert.equal(bootstrapMean([]), null);
+});
+
+Deno.test("bootstrapMean: is deterministic and its interval holds the mean", () => {
+  const values = [0, 1, 1, 0, 1, 1, 1, 0, 1, 1];
+  const a = bootstrapMean(values)!;
+  const b = bootstrapMean(values)!;
+  assert.deepEqual(a, b);
+  close(a.mean, 0.7);
+  assert.ok(a.low < 0.7 && a.high > 0.7, JSON.stringify(a));
+  // The normal approximation: 0.7 ± 1.96 * sqrt(0.21 / 10) = [0.416, 0.984]; the bootstrap is near it.
+  assert.ok(Math.abs(a.low - 0.4) <= 0.11 && Math.abs(a.high - 1.0) <= 0.05, JSON.stringify(a));
+});
+
+Deno.test("pairedComparison: a system that wins every question by 0.5", () => {
+  const a = [1, 1, 1, 1, 1, 1];
+  const b = [0.5, 0.5, 0.5, 0.5, 0.5, 0.5];
+  const c = pairedComparison(a, b);
+  assert.equal(c.n, 6);
+  assert.deepEqual(c.diff, { mean: 0.5, low: 0.5, high: 0.5 });
+  close(c.p_value, 2 / 64);
+  assert.equal(c.mde, 0);
+});
+
+Deno.test("pairedComparison refuses lists of different length or none", () => {
+  assert.throws(() => pairedComparison([1], [1, 2]), /differ in length \(1 and 2\)/);
+  assert.throws(() => pairedComparison([], []), /at least one question/);
+});
+
+Deno.test("flipRate: changes between consecutive repeats over repeats - 1", () => {
+  assert.equal(flipRate([true, false, true]), 1);
+  assert.equal(flipRate([true, true, false]), 0.5);
+  assert.equal(flipRate([false, false, false, false]), 0);
+  assert.equal(flipRate([true]), null);
+});
+
+Deno.test("createRng: the same seed gives the same sequence in [0, 1)", () => {
+  const a = createRng(7);
+  const b = createRng(7);
+  for (let i = 0; i < 1000; i++) {
+    const x = a();
+    assert.equal(x, b());
+    assert.ok(x >= 0 && x < 1);
+  }
+});
