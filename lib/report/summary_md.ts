@@ -1,0 +1,86 @@
+/**
+ * `summary.md`: the run's result as Markdown, for a CI job summary or a
+ * pull-request comment — the systems table with 95 % intervals, the
+ * recommendation and its warnings, and every paired comparison.
+ *
+ * @module
+ */
+
+import type { PairStats, SystemStats } from "../score/comparison.ts";
+import { comparisonSentence, type Recommendation } from "./recommendation.ts";
+
+/** One system's row: its summary figures and its statistics. */
+export interface MarkdownRow {
+  system: string;
+  model: string | null;
+  questions: number;
+  errors: number;
+  cost_per_question: number | null;
+  p50_latency_ms: number | null;
+  avg_tool_calls: number | null;
+  stats: SystemStats;
+}
+
+/** The whole `summary.md` text. */
+export function summaryMarkdown(
+  run: { name: string; dir: string },
+  rows: readonly MarkdownRow[],
+  recommendation: Recommendation,
+  pairs: readonly PairStats[],
+): string {
+  const header = [
+    "system",
+    "model",
+    "questions",
+    "score [95 % CI]",
+    "accuracy [95 % CI]",
+    "$/question",
+    "p50 ms",
+    "tool calls/q",
+    "errors",
+  ];
+  const table = [
+    `| ${header.join(" | ")} |`,
+    `| ${header.map((_, i) => (i < 2 ? "---" : "---:")).join(" | ")} |`,
+    ...rows.map((r) =>
+      `| ${
+        [
+          r.system,
+          r.model ?? "-",
+          String(r.questions),
+          interval(r.stats.score),
+          interval(r.stats.accuracy),
+          r.cost_per_question === null ? "-" : `$${r.cost_per_question.toPrecision(3)}`,
+          r.p50_latency_ms === null ? "-" : r.p50_latency_ms.toFixed(1),
+          r.avg_tool_calls === null ? "-" : r.avg_tool_calls.toFixed(2),
+          String(r.errors),
+        ].map(cell).join(" | ")
+      } |`
+    ),
+  ];
+  const out = [`# ragbench: ${cell(run.name)}`, "", `Run directory: \`${run.dir}\``, "", ...table];
+  if (recommendation.lines.length) {
+    out.push("", "## Recommendation", "", ...recommendation.lines.map((l) => `- ${cell(l)}`));
+  }
+  if (pairs.length) {
+    out.push(
+      "",
+      "## Paired comparisons (answer score)",
+      "",
+      ...pairs.map((p) => `- ${cell(comparisonSentence(p))}`),
+    );
+  }
+  return out.join("\n") + "\n";
+}
+
+function interval(i: { mean: number; low: number; high: number } | null): string {
+  return i === null ? "-" : `${i.mean.toFixed(3)} [${i.low.toFixed(3)}, ${i.high.toFixed(3)}]`;
+}
+
+/** Text safe inside a Markdown table cell or list item. */
+function cell(text: string): string {
+  return text.replace(/[\r\n]+/g, " ").replaceAll("|", "\\|").replace(
+    /[<>]/g,
+    (c) => c === "<" ? "&lt;" : "&gt;",
+  );
+}

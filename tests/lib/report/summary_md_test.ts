@@ -1,0 +1,57 @@
+import assert from "node:assert/strict";
+import { recommend } from "../../../lib/report/recommendation.ts";
+import { summaryMarkdown } from "../../../lib/report/summary_md.ts";
+import { runStats, type ScoredLine } from "../../../lib/score/comparison.ts";
+
+function lines(system: string, scores: number[]): ScoredLine[] {
+  return scores.map((s, i) => ({
+    system,
+    question_id: `q${i}`,
+    repeat: 1,
+    answer_score: s,
+    passed: s === 1,
+  }));
+}
+
+Deno.test("summaryMarkdown: table with intervals, recommendation and comparisons", () => {
+  const stats = runStats(["a", "b"], [...lines("a", [1, 1, 1, 1]), ...lines("b", [0, 0, 0, 0])]);
+  const rows = stats.systems.map((s, i) => ({
+    system: s.system,
+    model: i === 0 ? "mock:x|y" : null,
+    questions: 4,
+    errors: 0,
+    cost_per_question: i === 0 ? 0.00123 : null,
+    p50_latency_ms: 12.34,
+    avg_tool_calls: i === 0 ? 1.5 : null,
+    stats: s,
+  }));
+  const rec = recommend(
+    rows.map((r) => ({
+      ...r,
+      best_effort_rate: 0,
+      budget_exhausted: 0,
+      network_tools: [],
+    })),
+    stats,
+  );
+  const md = summaryMarkdown({ name: "demo", dir: "runs/demo" }, rows, rec, stats.pairs);
+  const expectedStart = [
+    "# ragbench: demo",
+    "",
+    "Run directory: `runs/demo`",
+    "",
+    "| system | model | questions | score [95 % CI] | accuracy [95 % CI] | $/question | p50 ms | tool calls/q | errors |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "| a | mock:x\\|y | 4 | 1.000 [1.000, 1.000] | 1.000 [1.000, 1.000] | $0.00123 | 12.3 | 1.50 | 0 |",
+    "| b | - | 4 | 0.000 [0.000, 0.000] | 0.000 [0.000, 0.000] | - | 12.3 | - | 0 |",
+    "",
+    "## Recommendation",
+    "",
+  ].join("\n");
+  assert.ok(md.startsWith(expectedStart), md);
+  // Four wins out of four: exact sign-flip p = 2/16.
+  assert.match(
+    md,
+    /## Paired comparisons \(answer score\)\n\n- a is not distinguishable from b: difference \+1\.000 \[\+1\.000, \+1\.000\], p = 0\.125 \(n = 4\)\n$/,
+  );
+});
