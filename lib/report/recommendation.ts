@@ -1,7 +1,7 @@
 /**
  * The recommendation at the end of a run: the best-scoring system, then the
  * cheapest and the fastest system whose answer score is not significantly
- * below the best's (sign-flip test, p ≥ {@link ALPHA}), with warnings a
+ * below the best's, with warnings a
  * reader should see before trusting the choice. Pure: it reads summaries and
  * statistics and returns data plus the sentences the console, `summary.md`
  * and the HTML report print. Written to `recommendation.json`.
@@ -101,7 +101,7 @@ export function recommend(
   const contenders = scored.filter((s) => {
     if (s.system === best.system) return true;
     const pair = pairOf(stats, s.system, best.system);
-    return pair !== undefined && pair.score.p_value >= ALPHA;
+    return pair !== undefined && pair.score.p_value >= ALPHA && pair.score.diff.high >= 0;
   }).map((s) => s.system);
   const by = (key: "cost_per_question" | "p50_latency_ms") =>
     [...contenders].filter((name) => info.get(name)?.[key] != null).sort((x, y) =>

@@ -6,6 +6,8 @@ import {
   flipRate,
   mcnemarExact,
   minimumDetectableDifference,
+  NORMAL_MIN_N,
+  normalCdf,
   pairedComparison,
   signFlipPValue,
 } from "../../../lib/score/significance.ts";
@@ -92,8 +94,9 @@ Deno.test("bootstrapMean: is deterministic and its interval holds the mean", () 
   assert.deepEqual(a, b);
   close(a.mean, 0.7);
   assert.ok(a.low < 0.7 && a.high > 0.7, JSON.stringify(a));
-  // The normal approximation: 0.7 ± 1.96 * sqrt(0.21 / 10) = [0.416, 0.984]; the bootstrap is near it.
-  assert.ok(Math.abs(a.low - 0.4) <= 0.11 && Math.abs(a.high - 1.0) <= 0.05, JSON.stringify(a));
+  // Resampled means are k/10 with k ~ Binomial(10, 0.7): P(k <= 3) = 0.011 and P(k <= 4) = 0.047
+  // put the 2.5th percentile at 0.4; P(k <= 9) = 0.972 puts the 97.5th at the edge of 0.9 and 1.
+  assert.ok(Math.abs(a.low - 0.4) < 1e-9 && a.high >= 0.9 && a.high <= 1, JSON.stringify(a));
 });
 
 Deno.test("pairedComparison: a system that wins every question by 0.5", () => {
@@ -126,4 +129,23 @@ Deno.test("createRng: the same seed gives the same sequence in [0, 1)", () => {
     assert.equal(x, b());
     assert.ok(x >= 0 && x < 1);
   }
+});
+
+Deno.test("normalCdf matches published values of the standard normal", () => {
+  close(normalCdf(0), 0.5);
+  close(normalCdf(1.959964), 0.975, 6);
+  close(normalCdf(-1), 0.158655, 6);
+  close(normalCdf(3), 0.998650, 6);
+});
+
+Deno.test("large samples use the normal interval and the normal sign-flip p-value", () => {
+  // 1000 values, half 0 and half 1: mean 0.5, s = sqrt(250 / 999), half-width 1.96 s / sqrt(1000).
+  const values = Array.from({ length: NORMAL_MIN_N }, (_, i) => i % 2);
+  const half = 1.959964 * Math.sqrt(250 / 999) / Math.sqrt(1000);
+  const i = bootstrapMean(values)!;
+  close(i.low, 0.5 - half);
+  close(i.high, 0.5 + half);
+  // 540 gains and 460 losses of 1: z = 80 / sqrt(1000) = 2.5298, p = 2 (1 - Phi(z)) = 0.01141.
+  const diffs = Array.from({ length: 1000 }, (_, k) => (k < 540 ? 1 : -1));
+  close(signFlipPValue(diffs), 0.011412, 4);
 });

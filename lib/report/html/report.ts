@@ -1,0 +1,110 @@
+/**
+ * `report.html`: one self-contained page (inline style, inline SVG plots,
+ * inline script and data; nothing fetched to view it) with the systems
+ * table and its intervals, the recommendation, score-versus-cost and
+ * score-versus-latency scatter plots with the Pareto front, the paired
+ * comparison matrix, scores by question kind and tag, failure labels,
+ * retrieval metrics, tool usage, every metric, and a per-question view with
+ * each line's checks and trace. The output depends only on its input, so a
+ * `--mock` run's report is the same every time apart from timing figures.
+ *
+ * @module
+ */
+
+import type { RunStats } from "../../score/comparison.ts";
+import type { Recommendation } from "../recommendation.ts";
+import { escapeHtml as h, scriptJson } from "./escape.ts";
+import { page, questionSection } from "./page.ts";
+import { embedLines, type ReportLine } from "./question_data.ts";
+import {
+  allMetricsSection,
+  breakdownSection,
+  comparisonSection,
+  failureSection,
+  recommendationSection,
+  retrievalSection,
+  type Row,
+  section,
+  summarySection,
+  toolSection,
+} from "./sections.ts";
+import { scatterPlot } from "./svg_plot.ts";
+
+/** Everything the report shows. */
+export interface ReportInput {
+  run: { name: string; dir: string };
+  systems: ReadonlyArray<{ name: string; type: string; model: string | null }>;
+  /** Rows of `metrics_summary.csv` (any columns; `system` is required). */
+  summaries: readonly Row[];
+  /** Rows of `tool_usage.csv`. */
+  toolUsage: readonly Row[];
+  lines: readonly ReportLine[];
+  stats: RunStats;
+  recommendation: Recommendation;
+}
+
+/** Renders the report. */
+export function renderReport(input: ReportInput): string {
+  const names = input.systems.map((s) => s.name);
+  const header = `<header><h1>ragbench report: ${
+    h(input.run.name)
+  }</h1><p class="meta">${input.lines.length} result lines · ${names.length} systems · run directory <code>${
+    h(input.run.dir)
+  }</code></p></header>`;
+  const sections = [
+    header,
+    recommendationSection(input.recommendation),
+    summarySection(input.systems, input.summaries, input.stats),
+    plotsSection(input),
+    comparisonSection(names, input.stats),
+    breakdownSection(names, input.lines),
+    failureSection(names, input.lines),
+    retrievalSection(input.summaries),
+    toolSection(input.toolUsage, input.lines),
+    allMetricsSection(input.summaries),
+    questionSection(),
+  ].filter((s) => s !== "");
+  return page(
+    `ragbench: ${input.run.name}`,
+    sections,
+    scriptJson(embedLines(names, input.lines)),
+  );
+}
+
+function plotsSection(input: ReportInput): string {
+  const score = new Map(input.stats.systems.map((s) => [s.system, s.score?.mean]));
+  const points = (key: string) =>
+    input.summaries.flatMap((row) => {
+      const y = score.get(String(row.system));
+      const x = row[key];
+      return typeof x === "number" && typeof y === "number"
+        ? [{ label: String(row.system), x, y }]
+        : [];
+    });
+  const cost = points("cost_per_question");
+  const latency = points("p50_latency_ms");
+  if (cost.length === 0 && latency.length === 0) return "";
+  return section(
+    "plots",
+    "Score against cost and latency",
+    `<div class="plots">${
+      cost.length
+        ? scatterPlot(cost, {
+          title: "Answer score against cost per question",
+          xLabel: "US dollars per question",
+          yLabel: "answer score",
+          formatX: (x) => (x === 0 ? "0" : `$${x.toPrecision(2)}`),
+        })
+        : ""
+    }${
+      latency.length
+        ? scatterPlot(latency, {
+          title: "Answer score against median latency",
+          xLabel: "p50 latency (ms)",
+          yLabel: "answer score",
+          formatX: (x) => (x >= 100 ? x.toFixed(0) : x.toPrecision(2)),
+        })
+        : ""
+    }</div>`,
+  );
+}
