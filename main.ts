@@ -112,9 +112,13 @@ if (import.meta.main) {
     controller.abort(new DOMException("cancelled by the user", "AbortError"));
   };
   Deno.addSignalListener("SIGINT", onInterrupt);
+  const encoder = new TextEncoder();
   const io: CliIO = {
     out: (text) => console.log(text),
     progress: (text) => console.error(text),
+    ...(Deno.stderr.isTerminal()
+      ? { redraw: (text: string) => Deno.stderr.writeSync(encoder.encode(`\r\x1b[K${text}`)) }
+      : {}),
     signal: controller.signal,
   };
   const debug = Deno.args.includes("--debug");

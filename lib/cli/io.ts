@@ -12,6 +12,11 @@ export interface CliIO {
   out(text: string): void;
   /** A progress or status line (stderr). */
   progress(text: string): void;
+  /**
+   * Redraws the one live progress line in place (stderr, no newline); absent
+   * when stderr is not a terminal, where progress is printed as lines.
+   */
+  redraw?(text: string): void;
   /** Aborted by Ctrl-C. */
   signal: AbortSignal;
 }

@@ -100,6 +100,7 @@ export async function planSystems(
         name: s.name,
         type: s.def.type,
         tools: s.toolbox.tools.map((t) => t.name),
+        networkTools: s.toolbox.tools.filter((t) => t.sideEffects === "network").map((t) => t.name),
       })),
       close,
     };

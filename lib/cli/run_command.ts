@@ -13,6 +13,7 @@ import { createModel } from "../llm/select.ts";
 import { summaryTable } from "../report/console_table.ts";
 import { openJsonlWriter, readJsonl, rewriteJsonl } from "../report/jsonl.ts";
 import { RUN_FILES, summarize, writeSummaries } from "../report/outputs.ts";
+import { REPORT_FILES, writeRunReport } from "../report/run_report.ts";
 import { resolvedConfigYaml } from "../report/resolved_config.ts";
 import { TREC_FOLDER, writeTrecFiles } from "../report/trec_run.ts";
 import { jobKey, runQuestions } from "../run/runner.ts";
@@ -21,6 +22,7 @@ import { describeFsError, writeFileAtomic } from "../util/fs.ts";
 import { type CommandSpec, intOption, type ParsedArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
 import { planSystems } from "./plan.ts";
+import { createProgress, type ProgressMode } from "./progress.ts";
 import { loadData, REGISTRIES } from "./setup.ts";
 import { missingNeeds, type Need, permissionFlags, runNeeds } from "./permissions.ts";
 import { loadConfig } from "../config/load.ts";
@@ -53,7 +55,19 @@ export const RUN_SPEC: CommandSpec = {
     },
     { name: "systems", value: "A,B", description: "Run only these systems (by name)." },
     { name: "limit", value: "N", description: "Run only the first N questions." },
-    { name: "quiet", description: "Print no per-question progress." },
+    {
+      name: "quiet",
+      description: "Print no progress (the summary table and recommendation still go to stdout).",
+    },
+    {
+      name: "verbose",
+      description: "Print a progress line per finished question instead of one live line.",
+    },
+    {
+      name: "junit",
+      value: "FILE",
+      description: "Also write JUnit XML (one test case per system × question) to FILE.",
+    },
   ],
   notes: "Exit status: 0 success; 1 the run finished but a system errored on every question\n" +
     "or the run's cost cap stopped it; 2 usage or config error; 130 cancelled (Ctrl-C).",
@@ -73,6 +87,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     limit: intOption(args, "limit", { min: 1, max: 1_000_000 }),
   };
   const concurrencyOption = intOption(args, "concurrency", { min: 1, max: 64 });
+  const mode = progressMode(args, io);
   const config = await loadConfig(configPath, REGISTRIES);
   const dir = resume ?? args.options.get("out") ?? defaultRunDir(config.name);
   const runDirRoot = resume ?? args.options.get("out") ?? "runs";
@@ -111,6 +126,12 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     }
     for (const warning of loaded.warnings) io.progress(`warning: ${warning}`);
     const writer = await openJsonlWriter(resultsPath);
+    const progress = createProgress(mode, {
+      ndcgK,
+      line: (text) => io.progress(text),
+      ...(io.redraw ? { redraw: io.redraw } : {}),
+      now: () => performance.now(),
+    });
     try {
       outcome = await runQuestions({
         systems: plan.systems,
@@ -123,14 +144,11 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
         retrievalK: config.evaluation.retrieval_k,
         done: new Set(previous.map((r) => jobKey(r.system, r.question_id, r.repeat))),
         sink: (result) => writer.append(result),
-        reporter: {
-          onResult(result, { done, total }) {
-            if (!args.options.has("quiet")) io.progress(progressLine(result, done, total, ndcgK));
-          },
-        },
+        reporter: progress,
         signal: io.signal,
       });
     } finally {
+      progress.finish();
       writer.close();
     }
   } finally {
@@ -149,11 +167,32 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
       `warning: ${trec.skipped} lines left out of the TREC files in ${TREC_FOLDER}/: their question or document id holds whitespace, or their line has no scores`,
     );
   }
+  const models = new Map(plan.summary.map((s) => [s.name, model.id]));
+  const report = await writeRunReport({
+    name: config.name,
+    dir,
+    systems: plan.summary.map((s) => ({
+      name: s.name,
+      type: s.type,
+      model: models.get(s.name) ?? null,
+      networkTools: s.networkTools,
+    })),
+    lines: known,
+    summaries,
+    ...(args.options.has("junit") ? { junitPath: args.options.get("junit")! } : {}),
+  });
 
-  io.out(summaryTable(summaries.systems, config.evaluation.retrieval_k));
+  io.out(
+    summaryTable(summaries.systems, {
+      stats: report.stats,
+      models,
+      retrievalK: config.evaluation.retrieval_k,
+    }),
+  );
+  if (report.recommendation.lines.length) io.out(["", ...report.recommendation.lines].join("\n"));
   io.progress(
     `results: ${relative(Deno.cwd(), dir) || "."}/ (${
-      [...Object.values(RUN_FILES), `${TREC_FOLDER}/`].join(", ")
+      [...Object.values(RUN_FILES), ...Object.values(REPORT_FILES), `${TREC_FOLDER}/`].join(", ")
     })`,
   );
   if (outcome.stoppedBy === "cancelled") {
@@ -202,31 +241,13 @@ function checkPermissions(configPath: string, needs: Need[], mock: boolean): voi
   );
 }
 
-function progressLine(
-  result: QuestionResult,
-  done: number,
-  total: number,
-  ndcgK: number,
-): string {
-  const width = String(total).length;
-  const mark = result.error
-    ? `error (${result.error.kind})`
-    : result.passed === null
-    ? "retrieved"
-    : result.passed
-    ? "pass"
-    : "fail";
-  const ndcg = result.retrieval.metrics?.[`ndcg@${ndcgK}`];
-  const score = result.answer_score !== null
-    ? `score ${result.answer_score.toFixed(2)}`
-    : ndcg !== undefined
-    ? `nDCG@${ndcgK} ${ndcg.toFixed(3)}`
-    : "no checks";
-  return `[${
-    String(done).padStart(width)
-  }/${total}] ${result.system} ${result.question_id}#${result.repeat}: ${mark}, ${score}, ${
-    Math.round(result.latency_ms)
-  } ms`;
+function progressMode(args: ParsedArgs, io: CliIO): ProgressMode {
+  if (args.options.has("quiet") && args.options.has("verbose")) {
+    throw new UsageError("Give either --quiet or --verbose, not both.");
+  }
+  if (args.options.has("quiet")) return "quiet";
+  if (args.options.has("verbose")) return "verbose";
+  return io.redraw ? "live" : "periodic";
 }
 
 /** Orders lines by system (config order), question (file order), repeat; unknown ones last. */

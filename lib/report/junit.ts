@@ -17,7 +17,7 @@ export interface JunitLine {
   question_id: string;
   repeat: number;
   answer_score: number | null;
-  passed: boolean;
+  passed: boolean | null;
   latency_ms: number;
   error: { kind: string; message: string } | null;
   checks: ReadonlyArray<{ type: string; passed: boolean; detail: string }>;

@@ -33,6 +33,8 @@ export interface SummarySystem {
   type: string;
   /** Names of the tools it offers, in offered order. */
   tools: readonly string[];
+  /** Offered tools with network side effects. */
+  networkTools: readonly string[];
 }
 
 /** The computed summaries, also returned for the console table. */

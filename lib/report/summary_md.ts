@@ -67,10 +67,26 @@ export function summaryMarkdown(
       "",
       "## Paired comparisons (answer score)",
       "",
-      ...pairs.map((p) => `- ${cell(comparisonSentence(p))}`),
+      ...pairs.map((p) => `- ${cell(comparisonSentence(betterFirst(p)))}`),
     );
   }
   return out.join("\n") + "\n";
+}
+
+/** The pair turned round when its second system scored higher, so sentences say "beats". */
+function betterFirst(pair: PairStats): PairStats {
+  if (pair.score.diff.mean >= 0) return pair;
+  const { diff } = pair.score;
+  return {
+    a: pair.b,
+    b: pair.a,
+    score: { ...pair.score, diff: { mean: -diff.mean, low: -diff.high, high: -diff.low } },
+    accuracy: {
+      only_a: pair.accuracy.only_b,
+      only_b: pair.accuracy.only_a,
+      p_value: pair.accuracy.p_value,
+    },
+  };
 }
 
 function interval(i: { mean: number; low: number; high: number } | null): string {
@@ -79,8 +95,6 @@ function interval(i: { mean: number; low: number; high: number } | null): string
 
 /** Text safe inside a Markdown table cell or list item. */
 function cell(text: string): string {
-  return text.replace(/[\r\n]+/g, " ").replaceAll("|", "\\|").replace(
-    /[<>]/g,
-    (c) => c === "<" ? "&lt;" : "&gt;",
-  );
+  // "<" only opens a tag before a letter, "/" or "!": "p < 0.001" stays readable.
+  return text.replace(/[\r\n]+/g, " ").replaceAll("|", "\\|").replace(/<(?=[A-Za-z/!])/g, "&lt;");
 }

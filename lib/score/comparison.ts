@@ -27,7 +27,7 @@ export interface ScoredLine {
   question_id: string;
   repeat: number;
   answer_score: number | null;
-  passed: boolean;
+  passed: boolean | null;
 }
 
 /** One system's values on one question, repeats folded. */

@@ -29,7 +29,7 @@ function withoutTiming(text: string): string {
   return text.replace(/"latency_ms":[0-9.e+-]+/g, '"latency_ms":0');
 }
 
-Deno.test("run --mock writes the four files and the TREC folder; the CSV headers and line shape match the golden files", async () => {
+Deno.test("run --mock writes the run files and the TREC folder; the CSV headers and line shape match the golden files", async () => {
   await using t = await tempTree();
   const out = join(t.dir, "run");
   const result = await runCli(["run", CONFIG, "--mock", "--out", out, "--quiet"]);
@@ -39,6 +39,9 @@ Deno.test("run --mock writes the four files and the TREC folder; the CSV headers
     "config.resolved.yaml",
     "metrics_summary.csv",
     "per_question_results.jsonl",
+    "recommendation.json",
+    "report.html",
+    "summary.md",
     "tool_usage.csv",
     "trec",
   ]);

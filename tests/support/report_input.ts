@@ -45,6 +45,8 @@ export function syntheticReport(
         steps: [
           {
             type: "model",
+            usage: { input_tokens: 10, output_tokens: 2 },
+            cost_usd: 0,
             content: null,
             tool_calls: [{ id: "c1", name: "search", arguments: '{"query":"tower"}' }],
             latency_ms: 1,
@@ -53,6 +55,7 @@ export function syntheticReport(
           {
             type: "tool",
             tool: "search",
+            call_id: "c1",
             args: { query: "tower" },
             result: {
               output: "[1] doc_id: tower | passage: tower#0\nThe tower is 330 metres tall.",
@@ -64,6 +67,8 @@ export function syntheticReport(
           },
           {
             type: "model",
+            usage: { input_tokens: 10, output_tokens: 2 },
+            cost_usd: 0,
             content: `${answer} (${i})`,
             tool_calls: [],
             latency_ms: 1,

@@ -10,6 +10,8 @@
  * @module
  */
 
+import type { Step } from "../../types.ts";
+
 /** Longest answer kept, in characters. */
 export const MAX_ANSWER_CHARS = 800;
 /** Longest tool output, model reply or argument text kept, in characters. */
@@ -26,14 +28,14 @@ export interface ReportLine {
   kind: string | null;
   tags: readonly string[];
   answer: string | null;
-  passed: boolean;
+  passed: boolean | null;
   answer_score: number | null;
   checks: ReadonlyArray<{ type: string; passed: boolean; detail: string }>;
   error: { kind: string; message: string } | null;
   latency_ms: number;
   cost_usd: number;
   failure_label?: string | null;
-  steps: ReadonlyArray<Record<string, unknown> & { type: string }>;
+  steps: readonly Step[];
 }
 
 /** A trimmed step, as the page's script reads it. */
@@ -114,53 +116,46 @@ export function embedLines(systems: readonly string[], lines: readonly ReportLin
   return { systems: [...systems], questions, lines: out };
 }
 
-function embedStep(
-  step: Record<string, unknown> & { type: string },
-  answer: string | null,
-): EmbeddedStep {
-  const ms = typeof step.latency_ms === "number" ? Math.round(step.latency_ms * 10) / 10 : 0;
+function embedStep(step: Step, answer: string | null): EmbeddedStep {
   if (step.type === "tool") {
-    const result = (step.result ?? {}) as Record<string, unknown>;
-    const error = result.error as { kind?: string; message?: string } | null | undefined;
+    const { result } = step;
     return {
       k: "tool",
-      tool: String(step.tool),
+      tool: step.tool,
       args: cut(
         typeof step.args === "string" ? step.args : JSON.stringify(step.args),
         MAX_STEP_CHARS,
       ),
-      out: cut(String(result.output ?? ""), MAX_STEP_CHARS),
-      err: error ? `${error.kind}: ${cut(String(error.message), MAX_STEP_CHARS)}` : null,
-      ms: typeof result.latency_ms === "number" ? Math.round(result.latency_ms * 10) / 10 : ms,
+      out: cut(result.output, MAX_STEP_CHARS),
+      err: result.error
+        ? `${result.error.kind}: ${cut(result.error.message, MAX_STEP_CHARS)}`
+        : null,
+      ms: round1(result.latency_ms),
     };
   }
   if (step.type === "retrieval") {
-    const results = Array.isArray(step.results)
-      ? step.results as Array<Record<string, unknown>>
-      : [];
-    const error = step.error as { kind?: string; message?: string } | null | undefined;
     return {
       k: "retrieval",
-      query: cut(String(step.query ?? ""), MAX_STEP_CHARS),
-      hits: results.slice(0, 20).map((h) => `${h.passage_id ?? h.doc_id} (${h.score})`),
-      err: error ? `${error.kind}: ${cut(String(error.message), MAX_STEP_CHARS)}` : null,
-      ms,
+      query: cut(step.query, MAX_STEP_CHARS),
+      hits: step.results.slice(0, 20).map((h) => `${h.passage_id} (${h.score})`),
+      err: step.error ? `${step.error.kind}: ${cut(step.error.message, MAX_STEP_CHARS)}` : null,
+      ms: round1(step.latency_ms),
     };
   }
-  const calls = Array.isArray(step.tool_calls)
-    ? step.tool_calls as Array<Record<string, unknown>>
-    : [];
   return {
     k: "model",
     // The reply that is the answer is shown once, as the answer.
-    text: step.content === answer && answer ? "(the answer, shown above)" : cut(
-      String(step.content ?? ""),
-      MAX_STEP_CHARS,
-    ),
-    calls: calls.map((c) => cut(`${c.name}(${c.arguments})`, MAX_STEP_CHARS)),
-    final: step.final === true,
-    ms,
+    text: step.content === answer && answer
+      ? "(the answer, shown above)"
+      : cut(step.content ?? "", MAX_STEP_CHARS),
+    calls: step.tool_calls.map((c) => cut(`${c.name}(${c.arguments})`, MAX_STEP_CHARS)),
+    final: step.final,
+    ms: round1(step.latency_ms),
   };
+}
+
+function round1(ms: number): number {
+  return Math.round(ms * 10) / 10;
 }
 
 /** `text` cut to `max` characters, with the cut marked. */

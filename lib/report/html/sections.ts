@@ -152,8 +152,7 @@ export function toolSection(toolUsage: readonly Row[], lines: readonly ReportLin
   for (const line of lines) {
     for (const step of line.steps) {
       if (step.type !== "tool") continue;
-      const error = (step.result as { error?: { kind?: string } } | undefined)?.error;
-      if (error?.kind === "timeout") {
+      if (step.result.error?.kind === "timeout") {
         const key = `${line.system}\u0000${step.tool}`;
         timeouts.set(key, (timeouts.get(key) ?? 0) + 1);
       }

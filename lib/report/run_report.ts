@@ -1,0 +1,139 @@
+/**
+ * The reader-facing outputs of a finished run, computed from its result
+ * lines: the statistics and recommendation, then `recommendation.json`,
+ * `summary.md` and `report.html` in the run directory (each written to a
+ * temporary file and renamed into place), and optionally a JUnit file. Both
+ * `ragbench run` (at the end of a run) and `ragbench report RUN_DIR` (from a
+ * run's JSONL alone) call it, so the two produce the same files.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import type { SystemSummary, ToolUsage } from "../score/summary.ts";
+import { type RunStats, runStats } from "../score/comparison.ts";
+import type { QuestionResult } from "../types.ts";
+import { writeFileAtomic } from "../util/fs.ts";
+import { renderReport } from "./html/report.ts";
+import { junitXml } from "./junit.ts";
+import { recommend, type Recommendation } from "./recommendation.ts";
+import { summaryMarkdown } from "./summary_md.ts";
+
+/** Files the report writes into a run directory. */
+export const REPORT_FILES = {
+  recommendation: "recommendation.json",
+  markdown: "summary.md",
+  html: "report.html",
+} as const;
+
+/** A system as the report needs it. */
+export interface ReportSystem {
+  name: string;
+  type: string;
+  /** Model id; null when unknown or the system calls no model. */
+  model: string | null;
+  /** Offered tools with network side effects. */
+  networkTools: readonly string[];
+}
+
+/** What the report is computed from. */
+export interface RunReportInput {
+  name: string;
+  dir: string;
+  systems: readonly ReportSystem[];
+  lines: readonly QuestionResult[];
+  summaries: { systems: readonly SystemSummary[]; tools: readonly ToolUsage[] };
+  /** Also write JUnit XML here. */
+  junitPath?: string;
+}
+
+/** The statistics and recommendation the files were written from. */
+export interface RunReport {
+  stats: RunStats;
+  recommendation: Recommendation;
+}
+
+/** Computes the statistics and recommendation (no file is written). */
+export function analyseRun(input: RunReportInput): RunReport {
+  const names = input.systems.map((s) => s.name);
+  const stats = runStats(names, input.lines);
+  const budget = new Map<string, number>();
+  for (const line of input.lines) {
+    if (line.flags.budget_exhausted) budget.set(line.system, (budget.get(line.system) ?? 0) + 1);
+  }
+  const bySystem = new Map(input.summaries.systems.map((s) => [s.system, s]));
+  const recommendation = recommend(
+    input.systems.map((s) => {
+      const summary = bySystem.get(s.name);
+      return {
+        system: s.name,
+        model: s.model,
+        questions: summary?.questions ?? 0,
+        errors: summary?.errors ?? 0,
+        cost_per_question: summary?.cost_per_question ?? null,
+        p50_latency_ms: summary?.p50_latency_ms ?? null,
+        best_effort_rate: summary?.best_effort_rate ?? null,
+        budget_exhausted: budget.get(s.name) ?? 0,
+        network_tools: s.networkTools,
+      };
+    }),
+    stats,
+  );
+  return { stats, recommendation };
+}
+
+/**
+ * Computes the report and writes its files.
+ *
+ * @throws {RagbenchError} (code "io") naming the file that could not be written.
+ */
+export async function writeRunReport(input: RunReportInput): Promise<RunReport> {
+  const report = analyseRun(input);
+  const { stats, recommendation } = report;
+  const statsBySystem = new Map(stats.systems.map((s) => [s.system, s]));
+  const summaries = new Map(input.summaries.systems.map((s) => [s.system, s]));
+  await writeFileAtomic(
+    join(input.dir, REPORT_FILES.recommendation),
+    JSON.stringify(recommendation, null, 2) + "\n",
+  );
+  await writeFileAtomic(
+    join(input.dir, REPORT_FILES.markdown),
+    summaryMarkdown(
+      { name: input.name, dir: input.dir },
+      input.systems.map((s) => {
+        const summary = summaries.get(s.name);
+        return {
+          system: s.name,
+          model: s.model,
+          questions: summary?.questions ?? 0,
+          errors: summary?.errors ?? 0,
+          cost_per_question: summary?.cost_per_question ?? null,
+          p50_latency_ms: summary?.p50_latency_ms ?? null,
+          avg_tool_calls: summary?.avg_tool_calls ?? null,
+          stats: statsBySystem.get(s.name)!,
+        };
+      }),
+      recommendation,
+      stats.pairs,
+    ),
+  );
+  await writeFileAtomic(
+    join(input.dir, REPORT_FILES.html),
+    renderReport({
+      run: { name: input.name, dir: input.dir },
+      systems: input.systems,
+      summaries: input.summaries.systems as unknown as Record<string, unknown>[],
+      toolUsage: input.summaries.tools as unknown as Record<string, unknown>[],
+      lines: input.lines,
+      stats,
+      recommendation,
+    }),
+  );
+  if (input.junitPath !== undefined) {
+    await writeFileAtomic(
+      input.junitPath,
+      junitXml(input.systems.map((s) => s.name), input.lines),
+    );
+  }
+  return report;
+}
