@@ -67,7 +67,7 @@ Deno.test("periodic progress also prints after 30 s without a new tenth", () => 
   progress.onResult(result(true), { done: 2, total: 1000 });
   progress.onResult(result(true), { done: 3, total: 1000 });
   assert.equal(lines.length, 1);
-  assert.match(lines[0], /^\[   2\/1000\] 0 % · pass 2\/2/);
+  assert.ok(lines[0].startsWith("[   2/1000] 0 % · pass 2/2"), lines[0]);
 });
 
 Deno.test("live progress redraws one line and ends it once", () => {

@@ -14,6 +14,7 @@ import { tempTree } from "../../../support/temp.ts";
 
 const chromium = findChromium();
 if (!chromium) {
+  // deno-lint-ignore no-console
   console.error("report_browser_test: Chromium is not installed; the browser test is skipped.");
 }
 
