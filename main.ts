@@ -38,6 +38,10 @@ const COMMANDS = new Map<string, Command>([
     spec: async () => (await import("./lib/cli/tools_command.ts")).TOOL_SPEC,
     run: async (a, io) => (await import("./lib/cli/tools_command.ts")).toolCommand(a, io),
   }],
+  ["report", {
+    spec: async () => (await import("./lib/cli/report_command.ts")).REPORT_SPEC,
+    run: async (a, io) => (await import("./lib/cli/report_command.ts")).reportCommand(a, io),
+  }],
   ["validate", {
     spec: async () => (await import("./lib/cli/validate_command.ts")).VALIDATE_SPEC,
     run: async (a, io) => (await import("./lib/cli/validate_command.ts")).validateCommand(a, io),
@@ -50,6 +54,7 @@ const HIDDEN_TOOL_HOST = "__tool-host";
 const SUMMARIES: ReadonlyArray<[string, string]> = [
   ["run CONFIG", "Run every system on every question; write a run directory."],
   ["validate CONFIG", "Check a config and the files it names; start nothing."],
+  ["report RUN_DIR", "Re-render a run's summaries and report.html from its results."],
   ["permissions CONFIG", "Print the minimal Deno permission flags a run of CONFIG needs."],
   ["tools", "List the built-in tools, their parameters and options."],
   ["tool NAME --args JSON", "Make one tool call in the sandbox and print its result."],

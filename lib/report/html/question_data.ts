@@ -158,9 +158,10 @@ function round1(ms: number): number {
   return Math.round(ms * 10) / 10;
 }
 
-/** `text` cut to `max` characters, with the cut marked. */
-function cut(text: string, max: number): string {
-  return text.length <= max
-    ? text
-    : `${text.slice(0, max)}… [${text.length - max} more characters]`;
+/**
+ * `text` cut to `max` characters, with the cut marked. The mark names no
+ * count, so cutting an already cut text (see `read_run.ts`) reads the same.
+ */
+export function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… [cut; the full text is in the JSONL]`;
 }

@@ -1,0 +1,214 @@
+/**
+ * Reads a run directory back for `ragbench report` and `ragbench compare`:
+ * the result lines of `per_question_results.jsonl`, streamed (the file is
+ * never held as one string) and slimmed as they are read — long texts cut
+ * to what the report shows, tool results' `data` dropped — so memory stays
+ * near the report's needs rather than the file's size; and the systems of
+ * `config.resolved.yaml` when it is there (type, offered tools, model), else
+ * the systems in the order the lines name them.
+ *
+ * A last line without its newline (a write cut off by a crash) is ignored;
+ * a line seen twice for the same system, question and repeat keeps the later
+ * one (and is counted).
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { RagbenchError } from "../errors.ts";
+import type { QuestionResult, Step } from "../types.ts";
+import { describeFsError } from "../util/fs.ts";
+import { cut, MAX_ANSWER_CHARS, MAX_STEP_CHARS } from "./html/question_data.ts";
+import type { ReportSystem } from "./run_report.ts";
+
+/** What a run directory holds, read back. */
+export interface RunContents {
+  systems: ReportSystem[];
+  /** Offered tool names by system (empty when the resolved config is missing). */
+  tools: Map<string, string[]>;
+  lines: QuestionResult[];
+  /** Lines replaced by a later line for the same system, question and repeat. */
+  duplicates: number;
+  /** Run name (from the resolved config, else the folder name). */
+  name: string;
+}
+
+/**
+ * Reads the run in `dir`.
+ *
+ * @throws {RagbenchError} when the results file is missing or a line is not JSON.
+ */
+export async function readRun(dir: string): Promise<RunContents> {
+  const resolved = await readResolvedConfig(dir);
+  const { lines, duplicates } = await readLines(join(dir, "per_question_results.jsonl"));
+  const systems: ReportSystem[] = [];
+  const tools = new Map<string, string[]>();
+  for (const s of resolved?.systems ?? []) {
+    systems.push({
+      name: s.name,
+      type: s.type,
+      model: s.model ?? resolved?.model ?? null,
+      networkTools: [],
+    });
+    tools.set(s.name, s.offered_tools ?? []);
+  }
+  const known = new Set(systems.map((s) => s.name));
+  for (const line of lines) {
+    if (known.has(line.system)) continue;
+    known.add(line.system);
+    systems.push({
+      name: line.system,
+      type: "unknown",
+      model: resolved?.model ?? null,
+      networkTools: [],
+    });
+    tools.set(line.system, []);
+  }
+  return {
+    systems,
+    tools,
+    lines,
+    duplicates,
+    name: resolved?.name ?? dir.replace(/\/+$/, "").split("/").pop() ?? dir,
+  };
+}
+
+interface ResolvedConfig {
+  name?: string;
+  model?: string;
+  systems: Array<{ name: string; type: string; offered_tools?: string[]; model?: string }>;
+}
+
+async function readResolvedConfig(dir: string): Promise<ResolvedConfig | null> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(join(dir, "config.resolved.yaml"));
+  } catch {
+    return null;
+  }
+  try {
+    const value = parseYaml(text) as Record<string, unknown>;
+    const systems = Array.isArray(value?.systems) ? value.systems : [];
+    const model = value?.model as { id?: unknown } | undefined;
+    return {
+      ...(typeof value.name === "string" ? { name: value.name } : {}),
+      ...(typeof model?.id === "string" ? { model: model.id } : {}),
+      systems: systems.flatMap((s: Record<string, unknown>) => {
+        if (typeof s?.name !== "string" || typeof s?.type !== "string") return [];
+        const systemModel = (s.model as { id?: unknown } | undefined)?.id;
+        return [{
+          name: s.name,
+          type: s.type,
+          ...(Array.isArray(s.offered_tools)
+            ? { offered_tools: s.offered_tools.filter((t): t is string => typeof t === "string") }
+            : {}),
+          ...(typeof systemModel === "string" ? { model: systemModel } : {}),
+        }];
+      }),
+    };
+  } catch {
+    return null;
+  }
+}
+
+async function readLines(path: string): Promise<{ lines: QuestionResult[]; duplicates: number }> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path);
+  } catch (error) {
+    throw new RagbenchError(
+      "io",
+      `Cannot read "${path}": ${describeFsError(error)}. Is this a ragbench run directory?`,
+      { cause: error },
+    );
+  }
+  const byKey = new Map<string, number>();
+  const lines: QuestionResult[] = [];
+  let duplicates = 0;
+  let rest = "";
+  let lineNumber = 0;
+  const take = (text: string) => {
+    lineNumber++;
+    if (text.trim() === "") return;
+    let value: QuestionResult;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new RagbenchError("data", `"${path}" line ${lineNumber} is not valid JSON.`);
+    }
+    const missing = missingField(value);
+    if (missing) {
+      throw new RagbenchError(
+        "data",
+        `"${path}" line ${lineNumber} is not a ragbench result line (${missing}).`,
+      );
+    }
+    const slim = slimLine(value);
+    const key = JSON.stringify([slim.system, slim.question_id, slim.repeat]);
+    const earlier = byKey.get(key);
+    if (earlier === undefined) {
+      byKey.set(key, lines.length);
+      lines.push(slim);
+    } else {
+      lines[earlier] = slim;
+      duplicates++;
+    }
+  };
+  const decoder = new TextDecoderStream();
+  for await (const chunk of file.readable.pipeThrough(decoder)) {
+    let start = 0;
+    let newline = chunk.indexOf("\n");
+    if (newline === -1) {
+      rest += chunk;
+      continue;
+    }
+    take(rest + chunk.slice(0, newline));
+    rest = "";
+    start = newline + 1;
+    while ((newline = chunk.indexOf("\n", start)) !== -1) {
+      take(chunk.slice(start, newline));
+      start = newline + 1;
+    }
+    rest = chunk.slice(start);
+  }
+  return { lines, duplicates };
+}
+
+/** What a value lacks to be a result line, or null. */
+function missingField(value: unknown): string | null {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return "not an object";
+  const v = value as Record<string, unknown>;
+  for (const key of ["system", "question_id", "question"]) {
+    if (typeof v[key] !== "string") return `no text "${key}"`;
+  }
+  if (typeof v.repeat !== "number") return 'no number "repeat"';
+  if (!Array.isArray(v.steps) || !Array.isArray(v.checks)) return 'no "steps" or "checks" list';
+  if (typeof v.flags !== "object" || v.flags === null) return 'no "flags"';
+  return null;
+}
+
+/** A result line with long texts cut and tool data dropped (what the report and summaries read). */
+export function slimLine(line: QuestionResult): QuestionResult {
+  return {
+    ...line,
+    question: cut(line.question, MAX_ANSWER_CHARS),
+    answer: line.answer === null ? null : cut(line.answer, MAX_ANSWER_CHARS),
+    steps: (line.steps ?? []).map(slimStep),
+  };
+}
+
+function slimStep(step: Step): Step {
+  if (step.type === "tool") {
+    const { data: _data, ...result } = step.result;
+    return {
+      ...step,
+      args: typeof step.args === "string" ? cut(step.args, MAX_STEP_CHARS) : step.args,
+      result: { ...result, output: cut(result.output, MAX_STEP_CHARS) },
+    };
+  }
+  if (step.type === "model") {
+    return { ...step, content: step.content === null ? null : cut(step.content, MAX_ANSWER_CHARS) };
+  }
+  return { ...step, results: step.results.slice(0, 20) };
+}

@@ -1,0 +1,72 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ROOT, runCli } from "../support/cli.ts";
+import { tempTree } from "../support/temp.ts";
+
+const CONFIG = join(ROOT, "configs/rag.yaml");
+const REPORT_FILES = ["recommendation.json", "summary.md", "report.html", "metrics_summary.csv"];
+
+Deno.test("report RUN_DIR rebuilds the same report files from the results file alone", async () => {
+  await using t = await tempTree();
+  const out = join(t.dir, "run");
+  assert.equal((await runCli(["run", CONFIG, "--mock", "--out", out, "--quiet"])).code, 0);
+  const before = new Map(REPORT_FILES.map((f) => [f, Deno.readTextFileSync(join(out, f))]));
+  for (const f of REPORT_FILES) Deno.removeSync(join(out, f));
+  // Without the resolved config too: the systems come from the lines.
+  Deno.renameSync(join(out, "config.resolved.yaml"), join(t.dir, "config.resolved.yaml"));
+  const result = await runCli(["report", out, "--junit", join(t.dir, "j.xml")]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /^best score: agent_search/m);
+  assert.equal(
+    Deno.readTextFileSync(join(out, "recommendation.json")),
+    before.get("recommendation.json"),
+  );
+  // The summary table differs only in the system type column, unknown without the config.
+  assert.equal(
+    Deno.readTextFileSync(join(out, "metrics_summary.csv")).replaceAll(",unknown,", ","),
+    before.get("metrics_summary.csv")!.replace(/,(closed_book|agent_search),/g, ","),
+  );
+  Deno.renameSync(join(t.dir, "config.resolved.yaml"), join(out, "config.resolved.yaml"));
+  assert.equal((await runCli(["report", out])).code, 0);
+  for (const f of REPORT_FILES) {
+    assert.equal(Deno.readTextFileSync(join(out, f)), before.get(f), `${f} differs`);
+  }
+  assert.match(Deno.readTextFileSync(join(t.dir, "j.xml")), /tests="30"/);
+});
+
+Deno.test("report keeps the later of two lines for one system, question and repeat", async () => {
+  await using t = await tempTree();
+  const out = join(t.dir, "run");
+  assert.equal((await runCli(["run", CONFIG, "--mock", "--out", out, "--quiet"])).code, 0);
+  const path = join(out, "per_question_results.jsonl");
+  const lines = Deno.readTextFileSync(path).trimEnd().split("\n");
+  const first = JSON.parse(lines[0]);
+  Deno.writeTextFileSync(
+    path,
+    [...lines, JSON.stringify({ ...first, answer_score: 0, passed: false })].join("\n") + "\n",
+  );
+  const result = await runCli(["report", out]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /note: 1 lines repeat an earlier line's system, question and repeat/);
+  assert.match(Deno.readTextFileSync(join(out, "summary.md")), /\| 15 \| /);
+});
+
+Deno.test("report names a missing results file and a line that is not JSON", async () => {
+  await using t = await tempTree({
+    "empty/readme.txt": "x",
+    "bad/per_question_results.jsonl": "not json\n",
+    "odd/per_question_results.jsonl": '{"a":1}\n',
+  });
+  const missing = await runCli(["report", t.path("empty")]);
+  assert.equal(missing.code, 1);
+  assert.match(
+    missing.stderr,
+    /Cannot read ".*empty\/per_question_results\.jsonl": .*Is this a ragbench run directory\?/,
+  );
+  const bad = await runCli(["report", t.path("bad")]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /"[^"]*bad\/per_question_results\.jsonl" line 1 is not valid JSON\./);
+  const odd = await runCli(["report", t.path("odd")]);
+  assert.equal(odd.code, 2);
+  assert.match(odd.stderr, /line 1 is not a ragbench result line \(no text "system"\)\./);
+});
