@@ -42,6 +42,10 @@ const COMMANDS = new Map<string, Command>([
     spec: async () => (await import("./lib/cli/report_command.ts")).REPORT_SPEC,
     run: async (a, io) => (await import("./lib/cli/report_command.ts")).reportCommand(a, io),
   }],
+  ["compare", {
+    spec: async () => (await import("./lib/cli/compare_command.ts")).COMPARE_SPEC,
+    run: async (a, io) => (await import("./lib/cli/compare_command.ts")).compareCommand(a, io),
+  }],
   ["validate", {
     spec: async () => (await import("./lib/cli/validate_command.ts")).VALIDATE_SPEC,
     run: async (a, io) => (await import("./lib/cli/validate_command.ts")).validateCommand(a, io),
@@ -55,6 +59,7 @@ const SUMMARIES: ReadonlyArray<[string, string]> = [
   ["run CONFIG", "Run every system on every question; write a run directory."],
   ["validate CONFIG", "Check a config and the files it names; start nothing."],
   ["report RUN_DIR", "Re-render a run's summaries and report.html from its results."],
+  ["compare RUN_A RUN_B", "Per-system changes between two runs; a CI regression gate."],
   ["permissions CONFIG", "Print the minimal Deno permission flags a run of CONFIG needs."],
   ["tools", "List the built-in tools, their parameters and options."],
   ["tool NAME --args JSON", "Make one tool call in the sandbox and print its result."],
