@@ -78,13 +78,13 @@ Deno.test("compare refuses runs of different inputs unless --force, and names wh
   assert.equal(refused.code, 2);
   assert.match(
     refused.stderr,
-    /Cannot compare ".*a" with ".*b": the runs are not of the same benchmark:\n  the corpus differs\n/,
+    /Cannot compare ".*a" with ".*b": the runs are not of the same benchmark:\n {2}the corpus differs\n/,
   );
   const forced = await runCli(["compare", a, b, "--force"]);
   assert.equal(forced.code, 0);
   assert.match(
     forced.stderr,
-    /warning: comparing runs that differ \(--force\):\n  the corpus differs/,
+    /warning: comparing runs that differ \(--force\):\n {2}the corpus differs/,
   );
   Deno.removeSync(join(a, "run.json"));
   const missing = await runCli(["compare", a, b]);
