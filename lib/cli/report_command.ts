@@ -54,6 +54,7 @@ export async function reportCommand(args: ParsedArgs, io: CliIO): Promise<number
     dir,
     systems: run.systems,
     lines: run.lines,
+    embedded: run.embedded,
     summaries,
     ...(args.options.has("junit") ? { junitPath: args.options.get("junit")! } : {}),
   });

@@ -1,9 +1,11 @@
 /**
  * Reads a run directory back for `ragbench report` and `ragbench compare`:
  * the result lines of `per_question_results.jsonl`, streamed (the file is
- * never held as one string) and slimmed as they are read — long texts cut
- * to what the report shows, tool results' `data` dropped — so memory stays
- * near the report's needs rather than the file's size; and the systems of
+ * never held as one string). Each line, as it passes, is added to the HTML
+ * report's per-question data (kept as JSON text) and then slimmed in place
+ * to what the summaries and statistics read — texts, tool outputs and
+ * arguments, tool data and model replies dropped — so memory follows the
+ * report's needs rather than the file's size; and the systems of
  * `config.resolved.yaml` when it is there (type, offered tools, model), else
  * the systems in the order the lines name them.
  *
@@ -19,7 +21,7 @@ import { parse as parseYaml } from "yaml";
 import { RagbenchError } from "../errors.ts";
 import type { QuestionResult, Step } from "../types.ts";
 import { describeFsError } from "../util/fs.ts";
-import { cut, MAX_ANSWER_CHARS, MAX_STEP_CHARS } from "./html/question_data.ts";
+import { LineEmbedder } from "./html/question_data.ts";
 import type { ReportSystem } from "./run_report.ts";
 
 /** What a run directory holds, read back. */
@@ -28,6 +30,8 @@ export interface RunContents {
   /** Offered tool names by system (empty when the resolved config is missing). */
   tools: Map<string, string[]>;
   lines: QuestionResult[];
+  /** The report's per-question data, built from the full lines. */
+  embedded: LineEmbedder;
   /** Lines replaced by a later line for the same system, question and repeat. */
   duplicates: number;
   /** Run name (from the resolved config, else the folder name). */
@@ -41,7 +45,8 @@ export interface RunContents {
  */
 export async function readRun(dir: string): Promise<RunContents> {
   const resolved = await readResolvedConfig(dir);
-  const { lines, duplicates } = await readLines(join(dir, "per_question_results.jsonl"));
+  const embedded = new LineEmbedder((resolved?.systems ?? []).map((s) => s.name));
+  const { lines, duplicates } = await readLines(join(dir, "per_question_results.jsonl"), embedded);
   const systems: ReportSystem[] = [];
   const tools = new Map<string, string[]>();
   for (const s of resolved?.systems ?? []) {
@@ -69,6 +74,7 @@ export async function readRun(dir: string): Promise<RunContents> {
     systems,
     tools,
     lines,
+    embedded,
     duplicates,
     name: resolved?.name ?? dir.replace(/\/+$/, "").split("/").pop() ?? dir,
   };
@@ -112,7 +118,10 @@ async function readResolvedConfig(dir: string): Promise<ResolvedConfig | null> {
   }
 }
 
-async function readLines(path: string): Promise<{ lines: QuestionResult[]; duplicates: number }> {
+async function readLines(
+  path: string,
+  embedded: LineEmbedder,
+): Promise<{ lines: QuestionResult[]; duplicates: number }> {
   let file: Deno.FsFile;
   try {
     file = await Deno.open(path);
@@ -144,14 +153,15 @@ async function readLines(path: string): Promise<{ lines: QuestionResult[]; dupli
         `"${path}" line ${lineNumber} is not a ragbench result line (${missing}).`,
       );
     }
-    const slim = slimLine(value);
-    const key = JSON.stringify([slim.system, slim.question_id, slim.repeat]);
+    const key = `${value.repeat}\u0000${value.question_id}\u0000${value.system}`;
     const earlier = byKey.get(key);
     if (earlier === undefined) {
       byKey.set(key, lines.length);
-      lines.push(slim);
+      embedded.add(value);
+      lines.push(slimLine(value));
     } else {
-      lines[earlier] = slim;
+      embedded.replace(earlier, value);
+      lines[earlier] = slimLine(value);
       duplicates++;
     }
   };
@@ -188,27 +198,53 @@ function missingField(value: unknown): string | null {
   return null;
 }
 
-/** A result line with long texts cut and tool data dropped (what the report and summaries read). */
+const NO_CALLS: never[] = [];
+const NO_ARGS = Object.freeze({});
+
+/**
+ * A compact copy of a result line with what neither the summaries nor the
+ * statistics read left out: the question and answer texts, model replies,
+ * tool arguments, outputs and data, retrieved passages and the merged
+ * ranking. Kept: every scalar and score, checks, flags, usage, the numbers of
+ * the retrieval and trajectory blocks, and each step's type, tool, error,
+ * truncation, cost and latency. (A new object, so the parsed line — most of
+ * the memory — can be collected.)
+ */
 export function slimLine(line: QuestionResult): QuestionResult {
+  const steps: Step[] = line.steps.map((step): Step => {
+    if (step.type === "tool") {
+      return {
+        type: "tool",
+        tool: step.tool,
+        call_id: "",
+        args: NO_ARGS,
+        result: {
+          output: "",
+          error: step.result.error,
+          truncated: step.result.truncated,
+          cost_usd: step.result.cost_usd,
+          latency_ms: step.result.latency_ms,
+        },
+      };
+    }
+    if (step.type === "model") {
+      return {
+        type: "model",
+        usage: step.usage,
+        cost_usd: step.cost_usd,
+        latency_ms: step.latency_ms,
+        content: null,
+        tool_calls: NO_CALLS,
+        final: step.final,
+      };
+    }
+    return { ...step, query: "", results: [] };
+  });
   return {
     ...line,
-    question: cut(line.question, MAX_ANSWER_CHARS),
-    answer: line.answer === null ? null : cut(line.answer, MAX_ANSWER_CHARS),
-    steps: (line.steps ?? []).map(slimStep),
+    question: "",
+    answer: line.answer === null ? null : "",
+    retrieval: { ...line.retrieval, ranking: [] },
+    steps,
   };
-}
-
-function slimStep(step: Step): Step {
-  if (step.type === "tool") {
-    const { data: _data, ...result } = step.result;
-    return {
-      ...step,
-      args: typeof step.args === "string" ? cut(step.args, MAX_STEP_CHARS) : step.args,
-      result: { ...result, output: cut(result.output, MAX_STEP_CHARS) },
-    };
-  }
-  if (step.type === "model") {
-    return { ...step, content: step.content === null ? null : cut(step.content, MAX_ANSWER_CHARS) };
-  }
-  return { ...step, results: step.results.slice(0, 20) };
 }

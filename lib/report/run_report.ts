@@ -13,8 +13,9 @@ import { join } from "node:path";
 import type { SystemSummary, ToolUsage } from "../score/summary.ts";
 import { type RunStats, runStats } from "../score/comparison.ts";
 import type { QuestionResult } from "../types.ts";
-import { writeFileAtomic } from "../util/fs.ts";
-import { renderReport } from "./html/report.ts";
+import { writeChunksAtomic, writeFileAtomic } from "../util/fs.ts";
+import type { LineEmbedder } from "./html/question_data.ts";
+import { reportChunks } from "./html/report.ts";
 import { junitXml } from "./junit.ts";
 import { recommend, type Recommendation } from "./recommendation.ts";
 import { summaryMarkdown } from "./summary_md.ts";
@@ -43,6 +44,8 @@ export interface RunReportInput {
   systems: readonly ReportSystem[];
   lines: readonly QuestionResult[];
   summaries: { systems: readonly SystemSummary[]; tools: readonly ToolUsage[] };
+  /** The report's per-question data when built already (see `read_run.ts`). */
+  embedded?: LineEmbedder;
   /** Also write JUnit XML here. */
   junitPath?: string;
 }
@@ -117,9 +120,9 @@ export async function writeRunReport(input: RunReportInput): Promise<RunReport> 
       stats.pairs,
     ),
   );
-  await writeFileAtomic(
+  await writeChunksAtomic(
     join(input.dir, REPORT_FILES.html),
-    renderReport({
+    reportChunks({
       run: { name: input.name, dir: input.dir },
       systems: input.systems,
       summaries: input.summaries.systems as unknown as Record<string, unknown>[],
@@ -127,6 +130,7 @@ export async function writeRunReport(input: RunReportInput): Promise<RunReport> 
       lines: input.lines,
       stats,
       recommendation,
+      ...(input.embedded ? { embedded: input.embedded } : {}),
     }),
   );
   if (input.junitPath !== undefined) {

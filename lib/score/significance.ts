@@ -41,7 +41,7 @@ export const BOOTSTRAP_RESAMPLES = 2000;
 /** Random sign assignments when the exact sign-flip test would be too large. */
 export const PERMUTATION_RESAMPLES = 10_000;
 /** From this many values on, intervals and the sign-flip p-value use the normal approximation. */
-export const NORMAL_MIN_N = 1000;
+export const NORMAL_MIN_N = 200;
 /** Most non-zero differences for which the sign-flip test enumerates every assignment. */
 export const EXACT_SIGN_FLIP_MAX = 16;
 /** z₀.₉₇₅ + z₀.₈: the multiplier of the minimum detectable difference. */

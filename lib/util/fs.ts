@@ -55,3 +55,33 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
     });
   }
 }
+
+/**
+ * Like {@link writeFileAtomic} for text made in pieces (a large report): the
+ * pieces are encoded and written one by one, so the whole text never exists
+ * as one string or one buffer.
+ *
+ * @throws {RagbenchError} code "io" when the file cannot be written.
+ */
+export async function writeChunksAtomic(path: string, chunks: Iterable<string>): Promise<void> {
+  const tmp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  const encoder = new TextEncoder();
+  try {
+    const file = await Deno.open(tmp, { write: true, create: true, truncate: true });
+    try {
+      for (const chunk of chunks) {
+        const bytes = encoder.encode(chunk);
+        let offset = 0;
+        while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
+      }
+    } finally {
+      file.close();
+    }
+    await Deno.rename(tmp, path);
+  } catch (error) {
+    await Deno.remove(tmp).catch(() => {});
+    throw new RagbenchError("io", `Cannot write "${path}": ${describeFsError(error)}.`, {
+      cause: error,
+    });
+  }
+}

@@ -20,11 +20,12 @@ export function escapeHtml(text: string): string {
 }
 
 /**
- * JSON for a `<script type="application/json">` element: `<`, `>` and `&`
- * are written as `\u003c` etc. (still valid JSON), and so are U+2028/U+2029.
+ * JSON text made safe for a `<script type="application/json">` element:
+ * `<`, `>` and `&` are written as `\u003c` etc. (still valid JSON, since JSON
+ * text has them only inside strings), and so are U+2028/U+2029.
  */
-export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(
+export function scriptSafe(json: string): string {
+  return json.replace(
     /[<>&\u2028\u2029]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );

@@ -96,6 +96,11 @@ const SCRIPT = `
     td.appendChild(el("pre", null, line.answer || "(no answer)"));
     if (line.error) { td.appendChild(el("h3", null, "Error")); td.appendChild(el("pre", null, line.error)); }
     if (line.label) td.appendChild(el("p", null, "Failure label: " + line.label));
+    if (line.rowOnly) {
+      td.appendChild(el("p", "note", "This run is too large to embed every trace: this line's checks and " + line.more + " steps are in per_question_results.jsonl."));
+      tr.appendChild(td);
+      return tr;
+    }
     td.appendChild(el("h3", null, "Checks"));
     var checks = el("ul");
     line.checks.forEach(function (c) { checks.appendChild(el("li", c[1] ? "status-pass" : "status-fail", (c[1] ? "pass " : "FAIL ") + c[0] + ": " + c[2])); });
@@ -176,16 +181,26 @@ export function questionSection(): string {
     `<th>score</th><th>ms</th><th>answer</th></tr></thead><tbody></tbody></table></section>`;
 }
 
-/** The whole document around `sections`, with the data the script reads. */
-export function page(title: string, sections: readonly string[], dataJson: string): string {
-  return `<!DOCTYPE html>
+/**
+ * The whole document around `sections`, in pieces: the head and sections,
+ * the data the script reads (`data`, JSON text safe for a script element,
+ * possibly in many pieces), then the script.
+ */
+export function* pageChunks(
+  title: string,
+  sections: readonly string[],
+  data: Iterable<string>,
+): Generator<string> {
+  yield `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>${STYLE}</style></head>
 <body>
 ${sections.join("\n")}
-<script type="application/json" id="report-data">${dataJson}</script>
+<script type="application/json" id="report-data">`;
+  yield* data;
+  yield `</script>
 <script>${SCRIPT}</script>
 </body></html>
 `;

@@ -18,6 +18,17 @@ export const MAX_ANSWER_CHARS = 800;
 export const MAX_STEP_CHARS = 400;
 /** Most steps kept per line. */
 export const MAX_STEPS = 40;
+/**
+ * Characters of embedded data after which further lines are embedded as
+ * rows only (status, score, the start of the answer; no checks or steps),
+ * so a 100,000-line run still gives a page a browser opens. A 10,000-line
+ * run of ordinary lines stays under it.
+ */
+export const FULL_DETAIL_CHARS = 16_000_000;
+/** Lines per piece of {@link LineEmbedder.chunks}. */
+const CHUNK_LINES = 2000;
+/** Longest answer kept for a row-only line. */
+export const ROW_ANSWER_CHARS = 160;
 
 /** The fields of a result line the report reads (a `per_question_results.jsonl` line). */
 export interface ReportLine {
@@ -64,6 +75,8 @@ export interface EmbeddedLine {
   steps: EmbeddedStep[];
   /** Steps left out past {@link MAX_STEPS}. */
   more: number;
+  /** Embedded as a row only, past {@link FULL_DETAIL_CHARS}: no checks or steps. */
+  rowOnly?: true;
 }
 
 /** Everything the page's script reads. */
@@ -74,22 +87,47 @@ export interface EmbeddedData {
   lines: EmbeddedLine[];
 }
 
-/** Builds the embedded data from result lines. */
-export function embedLines(systems: readonly string[], lines: readonly ReportLine[]): EmbeddedData {
-  const systemIndex = new Map(systems.map((s, i) => [s, i]));
-  const questionIndex = new Map<string, number>();
-  const questions: Array<[string, string]> = [];
-  const out: EmbeddedLine[] = [];
-  for (const line of lines) {
-    const s = systemIndex.get(line.system);
-    if (s === undefined) continue;
-    let q = questionIndex.get(line.question_id);
+/**
+ * Builds the embedded data line by line, keeping each line only as its JSON
+ * text (so a caller streaming a results file need not keep the lines).
+ * Systems and questions are numbered in first-seen order.
+ */
+export class LineEmbedder {
+  #systems = new Map<string, number>();
+  #questions = new Map<string, number>();
+  #questionList: Array<[string, string]> = [];
+  #lines: string[] = [];
+  #chars = 0;
+
+  /** Starts with `systems` numbered in this order (more are added as lines name them). */
+  constructor(systems: readonly string[] = []) {
+    for (const s of systems) this.#systems.set(s, this.#systems.size);
+  }
+
+  /** Lines added so far. */
+  get size(): number {
+    return this.#lines.length;
+  }
+
+  /** Adds one result line; returns its index. */
+  add(line: ReportLine): number {
+    this.#lines.push("");
+    this.replace(this.#lines.length - 1, line);
+    return this.#lines.length - 1;
+  }
+
+  /** Puts `line` in place of the line at `index` (a later result for the same job). */
+  replace(index: number, line: ReportLine): void {
+    let s = this.#systems.get(line.system);
+    if (s === undefined) this.#systems.set(line.system, s = this.#systems.size);
+    let q = this.#questions.get(line.question_id);
     if (q === undefined) {
-      q = questions.length;
-      questionIndex.set(line.question_id, q);
-      questions.push([line.question_id, cut(line.question, MAX_ANSWER_CHARS)]);
+      q = this.#questionList.length;
+      this.#questions.set(line.question_id, q);
+      this.#questionList.push([line.question_id, cut(line.question, MAX_ANSWER_CHARS)]);
     }
-    out.push({
+    const rowOnly = this.#chars >= FULL_DETAIL_CHARS;
+    const embedded: EmbeddedLine = {
       s,
       q,
       r: line.repeat,
@@ -103,17 +141,46 @@ export function embedLines(systems: readonly string[], lines: readonly ReportLin
         ? "pass"
         : "fail",
       score: line.answer_score,
-      answer: cut(line.answer ?? "", MAX_ANSWER_CHARS),
+      answer: cut(line.answer ?? "", rowOnly ? ROW_ANSWER_CHARS : MAX_ANSWER_CHARS),
       label: line.failure_label ?? null,
-      ms: Math.round(line.latency_ms * 10) / 10,
+      ms: round1(line.latency_ms),
       cost: line.cost_usd,
       error: line.error ? `${line.error.kind}: ${cut(line.error.message, MAX_STEP_CHARS)}` : null,
-      checks: line.checks.map((c) => [c.type, c.passed, cut(c.detail, MAX_STEP_CHARS)]),
-      steps: line.steps.slice(0, MAX_STEPS).map((step) => embedStep(step, line.answer)),
-      more: Math.max(0, line.steps.length - MAX_STEPS),
-    });
+      checks: rowOnly
+        ? []
+        : line.checks.map((c) => [c.type, c.passed, cut(c.detail, MAX_STEP_CHARS)]),
+      steps: rowOnly ? [] : line.steps.slice(0, MAX_STEPS).map((s) => embedStep(s, line.answer)),
+      more: rowOnly ? line.steps.length : Math.max(0, line.steps.length - MAX_STEPS),
+      ...(rowOnly ? { rowOnly: true as const } : {}),
+    };
+    const json = JSON.stringify(embedded);
+    this.#chars += json.length - this.#lines[index].length;
+    this.#lines[index] = json;
   }
-  return { systems: [...systems], questions, lines: out };
+
+  /** The whole {@link EmbeddedData} as JSON text. */
+  toJson(): string {
+    return [...this.chunks()].join("");
+  }
+
+  /** The same JSON text in pieces of about {@link CHUNK_LINES} lines each. */
+  *chunks(): Generator<string> {
+    yield `{"systems":${JSON.stringify([...this.#systems.keys()])},"questions":${
+      JSON.stringify(this.#questionList)
+    },"lines":[`;
+    for (let i = 0; i < this.#lines.length; i += CHUNK_LINES) {
+      yield (i ? "," : "") + this.#lines.slice(i, i + CHUNK_LINES).join(",");
+    }
+    yield "]}";
+  }
+}
+
+/** The embedded data of `lines` (a convenience over {@link LineEmbedder}). */
+export function embedLines(systems: readonly string[], lines: readonly ReportLine[]): EmbeddedData {
+  const known = new Set(systems);
+  const embedder = new LineEmbedder(systems);
+  for (const line of lines) if (known.has(line.system)) embedder.add(line);
+  return JSON.parse(embedder.toJson());
 }
 
 function embedStep(step: Step, answer: string | null): EmbeddedStep {

@@ -13,9 +13,9 @@
 
 import type { RunStats } from "../../score/comparison.ts";
 import type { Recommendation } from "../recommendation.ts";
-import { escapeHtml as h, scriptJson } from "./escape.ts";
-import { page, questionSection } from "./page.ts";
-import { embedLines, type ReportLine } from "./question_data.ts";
+import { escapeHtml as h, scriptSafe } from "./escape.ts";
+import { pageChunks, questionSection } from "./page.ts";
+import { LineEmbedder, type ReportLine } from "./question_data.ts";
 import {
   allMetricsSection,
   breakdownSection,
@@ -25,6 +25,7 @@ import {
   retrievalSection,
   type Row,
   section,
+  stabilitySection,
   summarySection,
   toolSection,
 } from "./sections.ts";
@@ -41,10 +42,21 @@ export interface ReportInput {
   lines: readonly ReportLine[];
   stats: RunStats;
   recommendation: Recommendation;
+  /**
+   * The per-question data, already built (a streaming reader builds it while
+   * the full lines pass by, then keeps only slimmed lines); built from
+   * `lines` when absent.
+   */
+  embedded?: LineEmbedder;
 }
 
-/** Renders the report. */
+/** Renders the report as one string. */
 export function renderReport(input: ReportInput): string {
+  return [...reportChunks(input)].join("");
+}
+
+/** Renders the report in pieces, for writing a large report without one huge string. */
+export function* reportChunks(input: ReportInput): Generator<string> {
   const names = input.systems.map((s) => s.name);
   const header = `<header><h1>ragbench report: ${
     h(input.run.name)
@@ -58,16 +70,26 @@ export function renderReport(input: ReportInput): string {
     plotsSection(input),
     comparisonSection(names, input.stats),
     breakdownSection(names, input.lines),
+    stabilitySection(names, input.lines),
     failureSection(names, input.lines),
     retrievalSection(input.summaries),
     toolSection(input.toolUsage, input.lines),
     allMetricsSection(input.summaries),
     questionSection(),
   ].filter((s) => s !== "");
-  return page(
+  let embedded = input.embedded;
+  if (!embedded) {
+    embedded = new LineEmbedder(names);
+    const known = new Set(names);
+    for (const line of input.lines) if (known.has(line.system)) embedded.add(line);
+  }
+  const data = embedded;
+  yield* pageChunks(
     `ragbench: ${input.run.name}`,
     sections,
-    scriptJson(embedLines(names, input.lines)),
+    (function* () {
+      for (const chunk of data.chunks()) yield scriptSafe(chunk);
+    })(),
   );
 }
 

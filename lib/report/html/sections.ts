@@ -6,6 +6,7 @@
  */
 
 import { pairOf, type RunStats } from "../../score/comparison.ts";
+import { flipRate } from "../../score/significance.ts";
 import { ALPHA, formatP, type Recommendation } from "../recommendation.ts";
 import { escapeHtml as h } from "./escape.ts";
 import type { ReportLine } from "./question_data.ts";
@@ -112,6 +113,59 @@ export function breakdownSection(systems: readonly string[], lines: readonly Rep
     "Score by question kind and tag",
     breakdownTable("kind", systems, byKind) +
       (byTag.groups.length ? breakdownTable("tag", systems, byTag) : ""),
+  );
+}
+
+/** Most unstable questions listed. */
+const UNSTABLE_LISTED = 50;
+
+/**
+ * With repeats: the questions whose verdict changed between repeats, most
+ * unstable first, with each one's flip rate (changes between consecutive
+ * repeats / (repeats − 1)).
+ */
+export function stabilitySection(systems: readonly string[], lines: readonly ReportLine[]): string {
+  const verdicts = new Map<string, Array<[number, boolean]>>();
+  for (const line of lines) {
+    if (line.answer_score === null || !systems.includes(line.system)) continue;
+    const key = `${line.system}\u0000${line.question_id}`;
+    let list = verdicts.get(key);
+    if (!list) verdicts.set(key, list = []);
+    list.push([line.repeat, line.passed]);
+  }
+  const rows: Row[] = [];
+  let repeated = false;
+  for (const [key, list] of verdicts) {
+    if (list.length < 2) continue;
+    repeated = true;
+    const ordered = list.sort((a, b) => a[0] - b[0]).map((v) => v[1]);
+    const rate = flipRate(ordered)!;
+    if (rate === 0) continue;
+    const [system, question] = key.split("\u0000");
+    rows.push({
+      system,
+      question,
+      repeats: ordered.length,
+      passed: ordered.filter(Boolean).length,
+      flip_rate: rate,
+    });
+  }
+  if (!repeated) return "";
+  rows.sort((a, b) => Number(b.flip_rate) - Number(a.flip_rate));
+  const body = rows.length
+    ? genericTable(
+      ["system", "question", "repeats", "passed", "flip_rate"],
+      rows.slice(0, UNSTABLE_LISTED),
+    )
+    : `<p>Every question got the same verdict in every repeat.</p>`;
+  return section(
+    "stability",
+    "Questions whose verdict changed between repeats",
+    `${body}${
+      rows.length > UNSTABLE_LISTED
+        ? `<p class="note">${rows.length - UNSTABLE_LISTED} more not listed.</p>`
+        : ""
+    }`,
   );
 }
 

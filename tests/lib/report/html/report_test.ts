@@ -61,6 +61,39 @@ Deno.test("renderReport on a 10,000-line run stays under 20 MB", () => {
   const html = renderReport(syntheticReport(["a", "b", "c", "d"], 2500, "x".repeat(3000)));
   const bytes = new TextEncoder().encode(html).length;
   assert.ok(bytes < 20 * 1024 * 1024, `${(bytes / 1e6).toFixed(1)} MB`);
-  // Long answers are cut, with the cut said.
+  // Long answers are cut, with the cut said; every line keeps its trace.
   assert.match(html, /x… \[cut; the full text is in the JSONL\]/);
+  assert.doesNotMatch(html, /"rowOnly":true/);
+});
+
+Deno.test("renderReport: past the detail budget, lines are embedded as rows only", () => {
+  const html = renderReport(
+    syntheticReport(["a", "b", "c", "d", "e", "f"], 6000, "y".repeat(2000)),
+  );
+  const data = JSON.parse(
+    html.match(/<script type="application\/json" id="report-data">([^]*?)<\/script>/)![1],
+  );
+  assert.equal(data.lines.length, 36_000);
+  const rowOnly = data.lines.filter((l: { rowOnly?: boolean }) => l.rowOnly);
+  assert.ok(rowOnly.length > 0 && rowOnly.length < 36_000, String(rowOnly.length));
+  assert.deepEqual(rowOnly[0].steps, []);
+  assert.equal(rowOnly[0].more, 3);
+  assert.ok(data.lines[0].steps.length === 3);
+  assert.ok(html.length < 30_000_000, `${html.length}`);
+});
+
+Deno.test("renderReport lists questions whose verdict changed between repeats", () => {
+  const input = syntheticReport(["a"], 3);
+  const again = input.lines.map((l, i) => ({
+    ...l,
+    repeat: 2,
+    passed: i === 0 ? !l.passed : l.passed,
+  }));
+  const html = renderReport({ ...input, lines: [...input.lines, ...again] });
+  assert.match(html, /Questions whose verdict changed between repeats/);
+  assert.match(
+    html,
+    /<tr><td>a<\/td><td>q0<\/td><td class="num">2<\/td><td class="num">1<\/td><td class="num">1<\/td><\/tr>/,
+  );
+  assert.doesNotMatch(renderReport(input), /id="stability"/);
 });
