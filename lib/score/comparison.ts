@@ -163,7 +163,7 @@ function foldRepeats(lines: readonly ScoredLine[]): Map<string, Map<string, Ques
         score: ordered.reduce((s, l) => s + (l.answer_score ?? 0), 0) / ordered.length,
         passShare: passes / ordered.length,
         majority: passes * 2 > ordered.length,
-        verdicts: ordered.map((l) => l.passed),
+        verdicts: ordered.map((l) => l.passed === true),
       });
     }
     out.set(system, folded);

@@ -104,5 +104,5 @@ Deno.test("rag arena under --mock: agent_search 15/15, closed_book less; multi-h
   for (const line of agent.filter((l) => l.kind === "single_hop")) {
     assert.equal(line.retrieval.mrr, 1, `${line.question_id}: the evidence passage ranks first`);
   }
-  assert.match(result.stdout, /agent_search\s+15\s+1\.000\s+15\/15/);
+  assert.match(result.stdout, /agent_search\s+15\s+1\.000\s+\[1\.000, 1\.000\]\s+15\/15/);
 });

@@ -131,7 +131,7 @@ export function stabilitySection(systems: readonly string[], lines: readonly Rep
     const key = `${line.system}\u0000${line.question_id}`;
     let list = verdicts.get(key);
     if (!list) verdicts.set(key, list = []);
-    list.push([line.repeat, line.passed]);
+    list.push([line.repeat, line.passed === true]);
   }
   const rows: Row[] = [];
   let repeated = false;

@@ -180,7 +180,7 @@ Deno.test("summary: retrieval columns are means over the lines with evidence, em
     { retrievalK: [2] },
   );
   assert.equal(lazy["ndcg@2"], 0);
-  const table = summaryTable([s, closed], [2]);
+  const table = summaryTable([s, closed], { retrievalK: [2] });
   assert.match(table, /nDCG@2 +R@2/);
   assert.match(table, /^s +3 +1\.000 +3\/3 +0\.500 +0\.500 /m);
 });
