@@ -29,7 +29,7 @@ function withoutTiming(text: string): string {
   return text.replace(/"latency_ms":[0-9.e+-]+/g, '"latency_ms":0');
 }
 
-Deno.test("run --mock writes the four files; the CSV headers and line shape match the golden files", async () => {
+Deno.test("run --mock writes the five files; the CSV headers and line shape match the golden files", async () => {
   await using t = await tempTree();
   const out = join(t.dir, "run");
   const result = await runCli(["run", CONFIG, "--mock", "--out", out, "--quiet"]);
@@ -39,6 +39,7 @@ Deno.test("run --mock writes the four files; the CSV headers and line shape matc
     "config.resolved.yaml",
     "metrics_summary.csv",
     "per_question_results.jsonl",
+    "run.json",
     "tool_usage.csv",
   ]);
   const golden = (name: string) => Deno.readTextFileSync(join(ROOT, "tests/fixtures/golden", name));
@@ -174,7 +175,12 @@ Deno.test("Ctrl-C keeps only complete lines, exits 130, and --resume finishes th
   const first = await child.output();
   const stderr = new TextDecoder().decode(first.stderr);
   assert.equal(first.code, 130, stderr);
-  assert.match(stderr, /cancelled: \d+ questions not run; finish with --resume/);
+  assert.match(
+    stderr,
+    /cancelled: \d+ questions not run; the summaries cover what finished\. Finish with:\n {2}ragbench run \S+c\.yaml --resume \S+run\n/,
+  );
+  // The graceful stop writes the summaries of what finished.
+  assert.match(Deno.readTextFileSync(join(out, "metrics_summary.csv")), /^closed_book,/m);
   const text = Deno.readTextFileSync(join(out, RESULTS));
   assert.ok(text.endsWith("\n"));
   const partial = text.trimEnd().split("\n").map((l) => JSON.parse(l));
@@ -187,7 +193,7 @@ Deno.test("Ctrl-C keeps only complete lines, exits 130, and --resume finishes th
   assert.equal(new Set(all.map((l) => l.question_id)).size, 15);
 });
 
-Deno.test("a killed run (SIGKILL) leaves only complete JSON lines, and resume repairs and completes it", async () => {
+Deno.test("a killed run (SIGKILL) leaves only complete JSON lines and a stale lock; after rm, resume repairs and completes it", async () => {
   await using run = await slowEndpointRun(80);
   const { t, out, permissions } = run;
   const child = spawnCli(permissions, ["run", t.path("c.yaml"), "--out", out, "--quiet"]);
@@ -198,6 +204,14 @@ Deno.test("a killed run (SIGKILL) leaves only complete JSON lines, and resume re
   const text = Deno.readTextFileSync(join(out, RESULTS));
   assert.ok(text.endsWith("\n"), "the file ends with a complete line");
   for (const line of text.trimEnd().split("\n")) JSON.parse(line);
+  const refused = await execCli(permissions, ["run", t.path("c.yaml"), "--resume", out, "--quiet"]);
+  assert.equal(refused.code, 2, refused.stderr);
+  assert.match(
+    refused.stderr,
+    /has a stale lock: run\.lock was left by ragbench pid \d+, started /,
+  );
+  assert.match(refused.stderr, new RegExp(`\n  rm ${join(out, "run.lock")}\n`));
+  Deno.removeSync(join(out, "run.lock"));
   const resumed = await execCli(permissions, ["run", t.path("c.yaml"), "--resume", out, "--quiet"]);
   assert.equal(resumed.code, 0, resumed.stderr);
   assert.equal((await readJsonl(join(out, RESULTS))).length, 15);
