@@ -168,11 +168,11 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
       }
       const writer = await openJsonlWriter(resultsPath);
       let quitting = false;
-      const unregister = io.onQuit?.(async (reason) => {
+      const unregister = io.onQuit?.(async () => {
         quitting = true;
         await writer.flush();
         io.progress(
-          `${reason}: stopped at once; the finished results are kept in ${resultsPath} and the summaries are written when the run is resumed. Continue with:\n  ${resumeHint}`,
+          `Stopped at once: the finished results are kept in ${resultsPath}; the summaries are written when the run is resumed. Continue with:\n  ${resumeHint}`,
         );
         writer.close();
         await Promise.all([plan.close(), lock.release()]);

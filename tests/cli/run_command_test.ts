@@ -8,22 +8,11 @@ import {
   startFakeOpenAIServer,
   unusedPort,
 } from "../support/fake_openai_server.ts";
+import { endpointConfig, slowEndpointRun, waitForLines } from "../support/slow_run.ts";
 import { tempTree } from "../support/temp.ts";
 
 const CONFIG = join(ROOT, "configs/rag.yaml");
 const RESULTS = "per_question_results.jsonl";
-
-/** A config over the rag arena whose model is the OpenAI-compatible endpoint at `baseUrl`. */
-function endpointConfig(baseUrl: string, extra = ""): string {
-  return `name: endpoint
-corpus: ${ROOT}arenas/rag/corpus.json
-questions: ${ROOT}arenas/rag/questions.yaml
-model: {name: test-model, base_url: "${baseUrl}", api_key_env: null, max_retries: 0, timeout_s: 5}
-evaluation: {concurrency: 1}
-systems:
-  - {type: closed_book, name: closed_book}
-${extra}`;
-}
 
 function withoutTiming(text: string): string {
   return text.replace(/"latency_ms":[0-9.e+-]+/g, '"latency_ms":0');
@@ -333,38 +322,3 @@ Deno.test("main: --help, --version, and a command's --help are true to the comma
   const none = await runCli([]);
   assert.equal(none.code, 2);
 });
-
-/**
- * A config whose model is a loopback endpoint answering each request after
- * `delayMs`, a temporary folder, and the permissions a subprocess run needs.
- */
-async function slowEndpointRun(delayMs: number) {
-  const server = startFakeOpenAIServer(async () => {
-    await new Promise((r) => setTimeout(r, delayMs));
-    return { json: chatCompletion({ content: "It is 330." }) };
-  });
-  const t = await tempTree({ "c.yaml": endpointConfig(server.baseUrl) });
-  const port = new URL(server.baseUrl).port;
-  return {
-    t,
-    out: join(t.dir, "run"),
-    permissions: [
-      `--allow-read=${ROOT},${t.dir}`,
-      `--allow-write=${t.dir}`,
-      `--allow-net=127.0.0.1:${port}`,
-    ],
-    async [Symbol.asyncDispose]() {
-      await t[Symbol.asyncDispose]();
-      await server.close();
-    },
-  };
-}
-
-async function waitForLines(path: string, count: number): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    const text = await Deno.readTextFile(path).catch(() => "");
-    if (text.split("\n").length - 1 >= count) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`${path} never reached ${count} lines`);
-}
