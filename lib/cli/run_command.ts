@@ -108,16 +108,20 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   await checkRunDir(dir, { resume: resume !== undefined });
   await createRunDir(dir);
   const lock = await acquireRunLock(dir, { resume: resumeHint });
+  // A hard quit (SIGTERM, a second Ctrl-C) must not leave a lock that looks stale.
+  const unregisterLock = io.onQuit?.(() => lock.release());
   try {
     // Checked again under the lock: another run may have written here since.
     await checkRunDir(dir, { resume: resume !== undefined });
     return await runLocked();
   } finally {
+    unregisterLock?.();
     await lock.release();
   }
 
   async function runLocked(): Promise<number> {
     const plan = await planSystems(config, loaded.corpus, { concurrency });
+    const unregisterPlan = io.onQuit?.(() => plan.close());
     let outcome;
     let previous: QuestionResult[] = [];
     let manifest: RunManifest;
@@ -175,7 +179,6 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
           `Stopped at once: the finished results are kept in ${resultsPath}; the summaries are written when the run is resumed. Continue with:\n  ${resumeHint}`,
         );
         writer.close();
-        await Promise.all([plan.close(), lock.release()]);
       });
       try {
         outcome = await runQuestions({
@@ -203,6 +206,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
         writer.close();
       }
     } finally {
+      unregisterPlan?.();
       await plan.close();
     }
 

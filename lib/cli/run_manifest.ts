@@ -52,10 +52,10 @@ export async function currentManifest(ctx: ManifestContext): Promise<RunManifest
     limit: ctx.limit,
     questions: ctx.questions,
     files: {
-      corpus: await digestPaths(config.corpus, ctx.signal),
-      questions: await digestPaths(config.questions, ctx.signal),
-      mock_script: ctx.mock ? await digestPaths(config.mock_script, ctx.signal) : [],
-      custom_tools: await digestPaths(customModules, ctx.signal),
+      corpus: await digestPaths(config.corpus, { signal: ctx.signal }),
+      questions: await digestPaths(config.questions, { signal: ctx.signal }),
+      mock_script: ctx.mock ? await digestPaths(config.mock_script, { signal: ctx.signal }) : [],
+      custom_tools: await digestPaths(customModules, { signal: ctx.signal, ifReadable: true }),
     },
     systems: ctx.systems.map((s) => ({
       name: s.name,

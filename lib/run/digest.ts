@@ -16,8 +16,9 @@ import { describeFsError } from "../util/fs.ts";
 /** The hash of one input path (a file, or a folder of files). */
 export interface PathDigest {
   path: string;
-  sha256: string;
-  /** Files hashed (1 for a file). */
+  /** Null when ragbench may not read the path (see `ifReadable` of {@link digestPaths}). */
+  sha256: string | null;
+  /** Files hashed (1 for a file, 0 when not read). */
   files: number;
 }
 
@@ -77,16 +78,26 @@ async function listFiles(dir: string): Promise<string[]> {
 }
 
 /**
- * Hashes each path: a file's bytes, or a folder's files.
+ * Hashes each path: a file's bytes, or a folder's files. With `ifReadable`,
+ * a path Deno does not already grant read access to is recorded unhashed
+ * (never prompting): a custom tool's module runs in its own process, so the
+ * run itself need not be allowed to read it.
  *
  * @throws {RagbenchError} code "io" naming the path that cannot be read.
  */
 export async function digestPaths(
   paths: readonly string[],
-  signal?: AbortSignal,
+  options: { signal?: AbortSignal; ifReadable?: boolean } = {},
 ): Promise<PathDigest[]> {
+  const { signal } = options;
   const digests: PathDigest[] = [];
   for (const path of paths) {
+    if (
+      options.ifReadable && Deno.permissions.querySync({ name: "read", path }).state !== "granted"
+    ) {
+      digests.push({ path, sha256: null, files: 0 });
+      continue;
+    }
     try {
       const info = await Deno.stat(path);
       if (!info.isDirectory) {

@@ -4,7 +4,8 @@
  * It holds the ragbench version; a hash of the resolved config and the parts
  * that decide results (model, evaluation, tool rules, each system's entry,
  * prompts and tool schemas); content hashes of the corpus, question, mock
- * script and custom tool files; the question selection; the scorer version
+ * script and custom tool files (a tool's entry module only, and only when
+ * the run may read it); the question selection; the scorer version
  * and metric definitions; start and end times and the machine.
  *
  * Building ({@link buildManifest}) and comparing ({@link manifestDifferences})
@@ -80,7 +81,11 @@ export interface Machine {
   deno: string;
 }
 
-const digestSchema = z.object({ path: z.string(), sha256: z.string(), files: z.number() });
+const digestSchema = z.object({
+  path: z.string(),
+  sha256: z.string().nullable(),
+  files: z.number(),
+});
 
 const systemSchema = z.looseObject({
   name: z.string(),
@@ -231,11 +236,14 @@ function digestDifferences(
   if (hashValue(paths(before)) !== hashValue(paths(after))) {
     return [`${role}: the files differ (${quote(paths(before))} → ${quote(paths(after))})`];
   }
-  return after.flatMap((d, i) =>
-    d.sha256 === before[i].sha256
-      ? []
-      : [`${role}: "${d.path}" changed${d.files > 1 ? ` (${d.files} files)` : ""}`]
-  );
+  return after.flatMap((d, i) => {
+    const old = before[i].sha256;
+    if (d.sha256 === old) return [];
+    if (d.sha256 === null || old === null) {
+      return [`${role}: "${d.path}" was read in only one of the runs (read permission differs)`];
+    }
+    return [`${role}: "${d.path}" changed${d.files > 1 ? ` (${d.files} files)` : ""}`];
+  });
 }
 
 function systemDifferences(before: RunManifest["systems"], after: RunManifest["systems"]) {

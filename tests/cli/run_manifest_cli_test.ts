@@ -7,7 +7,7 @@ import { METRIC_DEFINITIONS, SCORER_VERSION } from "../../lib/score/definitions.
 import type { QuestionResult } from "../../lib/types.ts";
 import { AGENT_SEARCH_PROMPT } from "../../systems/agent_search.ts";
 import { FINAL_ANSWER_PROMPT } from "../../systems/agent_loop.ts";
-import { ROOT, runCli } from "../support/cli.ts";
+import { execCli, ROOT, runCli } from "../support/cli.ts";
 import { unusedPort } from "../support/fake_openai_server.ts";
 import { endpointConfig } from "../support/slow_run.ts";
 import { tempTree } from "../support/temp.ts";
@@ -240,4 +240,23 @@ Deno.test("a summary that cannot be written names the file, keeps the results an
     Deno.readTextFileSync(join(out, "metrics_summary.csv")),
     /^closed_book,closed_book,1,/m,
   );
+});
+
+Deno.test("a custom-tool run under exactly the flags `permissions` prints works; run.json leaves the unreadable module unhashed", async () => {
+  await using t = await tempTree();
+  const out = t.path("run");
+  const config = "configs/custom_tool.yaml";
+  const printed = await runCli(["permissions", config, "--mock", "--out", out]);
+  assert.equal(printed.code, 0, printed.stderr);
+  const flags = printed.stdout.split("\n")[1].split(" ").filter((f) => f.startsWith("--allow-"));
+  const result = await execCli(flags, ["run", config, "--mock", "--out", out, "--quiet"]);
+  assert.equal(result.code, 0, result.stderr);
+  const m = manifestOf(out);
+  assert.deepEqual(m.inputs.custom_tools, [
+    { path: join(ROOT, "examples/custom_tool/unit_convert.ts"), sha256: null, files: 0 },
+  ]);
+  assert.deepEqual(m.systems.find((s) => s.name === "agent_with_converter")?.tools, [
+    "search",
+    "convert_length",
+  ]);
 });

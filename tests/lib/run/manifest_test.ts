@@ -237,3 +237,16 @@ Deno.test("manifest: text that is not a run.json is a data error naming the file
     );
   }
 });
+
+Deno.test("manifest: a custom tool module hashed in one run and unreadable in the other is named as such", () => {
+  const tool = (sha256: string | null) => (i: ManifestInputs) => {
+    i.files.custom_tools = [{ path: "/c/tool.ts", sha256, files: sha256 ? 1 : 0 }];
+  };
+  const before = buildManifest(inputs(tool("aa")));
+  assert.deepEqual(manifestDifferences(before, buildManifest(inputs(tool(null)))), [
+    'custom_tools: "/c/tool.ts" was read in only one of the runs (read permission differs)',
+  ]);
+  assert.deepEqual(manifestDifferences(before, buildManifest(inputs(tool("bb")))), [
+    'custom_tools: "/c/tool.ts" changed',
+  ]);
+});
