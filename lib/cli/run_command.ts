@@ -106,22 +106,31 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   });
   const startedAt = new Date().toISOString();
   await checkRunDir(dir, { resume: resume !== undefined });
-  await createRunDir(dir);
-  const lock = await acquireRunLock(dir, { resume: resumeHint });
-  // A hard quit (SIGTERM, a second Ctrl-C) must not leave a lock that looks stale.
-  const unregisterLock = io.onQuit?.(() => lock.release());
+  // Tools start before the folder is made, so a tool that cannot load leaves nothing behind.
+  const plan = await planSystems(config, loaded.corpus, { concurrency });
+  const unregisterPlan = io.onQuit?.(() => plan.close());
   try {
-    // Checked again under the lock: another run may have written here since.
-    await checkRunDir(dir, { resume: resume !== undefined });
-    return await runLocked();
+    await createRunDir(dir);
+    const lock = await acquireRunLock(dir, { resume: resumeHint });
+    // A hard quit (SIGTERM, a second Ctrl-C) must not leave a lock that looks stale.
+    const unregisterLock = io.onQuit?.(async () => {
+      await plan.close();
+      await lock.release();
+    });
+    try {
+      // Checked again under the lock: another run may have written here since.
+      await checkRunDir(dir, { resume: resume !== undefined });
+      return await runLocked();
+    } finally {
+      unregisterLock?.();
+      await lock.release();
+    }
   } finally {
-    unregisterLock?.();
-    await lock.release();
+    unregisterPlan?.();
+    await plan.close();
   }
 
   async function runLocked(): Promise<number> {
-    const plan = await planSystems(config, loaded.corpus, { concurrency });
-    const unregisterPlan = io.onQuit?.(() => plan.close());
     let outcome;
     let previous: QuestionResult[] = [];
     let manifest: RunManifest;
@@ -206,7 +215,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
         writer.close();
       }
     } finally {
-      unregisterPlan?.();
+      // Tool processes are not needed for the summaries.
       await plan.close();
     }
 
