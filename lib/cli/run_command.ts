@@ -21,7 +21,7 @@ import { resolvedConfigYaml } from "../report/resolved_config.ts";
 import { jobKey, runQuestions } from "../run/runner.ts";
 import { finishManifest, MANIFEST_FILE, type RunManifest } from "../run/manifest.ts";
 import { previousResults } from "../run/previous_results.ts";
-import { checkRunDir } from "../run/run_dir.ts";
+import { checkRunDir, freeRunDir } from "../run/run_dir.ts";
 import { acquireRunLock } from "../run/run_lock.ts";
 import type { QuestionResult } from "../types.ts";
 import { describeFsError, writeFileAtomic } from "../util/fs.ts";
@@ -90,7 +90,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   };
   const concurrencyOption = intOption(args, "concurrency", { min: 1, max: 64 });
   const config = await loadConfig(configPath, REGISTRIES);
-  const dir = resume ?? out ?? defaultRunDir(config.name);
+  const dir = resume ?? out ?? freeRunDir(defaultRunDir(config.name), pathExists);
   const runDirRoot = resume ?? out ?? "runs";
   checkPermissions(configPath, runNeeds(config, { mock, runDir: runDirRoot }), mock);
   const loaded = await loadData(config, selection);
@@ -144,7 +144,8 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
         questions: loaded.questions.length,
         systems: plan.systems,
         startedAt,
-        signal: io.signal,
+        // Not io.signal: a first Ctrl-C here must stop the run like one during loading (exit 130
+        // with the summaries written), not abort the hashing with an error.
       });
       if (resume) {
         const check = await checkResume(dir, manifest, { force: args.options.has("force") });
@@ -345,6 +346,15 @@ function defaultRunDir(name: string): string {
     pad(t.second)
   }`;
   return join("runs", `${name}-${stamp}`);
+}
+
+function pathExists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function createRunDir(dir: string): Promise<void> {

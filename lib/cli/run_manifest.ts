@@ -33,6 +33,7 @@ export interface ManifestContext {
   questions: number;
   systems: readonly PlannedSystem[];
   startedAt: string;
+  /** Aborts the hashing (the file being read stops at the next 1 MiB). */
   signal?: AbortSignal;
 }
 

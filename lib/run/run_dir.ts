@@ -60,6 +60,21 @@ export function runDirProblem(
     `a run would overwrite files there. Choose a new or empty folder.`;
 }
 
+/** Most suffixes {@link freeRunDir} tries before giving `base` back. */
+const MAX_SUFFIX = 1000;
+
+/**
+ * The default run folder `base`, or `base-2`, `base-3`, ... when it is
+ * taken: two runs started in the same second must not share a folder.
+ */
+export function freeRunDir(base: string, taken: (path: string) => boolean): string {
+  if (!taken(base)) return base;
+  for (let n = 2; n <= MAX_SUFFIX; n++) {
+    if (!taken(`${base}-${n}`)) return `${base}-${n}`;
+  }
+  return base;
+}
+
 /** Reads what stands at `dir`. */
 export async function readDirState(dir: string): Promise<DirState> {
   let info: Deno.FileInfo;

@@ -199,3 +199,25 @@ Deno.test("a live run's folder is refused to a second run, whether named relativ
     await child.output();
   }
 });
+
+Deno.test("a default run folder already taken in the same second gets the next free suffix", async () => {
+  await using t = await tempTree();
+  // Take the default folders of the next few seconds, so the run starts in one of them.
+  const now = Date.now();
+  const stamps: string[] = [];
+  for (let s = 0; s < 8; s++) {
+    const stamp = new Date(now + s * 1000).toISOString().replace(/[-:]/g, "").replace("T", "-")
+      .slice(0, 15);
+    stamps.push(stamp);
+    Deno.mkdirSync(join(t.dir, "runs", `rag-${stamp}`, "taken"), { recursive: true });
+  }
+  const result = await execCli(
+    [`--allow-read=${ROOT},${t.dir}`, `--allow-write=${t.dir}`],
+    ["run", CONFIG, "--mock", "--quiet", "--limit", "1"],
+    { cwd: t.dir },
+  );
+  assert.equal(result.code, 0, result.stderr);
+  const written = /writing (runs\/rag-\d{8}-\d{6}-2)\n/.exec(result.stderr)?.[1];
+  assert.ok(written && stamps.some((s) => written === `runs/rag-${s}-2`), result.stderr);
+  assert.equal((await readJsonl(join(t.dir, written, RESULTS))).length, 2);
+});

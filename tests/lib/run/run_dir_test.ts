@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { type DirState, readDirState, runDirProblem } from "../../../lib/run/run_dir.ts";
+import {
+  type DirState,
+  freeRunDir,
+  readDirState,
+  runDirProblem,
+} from "../../../lib/run/run_dir.ts";
 import { tempTree } from "../../support/temp.ts";
 
 const folder = (...entries: string[]): DirState => ({ kind: "folder", entries });
@@ -61,4 +66,10 @@ Deno.test("run dir: readDirState tells a file, a folder's entries and a missing 
   const state = await readDirState(t.dir);
   assert.equal(state.kind, "folder");
   assert.deepEqual(state.kind === "folder" && [...state.entries].sort(), ["a.txt", "sub"]);
+});
+
+Deno.test("run dir: the default folder gets a -2, -3 suffix when a run of the same second took it", () => {
+  const taken = new Set(["runs/a-1", "runs/a-1-2"]);
+  assert.equal(freeRunDir("runs/b-1", (p) => taken.has(p)), "runs/b-1");
+  assert.equal(freeRunDir("runs/a-1", (p) => taken.has(p)), "runs/a-1-3");
 });
