@@ -140,6 +140,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
         config,
         mock,
         modelId: model.id,
+        pricing: model.pricing,
         limit: selection.limit ?? null,
         questions: loaded.questions.length,
         systems: plan.systems,

@@ -10,6 +10,7 @@
 import { join } from "node:path";
 import type { Config } from "../config/load.ts";
 import { RagbenchError, UsageError } from "../errors.ts";
+import type { Pricing } from "../llm/model.ts";
 import type { PlannedSystem } from "../run/runner.ts";
 import { digestPaths } from "../run/digest.ts";
 import {
@@ -29,6 +30,7 @@ export interface ManifestContext {
   config: Config;
   mock: boolean;
   modelId: string;
+  pricing: Pricing;
   limit: number | null;
   questions: number;
   systems: readonly PlannedSystem[];
@@ -50,6 +52,7 @@ export async function currentManifest(ctx: ManifestContext): Promise<RunManifest
     config,
     mock: ctx.mock,
     modelId: ctx.modelId,
+    pricing: ctx.pricing,
     limit: ctx.limit,
     questions: ctx.questions,
     files: {

@@ -21,7 +21,7 @@
 import { z } from "zod";
 import type { Config } from "../config/load.ts";
 import { RagbenchError } from "../errors.ts";
-import type { ToolSpec } from "../llm/model.ts";
+import type { Pricing, ToolSpec } from "../llm/model.ts";
 import { METRIC_DEFINITIONS, SCORER_VERSION } from "../score/definitions.ts";
 import { hashValue, type PathDigest } from "./digest.ts";
 
@@ -56,6 +56,8 @@ export interface ManifestInputs {
   config: Config;
   mock: boolean;
   modelId: string;
+  /** The price the run applies (the config's, or the built-in table's for the model). */
+  pricing: Pricing;
   /** `--limit`, or null. */
   limit: number | null;
   /** Questions the run covers (after `--limit`). */
@@ -153,7 +155,9 @@ export function buildManifest(inputs: ManifestInputs): RunManifest {
     tool_schemas_sha256: hashValue(s.toolSpecs),
     tools: s.toolSpecs.map((t) => t.name),
   }));
-  const model = JSON.parse(JSON.stringify(config.model)) as Record<string, unknown>;
+  const model = JSON.parse(
+    JSON.stringify({ ...config.model, applied_price: inputs.pricing }),
+  ) as Record<string, unknown>;
   const evaluation = { ...config.evaluation } as Record<string, unknown>;
   const tools = JSON.parse(JSON.stringify(config.tools)) as Record<string, unknown>;
   return {

@@ -41,7 +41,9 @@ export function runDirProblem(
       options.resume ? " holding an earlier run" : " (new or empty) for the run"
     }.`;
   }
-  if (state.kind === "other") return `${flag} ${dir}: that is not a folder.`;
+  if (state.kind === "other") {
+    return `${flag} ${dir}: that is neither a folder nor a file (a broken link, a device or a socket); name a folder.`;
+  }
   const entries = state.kind === "folder" ? state.entries : [];
   const hasResults = entries.includes(RUN_FILES.results);
   if (options.resume) {
@@ -81,7 +83,11 @@ export async function readDirState(dir: string): Promise<DirState> {
   try {
     info = await Deno.stat(dir);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return { kind: "missing" };
+    if (error instanceof Deno.errors.NotFound) {
+      // A link to nothing: mkdir would fail on it with "File exists".
+      const link = await Deno.lstat(dir).catch(() => null);
+      return link ? { kind: "other" } : { kind: "missing" };
+    }
     throw new RagbenchError("io", `Cannot read "${dir}": ${describeFsError(error)}.`, {
       cause: error,
     });

@@ -48,12 +48,17 @@ export function shellQuote(text: string): string {
 export function lockedMessage(
   dir: string,
   holder: LockHolder | null,
-  options: { alive: boolean; resume: string },
+  options: { alive: boolean; starting?: boolean; resume: string },
 ): string {
+  const rm = `rm ${shellQuote(join(dir, LOCK_FILE))}`;
+  if (options.starting) {
+    return `"${dir}" is in use by a run that is starting (its ${LOCK_FILE} is still empty). ` +
+      `If no ragbench is running on it, remove the lock: ${rm}`;
+  }
   const who = holder
-    ? `ragbench pid ${holder.pid}${
-      holder.host ? ` on ${holder.host}` : ""
-    }, started ${holder.started_at}`
+    ? `ragbench pid ${holder.pid}${holder.host ? ` on ${printable(holder.host)}` : ""}, started ${
+      printable(holder.started_at)
+    }`
     : "a ragbench run whose lock file is unreadable";
   if (options.alive) {
     return `"${dir}" is in use by another run (${who}). Wait for it to finish, or write this run elsewhere with --out.`;
@@ -61,9 +66,19 @@ export function lockedMessage(
   return [
     `"${dir}" has a stale lock: ${LOCK_FILE} was left by ${who}, which is no longer running.`,
     `If no other ragbench is using the folder, remove the lock and continue the run:`,
-    `  rm ${shellQuote(join(dir, LOCK_FILE))}`,
+    `  ${rm}`,
     `  ${options.resume}`,
   ].join("\n");
+}
+
+/** Longest field of a lock file quoted in a message. */
+const FIELD_LIMIT = 64;
+
+/** A lock file's field as it may be printed: no control characters, cut to a few words. */
+function printable(text: string): string {
+  // deno-lint-ignore no-control-regex
+  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
+  return clean.length > FIELD_LIMIT ? `${clean.slice(0, FIELD_LIMIT)}…` : clean;
 }
 
 /** Parses a lock file's text; null when it is not one of ours. */
@@ -127,7 +142,9 @@ export async function acquireRunLock(
   };
   try {
     await file.lock(true);
-    await file.write(new TextEncoder().encode(JSON.stringify(holder) + "\n"));
+    const bytes = new TextEncoder().encode(JSON.stringify(holder) + "\n");
+    let offset = 0;
+    while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
   } catch (error) {
     file.close();
     await Deno.remove(path).catch(() => {});
@@ -152,22 +169,48 @@ export async function acquireRunLock(
   };
 }
 
-/** Why the lock at `path` cannot be taken: a live holder, or a stale file. */
+/** Longest lock file read when probing (ours are under 200 bytes). */
+const LOCK_READ_LIMIT = 4096;
+
+/** The first bytes of the lock file as text; "" when empty. */
+async function readLockText(file: Deno.FsFile): Promise<string> {
+  const buffer = new Uint8Array(LOCK_READ_LIMIT);
+  let length = 0;
+  while (length < buffer.length) {
+    const n = await file.read(buffer.subarray(length));
+    if (n === null) break;
+    length += n;
+  }
+  return new TextDecoder().decode(buffer.subarray(0, length));
+}
+
+/** Why the lock at `path` cannot be taken: a live holder, one starting, or a stale file. */
 async function describeHeldLock(dir: string, path: string, resume: string): Promise<string> {
-  const holder = parseLockHolder(await Deno.readTextFile(path).catch(() => ""));
-  let alive = true;
-  let file: Deno.FsFile | null = null;
+  let file: Deno.FsFile;
   try {
     file = await Deno.open(path, { read: true, write: true });
-    // The holder keeps an exclusive flock for its whole life; a free lock means it is gone.
-    if (await file.tryLock(true)) {
-      alive = false;
-      await file.unlock();
-    }
   } catch {
-    // Cannot probe: assume alive (refusing is the safe side).
-  } finally {
-    file?.close();
+    // Gone or unreadable: the holder may be releasing it; refusing is the safe side.
+    return lockedMessage(dir, null, { alive: true, resume });
   }
-  return lockedMessage(dir, holder, { alive, resume });
+  try {
+    const text = await readLockText(file).catch(() => "");
+    if (text === "") {
+      // The holder creates the file, then locks and writes it: an empty file may be a run starting.
+      return lockedMessage(dir, null, { alive: true, starting: true, resume });
+    }
+    // The holder keeps an exclusive flock for its whole life; a free lock means it is gone.
+    let alive = true;
+    try {
+      if (await file.tryLock(true)) {
+        alive = false;
+        await file.unlock();
+      }
+    } catch {
+      // Cannot probe: assume alive.
+    }
+    return lockedMessage(dir, parseLockHolder(text), { alive, resume });
+  } finally {
+    file.close();
+  }
 }

@@ -46,6 +46,7 @@ function inputs(change: (i: ManifestInputs) => void = () => {}): ManifestInputs 
     config: config(),
     mock: true,
     modelId: "mock:gpt-4o-mini",
+    pricing: { input_per_mtok: 0.15, output_per_mtok: 0.6 },
     limit: null,
     questions: 15,
     files: {
@@ -126,6 +127,15 @@ Deno.test("manifest: a changed model, evaluation or tool rule names the key and 
       'model.name: "gpt-4o-mini" → "gpt-5"',
       "evaluation.repeats: 1 → 3",
       "tools.max_output_chars: 4000 → 100",
+    ],
+  );
+});
+
+Deno.test("manifest: a changed price table is a model difference, since costs are results", () => {
+  assert.deepEqual(
+    differences((i) => (i.pricing = { input_per_mtok: 0.15, output_per_mtok: 0.7 })),
+    [
+      'model.applied_price: {"input_per_mtok":0.15,"output_per_mtok":0.6} → {"input_per_mtok":0.15,"output_per_mtok":0.7}',
     ],
   );
 });

@@ -73,3 +73,13 @@ Deno.test("run dir: the default folder gets a -2, -3 suffix when a run of the sa
   assert.equal(freeRunDir("runs/b-1", (p) => taken.has(p)), "runs/b-1");
   assert.equal(freeRunDir("runs/a-1", (p) => taken.has(p)), "runs/a-1-3");
 });
+
+Deno.test("run dir: a link to nothing is neither missing nor a folder", async () => {
+  await using t = await tempTree();
+  Deno.symlinkSync(t.path("nowhere"), t.path("dangling"));
+  assert.deepEqual(await readDirState(t.path("dangling")), { kind: "other" });
+  assert.equal(
+    runDirProblem("d", { kind: "other" }, out),
+    "--out d: that is neither a folder nor a file (a broken link, a device or a socket); name a folder.",
+  );
+});

@@ -104,3 +104,30 @@ Deno.test("run lock: paths in commands are shell-quoted only when needed", () =>
     /^"d" is in use by another run \(a ragbench run whose lock file is unreadable\)/,
   );
 });
+
+Deno.test("run lock: an empty lock file may be a run starting: refused as in use, with the rm command", async () => {
+  await using t = await tempTree({ [LOCK_FILE]: "" });
+  await assert.rejects(
+    () => acquireRunLock(t.dir, { resume: RESUME }),
+    (e: unknown) =>
+      e instanceof RagbenchError && e.code === "usage" &&
+      e.message ===
+        `"${t.dir}" is in use by a run that is starting (its run.lock is still empty). If no ragbench is running on it, remove the lock: rm ${
+          join(t.dir, LOCK_FILE)
+        }`,
+  );
+});
+
+Deno.test("run lock: a forged lock file cannot put control characters or a huge text into the message", async () => {
+  await using t = await tempTree({
+    [LOCK_FILE]: JSON.stringify({
+      pid: 7,
+      host: "evil\u001b[2J\nhost",
+      started_at: "x".repeat(1000),
+    }),
+  });
+  const error = await acquireRunLock(t.dir, { resume: RESUME }).catch((e) => e as Error);
+  assert.ok(error instanceof RagbenchError);
+  assert.match(error.message, /left by ragbench pid 7 on evil\?\[2J\?host, started x{64}…, which/);
+  assert.ok(error.message.length < 500);
+});
