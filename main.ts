@@ -140,6 +140,8 @@ if (import.meta.main) {
   try {
     code = await main(Deno.args, io);
   } catch (error) {
+    // A hard quit closes what the command uses; what fails because of that is not news.
+    if (quitting) await new Promise(() => {});
     if (error instanceof RagbenchError) {
       console.error(debug ? error.stack ?? error.message : error.message);
       code = exitCodeFor(error);
@@ -154,6 +156,6 @@ if (import.meta.main) {
   }
   Deno.removeSignalListener("SIGINT", onInterrupt);
   for (const [s, listener] of onHard) Deno.removeSignalListener(s, listener);
-  if (quitting) await new Promise(() => {}); // quit() is exiting with its own code.
+  if (quitting) await new Promise(() => {}); // quit() exits with its own code.
   Deno.exit(interrupted && code === 0 ? 130 : code);
 }

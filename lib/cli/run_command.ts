@@ -93,6 +93,8 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const dir = resume ?? out ?? freeRunDir(defaultRunDir(config.name), pathExists);
   const runDirRoot = resume ?? out ?? "runs";
   checkPermissions(configPath, runNeeds(config, { mock, runDir: runDirRoot }), mock);
+  // Before the data loads: a wrong folder is refused at once, and before anything is written.
+  await checkRunDir(dir, { resume: resume !== undefined });
   const loaded = await loadData(config, selection);
   const concurrency = concurrencyOption ?? config.evaluation.concurrency;
   const model = await createModel(config.model, { mock, script: loaded.script });
@@ -105,7 +107,6 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     limit: args.options.get("limit"),
   });
   const startedAt = new Date().toISOString();
-  await checkRunDir(dir, { resume: resume !== undefined });
   // Tools start before the folder is made, so a tool that cannot load leaves nothing behind.
   const plan = await planSystems(config, loaded.corpus, { concurrency });
   const unregisterPlan = io.onQuit?.(() => plan.close());
