@@ -1,8 +1,11 @@
 /**
  * The `ragbench` command line: parses argv, dispatches to a command in
  * `lib/cli/`, and is the only place that catches errors at the top and
- * exits. Exit codes: 0 success; 1 the run finished but something failed (or
- * an internal error); 2 usage or config error; 130 cancelled with Ctrl-C.
+ * exits. Exit codes: 0 success; 1 the run finished but something failed, the
+ * results could not be written, or an internal error; 2 usage or config
+ * error; 130 cancelled with Ctrl-C (the first stops gracefully, the second
+ * quits at once); 143 SIGTERM and 129 SIGHUP, which quit at once like a
+ * second Ctrl-C.
  *
  * @module
  */
@@ -12,6 +15,7 @@ import { commandHelp, type CommandSpec, parseArgs, type ParsedArgs } from "./lib
 import type { CliIO } from "./lib/cli/io.ts";
 import { VERSION } from "./lib/cli/version.ts";
 import { exitCodeFor, RagbenchError, UsageError } from "./lib/errors.ts";
+import { createQuitHooks, QUIT_EXIT_CODES } from "./lib/cli/quit.ts";
 import { closestMatch } from "./lib/util/did_you_mean.ts";
 
 /** A command: its declaration and a lazy loader of its implementation (keeps --help fast). */
@@ -114,14 +118,27 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
 
 if (import.meta.main) {
   const controller = new AbortController();
+  const quitHooks = createQuitHooks();
   let interrupted = false;
+  let quitting = false;
+  const quit = async (signal: string) => {
+    if (quitting) return;
+    quitting = true;
+    console.error(`\n${signal === "SIGINT" ? "Ctrl-C again" : signal}: quitting at once.`);
+    await quitHooks.run(signal);
+    Deno.exit(QUIT_EXIT_CODES.get(signal) ?? 1);
+  };
   const onInterrupt = () => {
-    if (interrupted) Deno.exit(130);
+    if (interrupted) return void quit("SIGINT");
     interrupted = true;
     console.error("\nStopping after the questions in progress (Ctrl-C again to quit at once)…");
     controller.abort(new DOMException("cancelled by the user", "AbortError"));
   };
+  // CI cancellation, timeout(1) and docker stop send SIGTERM; a closed terminal sends SIGHUP.
+  const hardSignals: Deno.Signal[] = Deno.build.os === "windows" ? [] : ["SIGTERM", "SIGHUP"];
+  const onHard = hardSignals.map((s) => [s, () => void quit(s)] as const);
   Deno.addSignalListener("SIGINT", onInterrupt);
+  for (const [s, listener] of onHard) Deno.addSignalListener(s, listener);
   const encoder = new TextEncoder();
   const io: CliIO = {
     out: (text) => console.log(text),
@@ -130,12 +147,15 @@ if (import.meta.main) {
       ? { redraw: (text: string) => Deno.stderr.writeSync(encoder.encode(`\r\x1b[K${text}`)) }
       : {}),
     signal: controller.signal,
+    onQuit: quitHooks.onQuit,
   };
   const debug = Deno.args.includes("--debug");
   let code: number;
   try {
     code = await main(Deno.args, io);
   } catch (error) {
+    // A hard quit closes what the command uses; what fails because of that is not news.
+    if (quitting) await new Promise(() => {});
     if (error instanceof RagbenchError) {
       console.error(debug ? error.stack ?? error.message : error.message);
       code = exitCodeFor(error);
@@ -149,5 +169,7 @@ if (import.meta.main) {
     }
   }
   Deno.removeSignalListener("SIGINT", onInterrupt);
+  for (const [s, listener] of onHard) Deno.removeSignalListener(s, listener);
+  if (quitting) await new Promise(() => {}); // quit() exits with its own code.
   Deno.exit(interrupted && code === 0 ? 130 : code);
 }

@@ -8,7 +8,7 @@
  */
 
 import { toolSystemBaseSchema } from "../lib/config/schema.ts";
-import { runAgentLoop } from "./agent_loop.ts";
+import { FINAL_ANSWER_PROMPT, runAgentLoop } from "./agent_loop.ts";
 import { defineSystem } from "./system.ts";
 
 /** The instructions the agent gets. */
@@ -25,6 +25,7 @@ export const agentSearch = defineSystem({
   description: "Function-calling agent with search (always) plus the tools of its tools: list.",
   acceptsTools: true,
   alwaysTools: ["search"],
+  prompts: [AGENT_SEARCH_PROMPT, FINAL_ANSWER_PROMPT],
   options: toolSystemBaseSchema,
   run(options, ctx) {
     return runAgentLoop(ctx, { system: AGENT_SEARCH_PROMPT }, options);

@@ -18,6 +18,7 @@ export const closedBook = defineSystem({
   description: "The model alone: no retrieval, no tools (the baseline).",
   acceptsTools: false,
   alwaysTools: [],
+  prompts: [CLOSED_BOOK_PROMPT],
   options: systemBaseSchema,
   async run(_options, ctx) {
     const reply = await ctx.recorder.chat({

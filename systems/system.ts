@@ -39,6 +39,11 @@ export interface SystemDef<O extends z.ZodObject = z.ZodObject> {
   acceptsTools: boolean;
   /** Tools it always has, whatever its `tools:` list says. */
   alwaysTools: readonly string[];
+  /**
+   * Every fixed text it sends the model (system prompts, follow-up
+   * instructions), hashed into `run.json` so a changed prompt stops a resume.
+   */
+  prompts?: readonly string[];
   /** Strict schema of its config entry (see `lib/config/schema.ts` bases). */
   options: O;
   /** Answers one question. May reject (e.g. the model API failed); the runner records it. */

@@ -1,7 +1,8 @@
 /**
  * How commands talk to the terminal: results on stdout, progress and
- * messages on stderr, and the signal that Ctrl-C aborts. Injected, so
- * commands are testable and library code never prints.
+ * messages on stderr, the signal that Ctrl-C aborts, and what to do on a
+ * hard quit. Injected, so commands are testable and library code never
+ * prints.
  *
  * @module
  */
@@ -19,4 +20,14 @@ export interface CliIO {
   redraw?(text: string): void;
   /** Aborted by Ctrl-C. */
   signal: AbortSignal;
+  /**
+   * Registers work to do if the process quits at once (a second Ctrl-C,
+   * SIGTERM, SIGHUP): print the resume hint, close tool processes, release
+   * the run directory. Hooks run newest first, bounded in time; the returned
+   * function unregisters. Absent where nothing quits early (in-process tests).
+   */
+  onQuit?(hook: QuitHook): () => void;
 }
+
+/** Work to do before a hard quit; gets the reason, e.g. "SIGTERM". */
+export type QuitHook = (reason: string) => void | Promise<void>;

@@ -2,7 +2,11 @@
  * `ragbench run CONFIG`: runs every system on every question, writes the run
  * directory, prints the summary table. Exit codes: 0 success; 1 the run
  * finished but something failed (a system errored on every question, or the
- * run's cost cap stopped it); 130 cancelled with Ctrl-C.
+ * run's cost cap stopped it) or its files could not be written; 130
+ * cancelled with Ctrl-C. The run directory is locked for the whole run
+ * (`lib/run/run_lock.ts`), checked before anything is written
+ * (`lib/run/run_dir.ts`) and gets a `run.json` manifest that `--resume`
+ * compares (`run_manifest.ts`).
  *
  * @module
  */
@@ -17,6 +21,10 @@ import { REPORT_FILES, writeRunReport } from "../report/run_report.ts";
 import { resolvedConfigYaml } from "../report/resolved_config.ts";
 import { TREC_FOLDER, writeTrecFiles } from "../report/trec_run.ts";
 import { jobKey, runQuestions } from "../run/runner.ts";
+import { finishManifest, MANIFEST_FILE, type RunManifest } from "../run/manifest.ts";
+import { previousResults } from "../run/previous_results.ts";
+import { checkRunDir, freeRunDir } from "../run/run_dir.ts";
+import { acquireRunLock } from "../run/run_lock.ts";
 import type { QuestionResult } from "../types.ts";
 import { describeFsError, writeFileAtomic } from "../util/fs.ts";
 import { type CommandSpec, intOption, type ParsedArgs } from "./args.ts";
@@ -27,6 +35,8 @@ import { loadData, REGISTRIES } from "./setup.ts";
 import { missingNeeds, type Need, permissionFlags, runNeeds } from "./permissions.ts";
 import { loadConfig } from "../config/load.ts";
 import { VERSION } from "./version.ts";
+import { checkResume, currentManifest, writeManifest } from "./run_manifest.ts";
+import { resumeCommand, writeFailure } from "./resume_hint.ts";
 
 /** Declaration of `ragbench run`. */
 export const RUN_SPEC: CommandSpec = {
@@ -56,6 +66,10 @@ export const RUN_SPEC: CommandSpec = {
     { name: "systems", value: "A,B", description: "Run only these systems (by name)." },
     { name: "limit", value: "N", description: "Run only the first N questions." },
     {
+      name: "force",
+      description: "With --resume: continue even when run.json differs from this config.",
+    },
+    {
       name: "quiet",
       description: "Print no progress (the summary table and recommendation still go to stdout).",
     },
@@ -69,154 +83,279 @@ export const RUN_SPEC: CommandSpec = {
       description: "Also write JUnit XML (one test case per system × question) to FILE.",
     },
   ],
-  notes: "Exit status: 0 success; 1 the run finished but a system errored on every question\n" +
-    "or the run's cost cap stopped it; 2 usage or config error; 130 cancelled (Ctrl-C).",
+  notes: "Exit status: 0 success; 1 the run finished but a system errored on every question,\n" +
+    "the run's cost cap stopped it, or its files could not be written; 2 usage or config error\n" +
+    "(also a run directory in use or a --resume that differs from the earlier run);\n" +
+    "130 cancelled (Ctrl-C); 143 SIGTERM, 129 SIGHUP (quit at once, like a second Ctrl-C).",
 };
 
 /** Runs the command; returns the exit code. */
 export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const configPath = args.positionals[0];
   const mock = args.options.has("mock");
-  const resume = args.options.get("resume");
-  if (resume && args.options.has("out")) {
+  const resume = dirOption(args, "resume");
+  const out = dirOption(args, "out");
+  if (resume !== undefined && out !== undefined) {
     throw new UsageError("Give either --out or --resume, not both (--resume DIR writes into DIR).");
   }
   const selection = {
     mock,
-    systems: args.options.get("systems")?.split(",").map((s) => s.trim()).filter(Boolean),
+    systems: systemsOption(args),
     limit: intOption(args, "limit", { min: 1, max: 1_000_000 }),
   };
   const concurrencyOption = intOption(args, "concurrency", { min: 1, max: 64 });
   const mode = progressMode(args, io);
   const config = await loadConfig(configPath, REGISTRIES);
-  const dir = resume ?? args.options.get("out") ?? defaultRunDir(config.name);
-  const runDirRoot = resume ?? args.options.get("out") ?? "runs";
+  const dir = resume ?? out ?? freeRunDir(defaultRunDir(config.name), pathExists);
+  const runDirRoot = resume ?? out ?? "runs";
   checkPermissions(configPath, runNeeds(config, { mock, runDir: runDirRoot }), mock);
+  // Before the data loads: a wrong folder is refused at once, and before anything is written.
+  await checkRunDir(dir, { resume: resume !== undefined });
   const loaded = await loadData(config, selection);
   const concurrency = concurrencyOption ?? config.evaluation.concurrency;
   const ndcgK = Math.max(...config.evaluation.retrieval_k);
   const model = await createModel(config.model, { mock, script: loaded.script });
   const resultsPath = join(dir, RUN_FILES.results);
-  await checkRunDir(dir, { resume: resume !== undefined });
-
+  const resumeHint = resumeCommand({
+    configPath,
+    dir,
+    mock,
+    systems: args.options.get("systems"),
+    limit: args.options.get("limit"),
+  });
+  const startedAt = new Date().toISOString();
+  // Tools start before the folder is made, so a tool that cannot load leaves nothing behind.
   const plan = await planSystems(config, loaded.corpus, { concurrency });
-  let outcome;
-  let previous: QuestionResult[] = [];
+  const unregisterPlan = io.onQuit?.(() => plan.close());
   try {
     await createRunDir(dir);
-    if (resume) previous = (await readJsonl(resultsPath, { repair: true })) as QuestionResult[];
-    await writeFileAtomic(
-      join(dir, RUN_FILES.config),
-      resolvedConfigYaml(config, {
-        version: VERSION,
-        mock,
-        modelId: model.id,
-        pricing: model.pricing,
-        concurrency,
-        tools: new Map(plan.summary.map((s) => [s.name, s.tools])),
-      }),
-    );
-    io.progress(
-      `ragbench ${VERSION}: ${plan.systems.length} systems × ${loaded.questions.length} questions × ${config.evaluation.repeats} repeats, model ${model.id}, writing ${dir}`,
-    );
-    if (loaded.skipped.length) {
-      io.progress(
-        `corpus: skipped ${loaded.skipped.length} files that are neither documents nor tables`,
-      );
-    }
-    for (const warning of loaded.warnings) io.progress(`warning: ${warning}`);
-    const writer = await openJsonlWriter(resultsPath);
-    const progress = createProgress(mode, {
-      ndcgK,
-      line: (text) => io.progress(text),
-      ...(io.redraw ? { redraw: io.redraw } : {}),
-      now: () => performance.now(),
+    const lock = await acquireRunLock(dir, { resume: resumeHint });
+    // A hard quit (SIGTERM, a second Ctrl-C) must not leave a lock that looks stale.
+    const unregisterLock = io.onQuit?.(async () => {
+      await plan.close();
+      await lock.release();
     });
     try {
-      outcome = await runQuestions({
-        systems: plan.systems,
-        questions: loaded.questions,
-        repeats: config.evaluation.repeats,
-        model,
-        concurrency,
-        questionTimeoutMs: config.evaluation.question_timeout_s * 1000,
-        maxCostUsd: config.evaluation.max_cost_usd,
-        retrievalK: config.evaluation.retrieval_k,
-        done: new Set(previous.map((r) => jobKey(r.system, r.question_id, r.repeat))),
-        sink: (result) => writer.append(result),
-        reporter: progress,
-        signal: io.signal,
-      });
+      // Checked again under the lock: another run may have written here since.
+      await checkRunDir(dir, { resume: resume !== undefined });
+      return await runLocked();
     } finally {
-      progress.finish();
-      writer.close();
+      unregisterLock?.();
+      await lock.release();
     }
   } finally {
+    unregisterPlan?.();
     await plan.close();
   }
 
-  const order = sortKey(plan.summary.map((s) => s.name), loaded.questions.map((q) => q.id));
-  const all = [...previous, ...outcome.results].sort((a, b) => order(a) - order(b));
-  await rewriteJsonl(resultsPath, all);
-  const known = all.filter((r) => order(r) !== Infinity);
-  const summaries = summarize(plan.summary, known, { retrievalK: config.evaluation.retrieval_k });
-  await writeSummaries(dir, summaries);
-  const trec = await writeTrecFiles(dir, plan.summary, known, loaded.questions);
-  if (trec.skipped > 0) {
-    io.progress(
-      `warning: ${trec.skipped} lines left out of the TREC files in ${TREC_FOLDER}/: their question or document id holds whitespace, or their line has no scores`,
-    );
-  }
-  const models = new Map(plan.summary.map((s) => [s.name, model.id]));
-  const report = await writeRunReport({
-    name: config.name,
-    dir,
-    systems: plan.summary.map((s) => ({
-      name: s.name,
-      type: s.type,
-      model: models.get(s.name) ?? null,
-      networkTools: s.networkTools,
-    })),
-    lines: known,
-    summaries,
-    ...(args.options.has("junit") ? { junitPath: args.options.get("junit")! } : {}),
-  });
-
-  io.out(
-    summaryTable(summaries.systems, {
-      stats: report.stats,
-      models,
-      retrievalK: config.evaluation.retrieval_k,
-    }),
-  );
-  if (report.recommendation.lines.length) io.out(["", ...report.recommendation.lines].join("\n"));
-  io.progress(
-    `results: ${relative(Deno.cwd(), dir) || "."}/ (${
-      [...Object.values(RUN_FILES), ...Object.values(REPORT_FILES), `${TREC_FOLDER}/`].join(", ")
-    })`,
-  );
-  if (outcome.stoppedBy === "cancelled") {
-    io.progress(`cancelled: ${outcome.notRun} questions not run; finish with --resume ${dir}`);
-    return 130;
-  }
-  let code = 0;
-  if (outcome.stoppedBy === "max_cost_usd") {
-    io.progress(
-      `stopped: evaluation.max_cost_usd (${config.evaluation.max_cost_usd}) reached; ${outcome.notRun} questions not run`,
-    );
-    code = 1;
-  }
-  for (const s of summaries.systems) {
-    if (s.questions > 0 && s.errors === s.questions) {
+  async function runLocked(): Promise<number> {
+    let outcome;
+    let previous: QuestionResult[] = [];
+    let manifest: RunManifest;
+    try {
+      manifest = await currentManifest({
+        version: VERSION,
+        config,
+        mock,
+        modelId: model.id,
+        pricing: model.pricing,
+        limit: selection.limit ?? null,
+        questions: loaded.questions.length,
+        systems: plan.systems,
+        startedAt,
+        // Not io.signal: a first Ctrl-C here must stop the run like one during loading (exit 130
+        // with the summaries written), not abort the hashing with an error.
+      });
+      if (resume) {
+        const check = await checkResume(dir, manifest, { force: args.options.has("force") });
+        manifest = check.manifest;
+        for (const d of check.forced) io.progress(`--force: resuming despite: ${d}`);
+        const earlier = previousResults(
+          await readJsonl(resultsPath, { repair: true }),
+          resultsPath,
+        );
+        previous = earlier.results;
+        if (earlier.duplicates) {
+          io.progress(`resume: ${earlier.duplicates} repeated result lines dropped (first kept)`);
+        }
+      }
+      await writeFileAtomic(
+        join(dir, RUN_FILES.config),
+        resolvedConfigYaml(config, {
+          version: VERSION,
+          mock,
+          modelId: model.id,
+          pricing: model.pricing,
+          concurrency,
+          tools: new Map(plan.summary.map((s) => [s.name, s.tools])),
+        }),
+      );
+      await writeManifest(dir, manifest);
       io.progress(
-        `failed: every question of ${s.system} errored; see "error" in ${RUN_FILES.results}`,
+        `ragbench ${VERSION}: ${plan.systems.length} systems × ${loaded.questions.length} questions × ${config.evaluation.repeats} repeats, model ${model.id}, writing ${dir}`,
+      );
+      if (loaded.skipped.length) {
+        io.progress(
+          `corpus: skipped ${loaded.skipped.length} files that are neither documents nor tables`,
+        );
+      }
+      for (const warning of loaded.warnings) io.progress(`warning: ${warning}`);
+      const writer = await openJsonlWriter(resultsPath);
+      const progress = createProgress(mode, {
+        ndcgK,
+        line: (text) => io.progress(text),
+        ...(io.redraw ? { redraw: io.redraw } : {}),
+        now: () => performance.now(),
+      });
+      let quitting = false;
+      const unregister = io.onQuit?.(async () => {
+        quitting = true;
+        progress.finish();
+        await writer.flush();
+        io.progress(
+          `Stopped at once: the finished results are kept in ${resultsPath}; the summaries are written when the run is resumed. Continue with:\n  ${resumeHint}`,
+        );
+        writer.close();
+      });
+      try {
+        outcome = await runQuestions({
+          systems: plan.systems,
+          questions: loaded.questions,
+          repeats: config.evaluation.repeats,
+          model,
+          concurrency,
+          questionTimeoutMs: config.evaluation.question_timeout_s * 1000,
+          maxCostUsd: config.evaluation.max_cost_usd,
+          retrievalK: config.evaluation.retrieval_k,
+          done: new Set(previous.map((r) => jobKey(r.system, r.question_id, r.repeat))),
+          // Once quitting, nothing more is written: the line in progress was flushed.
+          sink: (result) => quitting ? new Promise<void>(() => {}) : writer.append(result),
+          reporter: progress,
+          signal: io.signal,
+        });
+      } catch (error) {
+        throw writeFailure(error, { results: resultsPath, resume: resumeHint });
+      } finally {
+        progress.finish();
+        unregister?.();
+        writer.close();
+      }
+    } finally {
+      // Tool processes are not needed for the summaries.
+      await plan.close();
+    }
+
+    const order = sortKey(plan.summary.map((s) => s.name), loaded.questions.map((q) => q.id));
+    const all = [...previous, ...outcome.results].sort((a, b) => order(a) - order(b));
+    const known = all.filter((r) => order(r) !== Infinity);
+    const summaries = summarize(plan.summary, known, { retrievalK: config.evaluation.retrieval_k });
+    const models = new Map(plan.summary.map((s) => [s.name, model.id]));
+    let report;
+    let trec;
+    try {
+      await rewriteJsonl(resultsPath, all);
+      await writeSummaries(dir, summaries);
+      trec = await writeTrecFiles(dir, plan.summary, known, loaded.questions);
+      report = await writeRunReport({
+        name: config.name,
+        dir,
+        systems: plan.summary.map((s) => ({
+          name: s.name,
+          type: s.type,
+          model: models.get(s.name) ?? null,
+          networkTools: s.networkTools,
+        })),
+        lines: known,
+        summaries,
+        ...(args.options.has("junit") ? { junitPath: args.options.get("junit")! } : {}),
+      });
+      await writeManifest(dir, finishManifest(manifest, new Date().toISOString()));
+    } catch (error) {
+      throw writeFailure(error, { results: resultsPath, resume: resumeHint });
+    }
+    if (trec.skipped > 0) {
+      io.progress(
+        `warning: ${trec.skipped} lines left out of the TREC files in ${TREC_FOLDER}/: their question or document id holds whitespace, or their line has no scores`,
+      );
+    }
+
+    io.out(
+      summaryTable(summaries.systems, {
+        stats: report.stats,
+        models,
+        retrievalK: config.evaluation.retrieval_k,
+      }),
+    );
+    if (report.recommendation.lines.length) {
+      io.out(["", ...report.recommendation.lines].join("\n"));
+    }
+    io.progress(
+      `results: ${relative(Deno.cwd(), dir) || "."}/ (${
+        [
+          ...Object.values(RUN_FILES),
+          MANIFEST_FILE,
+          ...Object.values(REPORT_FILES),
+          `${TREC_FOLDER}/`,
+        ]
+          .join(", ")
+      })`,
+    );
+    if (outcome.stoppedBy === "cancelled") {
+      io.progress(
+        `cancelled: ${outcome.notRun} questions not run; the summaries cover what finished. Finish with:\n  ${resumeHint}`,
+      );
+      return 130;
+    }
+    let code = 0;
+    if (outcome.stoppedBy === "max_cost_usd") {
+      io.progress(
+        `stopped: evaluation.max_cost_usd (${config.evaluation.max_cost_usd}) reached; ${outcome.notRun} questions not run`,
       );
       code = 1;
-    } else if (s.errors > 0) {
-      io.progress(`warning: ${s.errors} of ${s.questions} questions of ${s.system} errored`);
     }
+    for (const s of summaries.systems) {
+      if (s.questions > 0 && s.errors === s.questions) {
+        io.progress(
+          `failed: every question of ${s.system} errored; see "error" in ${RUN_FILES.results}`,
+        );
+        code = 1;
+      } else if (s.errors > 0) {
+        io.progress(`warning: ${s.errors} of ${s.questions} questions of ${s.system} errored`);
+      }
+    }
+    return code;
   }
-  return code;
+}
+
+/**
+ * A folder option's value; an empty one is a usage error.
+ *
+ * @throws {UsageError} for `--out ""` (an unset variable in a script).
+ */
+function dirOption(args: ParsedArgs, name: "out" | "resume"): string | undefined {
+  const value = args.options.get(name);
+  if (value !== undefined && value.trim() === "") {
+    throw new UsageError(`--${name} is empty; give it a folder: --${name} DIR.`);
+  }
+  return value;
+}
+
+/**
+ * The `--systems` names; a list with no name in it is a usage error, not a
+ * run of nothing (an unset CI variable must not make a passing gate).
+ *
+ * @throws {UsageError} when the option is given but names no system.
+ */
+function systemsOption(args: ParsedArgs): string[] | undefined {
+  const raw = args.options.get("systems");
+  if (raw === undefined) return undefined;
+  const names = raw.split(",").map((s) => s.trim()).filter(Boolean);
+  if (names.length === 0) {
+    throw new UsageError(
+      `--systems names no system (got "${raw}"); list them by name, e.g. --systems a,b, or leave the option out to run every system.`,
+    );
+  }
+  return names;
 }
 
 /**
@@ -271,16 +410,12 @@ function defaultRunDir(name: string): string {
   return join("runs", `${name}-${stamp}`);
 }
 
-async function checkRunDir(dir: string, options: { resume: boolean }): Promise<void> {
-  const results = join(dir, RUN_FILES.results);
-  const exists = await Deno.stat(results).then(() => true, () => false);
-  if (options.resume && !exists) {
-    throw new UsageError(`--resume ${dir}: there is no ${RUN_FILES.results} to continue.`);
-  }
-  if (!options.resume && exists) {
-    throw new UsageError(
-      `"${dir}" already holds results; continue it with --resume ${dir}, or choose another --out.`,
-    );
+function pathExists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
   }
 }
 

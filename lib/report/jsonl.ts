@@ -13,7 +13,22 @@ import { describeFsError, writeFileAtomic } from "../util/fs.ts";
 
 /** Appends JSON lines to a file. */
 export interface JsonlWriter {
+  /**
+   * Queues one line; resolves once it is written. After a failed write every
+   * later append rejects with the same error and writes nothing, so the file
+   * never gets a line after a cut one.
+   *
+   * @throws {RagbenchError} code "io" naming the file.
+   */
   append(value: unknown): Promise<void>;
+  /** Resolves when every queued line is written (or one failed). */
+  flush(): Promise<void>;
+  close(): void;
+}
+
+/** The part of `Deno.FsFile` a writer uses (injected by tests to fail writes). */
+export interface WritableFile {
+  write(bytes: Uint8Array): Promise<number>;
   close(): void;
 }
 
@@ -31,6 +46,11 @@ export async function openJsonlWriter(path: string): Promise<JsonlWriter> {
       cause: error,
     });
   }
+  return jsonlWriter(file, path);
+}
+
+/** A writer over an open file; `path` names it in errors. */
+export function jsonlWriter(file: WritableFile, path: string): JsonlWriter {
   const encoder = new TextEncoder();
   let closed = false;
   let queue = Promise.resolve();
@@ -40,9 +60,18 @@ export async function openJsonlWriter(path: string): Promise<JsonlWriter> {
       // Lines are written one after another, never interleaved.
       queue = queue.then(async () => {
         let offset = 0;
-        while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
+        try {
+          while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
+        } catch (error) {
+          throw new RagbenchError("io", `Cannot write "${path}": ${describeFsError(error)}.`, {
+            cause: error,
+          });
+        }
       });
       return queue;
+    },
+    flush() {
+      return queue.catch(() => {});
     },
     close() {
       if (!closed) {

@@ -8,22 +8,11 @@ import {
   startFakeOpenAIServer,
   unusedPort,
 } from "../support/fake_openai_server.ts";
+import { endpointConfig, slowEndpointRun, waitForLines } from "../support/slow_run.ts";
 import { tempTree } from "../support/temp.ts";
 
 const CONFIG = join(ROOT, "configs/rag.yaml");
 const RESULTS = "per_question_results.jsonl";
-
-/** A config over the rag arena whose model is the OpenAI-compatible endpoint at `baseUrl`. */
-function endpointConfig(baseUrl: string, extra = ""): string {
-  return `name: endpoint
-corpus: ${ROOT}arenas/rag/corpus.json
-questions: ${ROOT}arenas/rag/questions.yaml
-model: {name: test-model, base_url: "${baseUrl}", api_key_env: null, max_retries: 0, timeout_s: 5}
-evaluation: {concurrency: 1}
-systems:
-  - {type: closed_book, name: closed_book}
-${extra}`;
-}
 
 function withoutTiming(text: string): string {
   return text.replace(/"latency_ms":[0-9.e+-]+/g, '"latency_ms":0');
@@ -41,6 +30,7 @@ Deno.test("run --mock writes the run files and the TREC folder; the CSV headers 
     "per_question_results.jsonl",
     "recommendation.json",
     "report.html",
+    "run.json",
     "summary.md",
     "tool_usage.csv",
     "trec",
@@ -183,7 +173,12 @@ Deno.test("Ctrl-C keeps only complete lines, exits 130, and --resume finishes th
   const first = await child.output();
   const stderr = new TextDecoder().decode(first.stderr);
   assert.equal(first.code, 130, stderr);
-  assert.match(stderr, /cancelled: \d+ questions not run; finish with --resume/);
+  assert.match(
+    stderr,
+    /cancelled: \d+ questions not run; the summaries cover what finished\. Finish with:\n {2}ragbench run \S+c\.yaml --resume \S+run\n/,
+  );
+  // The graceful stop writes the summaries of what finished.
+  assert.match(Deno.readTextFileSync(join(out, "metrics_summary.csv")), /^closed_book,/m);
   const text = Deno.readTextFileSync(join(out, RESULTS));
   assert.ok(text.endsWith("\n"));
   const partial = text.trimEnd().split("\n").map((l) => JSON.parse(l));
@@ -196,7 +191,7 @@ Deno.test("Ctrl-C keeps only complete lines, exits 130, and --resume finishes th
   assert.equal(new Set(all.map((l) => l.question_id)).size, 15);
 });
 
-Deno.test("a killed run (SIGKILL) leaves only complete JSON lines, and resume repairs and completes it", async () => {
+Deno.test("a killed run (SIGKILL) leaves only complete JSON lines and a stale lock; after rm, resume repairs and completes it", async () => {
   await using run = await slowEndpointRun(80);
   const { t, out, permissions } = run;
   const child = spawnCli(permissions, ["run", t.path("c.yaml"), "--out", out, "--quiet"]);
@@ -207,6 +202,14 @@ Deno.test("a killed run (SIGKILL) leaves only complete JSON lines, and resume re
   const text = Deno.readTextFileSync(join(out, RESULTS));
   assert.ok(text.endsWith("\n"), "the file ends with a complete line");
   for (const line of text.trimEnd().split("\n")) JSON.parse(line);
+  const refused = await execCli(permissions, ["run", t.path("c.yaml"), "--resume", out, "--quiet"]);
+  assert.equal(refused.code, 2, refused.stderr);
+  assert.match(
+    refused.stderr,
+    /has a stale lock: run\.lock was left by ragbench pid \d+, started /,
+  );
+  assert.match(refused.stderr, new RegExp(`\n  rm ${join(out, "run.lock")}\n`));
+  Deno.removeSync(join(out, "run.lock"));
   const resumed = await execCli(permissions, ["run", t.path("c.yaml"), "--resume", out, "--quiet"]);
   assert.equal(resumed.code, 0, resumed.stderr);
   assert.equal((await readJsonl(join(out, RESULTS))).length, 15);
@@ -328,38 +331,3 @@ Deno.test("main: --help, --version, and a command's --help are true to the comma
   const none = await runCli([]);
   assert.equal(none.code, 2);
 });
-
-/**
- * A config whose model is a loopback endpoint answering each request after
- * `delayMs`, a temporary folder, and the permissions a subprocess run needs.
- */
-async function slowEndpointRun(delayMs: number) {
-  const server = startFakeOpenAIServer(async () => {
-    await new Promise((r) => setTimeout(r, delayMs));
-    return { json: chatCompletion({ content: "It is 330." }) };
-  });
-  const t = await tempTree({ "c.yaml": endpointConfig(server.baseUrl) });
-  const port = new URL(server.baseUrl).port;
-  return {
-    t,
-    out: join(t.dir, "run"),
-    permissions: [
-      `--allow-read=${ROOT},${t.dir}`,
-      `--allow-write=${t.dir}`,
-      `--allow-net=127.0.0.1:${port}`,
-    ],
-    async [Symbol.asyncDispose]() {
-      await t[Symbol.asyncDispose]();
-      await server.close();
-    },
-  };
-}
-
-async function waitForLines(path: string, count: number): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    const text = await Deno.readTextFile(path).catch(() => "");
-    if (text.split("\n").length - 1 >= count) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`${path} never reached ${count} lines`);
-}

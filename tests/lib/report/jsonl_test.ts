@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { openJsonlWriter, readJsonl, rewriteJsonl } from "../../../lib/report/jsonl.ts";
+import {
+  jsonlWriter,
+  openJsonlWriter,
+  readJsonl,
+  rewriteJsonl,
+} from "../../../lib/report/jsonl.ts";
 import { RagbenchError } from "../../../lib/errors.ts";
 import { tempTree } from "../../support/temp.ts";
 
@@ -40,4 +45,31 @@ Deno.test("jsonl: rewrite replaces the file atomically and leaves no temporary f
   assert.equal(await Deno.readTextFile(t.path("r.jsonl")), '{"a":1}\n{"b":2}\n');
   const names = [...Deno.readDirSync(t.dir)].map((e) => e.name);
   assert.deepEqual(names, ["r.jsonl"]);
+});
+
+Deno.test("jsonl: a failed write (disk full) is an io error naming the file, and no later line is written", async () => {
+  const written: string[] = [];
+  let fail = false;
+  const file = {
+    write(bytes: Uint8Array) {
+      if (fail) {
+        return Promise.reject(new Error("No space left on device (os error 28)"));
+      }
+      written.push(new TextDecoder().decode(bytes));
+      return Promise.resolve(bytes.length);
+    },
+    close() {},
+  };
+  const writer = jsonlWriter(file, "run/per_question_results.jsonl");
+  await writer.append({ n: 1 });
+  fail = true;
+  const failure = (e: unknown) =>
+    e instanceof RagbenchError && e.code === "io" &&
+    e.message ===
+      'Cannot write "run/per_question_results.jsonl": No space left on device (os error 28).';
+  await assert.rejects(() => writer.append({ n: 2 }), failure);
+  fail = false;
+  await assert.rejects(() => writer.append({ n: 3 }), failure);
+  await writer.flush();
+  assert.deepEqual(written, ['{"n":1}\n']);
 });

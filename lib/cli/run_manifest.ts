@@ -1,0 +1,135 @@
+/**
+ * The run command's manifest step: hashes what the run reads, builds
+ * `run.json` from the loaded config and the planned systems, and on
+ * `--resume` compares it with the earlier run's, refusing to mix two runs
+ * unless `--force` says so knowingly.
+ *
+ * @module
+ */
+
+import { corpusSourcePath } from "../data/corpus.ts";
+import { questionSourcePath } from "../data/questions.ts";
+import { join } from "node:path";
+import type { Config } from "../config/load.ts";
+import { RagbenchError, UsageError } from "../errors.ts";
+import type { Pricing } from "../llm/model.ts";
+import type { PlannedSystem } from "../run/runner.ts";
+import { digestPaths } from "../run/digest.ts";
+import {
+  buildManifest,
+  currentMachine,
+  MANIFEST_FILE,
+  manifestDifferences,
+  parseManifest,
+  resumedManifest,
+  type RunManifest,
+} from "../run/manifest.ts";
+import { describeFsError, writeFileAtomic } from "../util/fs.ts";
+
+/** What the manifest of this run is built from. */
+export interface ManifestContext {
+  version: string;
+  config: Config;
+  mock: boolean;
+  modelId: string;
+  pricing: Pricing;
+  limit: number | null;
+  questions: number;
+  systems: readonly PlannedSystem[];
+  startedAt: string;
+  /** Aborts the hashing (the file being read stops at the next 1 MiB). */
+  signal?: AbortSignal;
+}
+
+/** Hashes the run's files and builds its manifest. */
+export async function currentManifest(ctx: ManifestContext): Promise<RunManifest> {
+  const { config } = ctx;
+  const customModules = [
+    ...new Set(
+      config.systems.flatMap((s) => s.tools.flatMap((t) => t.kind === "custom" ? [t.module] : [])),
+    ),
+  ];
+  return buildManifest({
+    version: ctx.version,
+    config,
+    mock: ctx.mock,
+    modelId: ctx.modelId,
+    pricing: ctx.pricing,
+    limit: ctx.limit,
+    questions: ctx.questions,
+    files: {
+      corpus: await digestPaths(config.corpus.map(corpusSourcePath), { signal: ctx.signal }),
+      // A BEIR split is part of the question set's identity: the folder alone does not say it.
+      questions: (await digestPaths(config.questions.map(questionSourcePath), {
+        signal: ctx.signal,
+      })).map((d, i) => {
+        const source = config.questions[i];
+        return typeof source === "string" ? d : { ...d, path: `${d.path} (split ${source.split})` };
+      }),
+      mock_script: ctx.mock ? await digestPaths(config.mock_script, { signal: ctx.signal }) : [],
+      custom_tools: await digestPaths(customModules, { signal: ctx.signal, ifReadable: true }),
+    },
+    systems: ctx.systems.map((s) => ({
+      name: s.name,
+      type: s.def.type,
+      options: s.options,
+      prompts: s.def.prompts ?? [],
+      toolSpecs: s.toolbox.specs,
+    })),
+    startedAt: ctx.startedAt,
+    machine: currentMachine(),
+  });
+}
+
+/** The manifest a resumed run writes, and what `--force` overrode. */
+export interface ResumeCheck {
+  manifest: RunManifest;
+  /** Differences accepted with --force (empty when the runs match). */
+  forced: string[];
+}
+
+/**
+ * Compares the earlier run's `run.json` in `dir` with `current`.
+ *
+ * @throws {UsageError} listing what differs (or that there is no readable
+ *   run.json), unless `force`.
+ */
+export async function checkResume(
+  dir: string,
+  current: RunManifest,
+  options: { force: boolean },
+): Promise<ResumeCheck> {
+  const path = join(dir, MANIFEST_FILE);
+  let previous: RunManifest;
+  try {
+    previous = parseManifest(await Deno.readTextFile(path), path);
+  } catch (error) {
+    const why = error instanceof Deno.errors.NotFound
+      ? `it has no ${MANIFEST_FILE} (an older ragbench made it, or ragbench did not)`
+      : error instanceof RagbenchError
+      ? error.message
+      : `${MANIFEST_FILE} cannot be read: ${describeFsError(error)}`;
+    const reason = `Cannot check that --resume ${dir} continues the same run: ${why}.`;
+    if (!options.force) {
+      throw new UsageError(`${reason} Add --force to continue it anyway.`, { cause: error });
+    }
+    const sessions = current.sessions.map((s) => ({ ...s, forced_differences: [reason] }));
+    return { manifest: { ...current, sessions }, forced: [reason] };
+  }
+  const differences = manifestDifferences(previous, current);
+  if (differences.length && !options.force) {
+    throw new UsageError(
+      [
+        `--resume ${dir}: this run differs from the one in the folder, so its results would mix two runs:`,
+        ...differences.map((d) => `  ${d}`),
+        "Resume with the same config and files, write a new run with --out, or add --force to continue anyway.",
+      ].join("\n"),
+    );
+  }
+  return { manifest: resumedManifest(previous, current, differences), forced: differences };
+}
+
+/** Writes `run.json` into `dir` (atomically). */
+export async function writeManifest(dir: string, manifest: RunManifest): Promise<void> {
+  await writeFileAtomic(join(dir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + "\n");
+}

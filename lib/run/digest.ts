@@ -1,0 +1,121 @@
+/**
+ * Content hashes for the run manifest: SHA-256 of canonical JSON (object
+ * keys sorted, so the same value always hashes the same) and of the files a
+ * run reads, streamed so a large corpus is never held twice in memory. A
+ * folder hashes as the sorted list of its files' relative paths and hashes,
+ * so renaming, adding or editing any file changes it.
+ *
+ * @module
+ */
+
+import { createHash } from "node:crypto";
+import { join, relative } from "node:path";
+import { RagbenchError } from "../errors.ts";
+import { describeFsError } from "../util/fs.ts";
+
+/** The hash of one input path (a file, or a folder of files). */
+export interface PathDigest {
+  path: string;
+  /** Null when ragbench may not read the path (see `ifReadable` of {@link digestPaths}). */
+  sha256: string | null;
+  /** Files hashed (1 for a file, 0 when not read). */
+  files: number;
+}
+
+/** Hex SHA-256 of a string (UTF-8). */
+export function sha256Hex(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/** JSON with object keys sorted at every level; `undefined` members dropped as JSON does. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v) => {
+    if (v && typeof v === "object" && !Array.isArray(v)) {
+      const sorted: Record<string, unknown> = {};
+      for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k];
+      return sorted;
+    }
+    return v;
+  });
+}
+
+/** Hex SHA-256 of {@link canonicalJson}. */
+export function hashValue(value: unknown): string {
+  return sha256Hex(canonicalJson(value));
+}
+
+async function hashFile(path: string, signal?: AbortSignal): Promise<string> {
+  const hash = createHash("sha256");
+  using file = await Deno.open(path, { read: true });
+  const buffer = new Uint8Array(1 << 20);
+  while (true) {
+    signal?.throwIfAborted();
+    const n = await file.read(buffer);
+    if (n === null) break;
+    hash.update(buffer.subarray(0, n));
+  }
+  return hash.digest("hex");
+}
+
+/** Files under `dir` (following links), relative paths sorted. */
+async function listFiles(dir: string): Promise<string[]> {
+  const files: string[] = [];
+  const pending = [dir];
+  const seen = new Set<string>();
+  while (pending.length) {
+    const current = pending.pop()!;
+    const real = await Deno.realPath(current);
+    if (seen.has(real)) continue;
+    seen.add(real);
+    for await (const entry of Deno.readDir(current)) {
+      const full = join(current, entry.name);
+      const info = entry.isSymlink ? await Deno.stat(full).catch(() => null) : entry;
+      if (info?.isDirectory) pending.push(full);
+      else if (info?.isFile) files.push(relative(dir, full));
+    }
+  }
+  return files.sort();
+}
+
+/**
+ * Hashes each path: a file's bytes, or a folder's files. With `ifReadable`,
+ * a path Deno does not already grant read access to is recorded unhashed
+ * (never prompting): a custom tool's module runs in its own process, so the
+ * run itself need not be allowed to read it.
+ *
+ * @throws {RagbenchError} code "io" naming the path that cannot be read.
+ */
+export async function digestPaths(
+  paths: readonly string[],
+  options: { signal?: AbortSignal; ifReadable?: boolean } = {},
+): Promise<PathDigest[]> {
+  const { signal } = options;
+  const digests: PathDigest[] = [];
+  for (const path of paths) {
+    if (
+      options.ifReadable && Deno.permissions.querySync({ name: "read", path }).state !== "granted"
+    ) {
+      digests.push({ path, sha256: null, files: 0 });
+      continue;
+    }
+    try {
+      const info = await Deno.stat(path);
+      if (!info.isDirectory) {
+        digests.push({ path, sha256: await hashFile(path, signal), files: 1 });
+        continue;
+      }
+      const lines: string[] = [];
+      const files = await listFiles(path);
+      for (const rel of files) lines.push(`${rel}\0${await hashFile(join(path, rel), signal)}\n`);
+      digests.push({ path, sha256: sha256Hex(lines.join("")), files: files.length });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw new RagbenchError(
+        "io",
+        `Cannot hash "${path}" for run.json: ${describeFsError(error)}.`,
+        { cause: error },
+      );
+    }
+  }
+  return digests;
+}

@@ -1,0 +1,357 @@
+/**
+ * `run.json`, the run manifest: what produced a run directory, so a result
+ * can be traced to its inputs and `--resume` can refuse to mix two runs.
+ * It holds the ragbench version; a hash of the resolved config and the parts
+ * that decide results (model, evaluation, tool rules, each system's entry,
+ * prompts and tool schemas); content hashes of the corpus, question, mock
+ * script and custom tool files (a tool's entry module only, and only when
+ * the run may read it); the question selection; the scorer version
+ * and metric definitions; start and end times and the machine.
+ *
+ * Building ({@link buildManifest}) and comparing ({@link manifestDifferences})
+ * are pure; the command reads the files and hashes them (`digest.ts`).
+ * Not compared, because a resumed run may change them without changing any
+ * result: the version, times, machine, `evaluation.concurrency` and
+ * `evaluation.max_cost_usd` (the run-wide cost cap decides which questions
+ * run, never a result).
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import type { Config } from "../config/load.ts";
+import { RagbenchError } from "../errors.ts";
+import type { Pricing, ToolSpec } from "../llm/model.ts";
+import { METRIC_DEFINITIONS, SCORER_VERSION } from "../score/definitions.ts";
+import { hashValue, type PathDigest } from "./digest.ts";
+
+/** Name of the manifest inside a run directory. */
+export const MANIFEST_FILE = "run.json";
+
+/** Version of the manifest's own layout. */
+export const MANIFEST_FORMAT = 1;
+
+/** Evaluation keys a resumed run may change (they decide what runs, not results). */
+const RESUMABLE_EVALUATION_KEYS: ReadonlySet<string> = new Set(["concurrency", "max_cost_usd"]);
+
+/** Longest value quoted in a difference before it is cut. */
+const QUOTE_LIMIT = 60;
+
+/** A planned system as the manifest records it. */
+export interface ManifestSystemInput {
+  name: string;
+  type: string;
+  /** The validated config entry. */
+  options: Record<string, unknown>;
+  /** Fixed texts the system sends the model. */
+  prompts: readonly string[];
+  /** The tools as the model sees them. */
+  toolSpecs: readonly ToolSpec[];
+}
+
+/** Everything {@link buildManifest} records. */
+export interface ManifestInputs {
+  version: string;
+  /** The loaded config, after `--systems`. */
+  config: Config;
+  mock: boolean;
+  modelId: string;
+  /** The price the run applies (the config's, or the built-in table's for the model). */
+  pricing: Pricing;
+  /** `--limit`, or null. */
+  limit: number | null;
+  /** Questions the run covers (after `--limit`). */
+  questions: number;
+  files: {
+    corpus: PathDigest[];
+    questions: PathDigest[];
+    /** Empty when the run is not `--mock`. */
+    mock_script: PathDigest[];
+    /** Entry modules of custom tools. */
+    custom_tools: PathDigest[];
+  };
+  systems: readonly ManifestSystemInput[];
+  startedAt: string;
+  machine: Machine;
+}
+
+/** The machine a run ran on. */
+export interface Machine {
+  os: string;
+  arch: string;
+  cpus: number | null;
+  deno: string;
+}
+
+const digestSchema = z.object({
+  path: z.string(),
+  sha256: z.string().nullable(),
+  files: z.number(),
+});
+
+const systemSchema = z.looseObject({
+  name: z.string(),
+  type: z.string(),
+  config_sha256: z.string(),
+  prompts_sha256: z.string(),
+  tool_schemas_sha256: z.string(),
+  tools: z.array(z.string()),
+});
+
+const sessionSchema = z.looseObject({
+  started_at: z.string(),
+  ended_at: z.string().nullable(),
+  forced_differences: z.array(z.string()),
+});
+
+/** The schema of `run.json` (loose: a later version may add keys). */
+export const manifestSchema = z.looseObject({
+  format: z.literal(MANIFEST_FORMAT),
+  ragbench_version: z.string(),
+  name: z.string(),
+  config_file: z.string(),
+  config_sha256: z.string(),
+  mock: z.boolean(),
+  model_id: z.string(),
+  model: z.record(z.string(), z.unknown()),
+  evaluation: z.record(z.string(), z.unknown()),
+  tools: z.record(z.string(), z.unknown()),
+  selection: z.looseObject({ limit: z.number().nullable(), questions: z.number() }),
+  inputs: z.looseObject({
+    corpus: z.array(digestSchema),
+    questions: z.array(digestSchema),
+    mock_script: z.array(digestSchema),
+    custom_tools: z.array(digestSchema),
+  }),
+  systems: z.array(systemSchema),
+  scorer: z.looseObject({
+    version: z.number(),
+    metrics: z.record(z.string(), z.string()),
+  }),
+  started_at: z.string(),
+  ended_at: z.string().nullable(),
+  sessions: z.array(sessionSchema),
+  machine: z.looseObject({}),
+});
+
+/** A parsed `run.json`. */
+export type RunManifest = z.infer<typeof manifestSchema>;
+
+/** The part of `evaluation` that decides results. */
+function comparedEvaluation(evaluation: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(evaluation).filter(([k]) => !RESUMABLE_EVALUATION_KEYS.has(k)),
+  );
+}
+
+/** The manifest of a run starting now (`ended_at` null until {@link finishManifest}). */
+export function buildManifest(inputs: ManifestInputs): RunManifest {
+  const { config } = inputs;
+  const systems = inputs.systems.map((s) => ({
+    name: s.name,
+    type: s.type,
+    config_sha256: hashValue(s.options),
+    prompts_sha256: hashValue(s.prompts),
+    tool_schemas_sha256: hashValue(s.toolSpecs),
+    tools: s.toolSpecs.map((t) => t.name),
+  }));
+  const model = JSON.parse(
+    JSON.stringify({ ...config.model, applied_price: inputs.pricing }),
+  ) as Record<string, unknown>;
+  const evaluation = { ...config.evaluation } as Record<string, unknown>;
+  const tools = JSON.parse(JSON.stringify(config.tools)) as Record<string, unknown>;
+  return {
+    format: MANIFEST_FORMAT,
+    ragbench_version: inputs.version,
+    name: config.name,
+    config_file: config.file,
+    config_sha256: hashValue({
+      name: config.name,
+      description: config.description ?? null,
+      model,
+      evaluation: comparedEvaluation(evaluation),
+      tools,
+      systems: systems.map((s) => [s.name, s.config_sha256]),
+    }),
+    mock: inputs.mock,
+    model_id: inputs.modelId,
+    model,
+    evaluation,
+    tools,
+    selection: { limit: inputs.limit, questions: inputs.questions },
+    inputs: inputs.files,
+    systems,
+    scorer: { version: SCORER_VERSION, metrics: { ...METRIC_DEFINITIONS } },
+    started_at: inputs.startedAt,
+    ended_at: null,
+    sessions: [{ started_at: inputs.startedAt, ended_at: null, forced_differences: [] }],
+    machine: { ...inputs.machine },
+  };
+}
+
+/**
+ * The manifest a resumed run writes: the current inputs, the first run's
+ * start, and this session added to the history (with the differences that
+ * `--force` overrode).
+ */
+export function resumedManifest(
+  previous: RunManifest,
+  current: RunManifest,
+  forcedDifferences: readonly string[],
+): RunManifest {
+  const session = current.sessions[current.sessions.length - 1];
+  return {
+    ...current,
+    started_at: previous.started_at,
+    sessions: [...previous.sessions, { ...session, forced_differences: [...forcedDifferences] }],
+  };
+}
+
+/** The manifest with this session's end time. */
+export function finishManifest(manifest: RunManifest, endedAt: string): RunManifest {
+  const sessions = manifest.sessions.map((s, i) =>
+    i === manifest.sessions.length - 1 ? { ...s, ended_at: endedAt } : s
+  );
+  return { ...manifest, ended_at: endedAt, sessions };
+}
+
+function quote(value: unknown): string {
+  const text = value === undefined ? "(unset)" : JSON.stringify(value);
+  return text.length > QUOTE_LIMIT ? `${text.slice(0, QUOTE_LIMIT - 1)}…` : text;
+}
+
+function objectDifferences(
+  section: string,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): string[] {
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+  return keys
+    .filter((k) => hashValue(before[k] ?? null) !== hashValue(after[k] ?? null))
+    .map((k) => `${section}.${k}: ${quote(before[k])} → ${quote(after[k])}`);
+}
+
+function digestDifferences(
+  role: string,
+  before: readonly PathDigest[],
+  after: readonly PathDigest[],
+): string[] {
+  const paths = (list: readonly PathDigest[]) => list.map((d) => d.path);
+  if (hashValue(paths(before)) !== hashValue(paths(after))) {
+    return [`${role}: the files differ (${quote(paths(before))} → ${quote(paths(after))})`];
+  }
+  return after.flatMap((d, i) => {
+    const old = before[i].sha256;
+    if (d.sha256 === old) return [];
+    if (d.sha256 === null || old === null) {
+      return [`${role}: "${d.path}" was read in only one of the runs (read permission differs)`];
+    }
+    return [`${role}: "${d.path}" changed${d.files > 1 ? ` (${d.files} files)` : ""}`];
+  });
+}
+
+function systemDifferences(before: RunManifest["systems"], after: RunManifest["systems"]) {
+  const out: string[] = [];
+  const old = new Map(before.map((s) => [s.name, s]));
+  const now = new Map(after.map((s) => [s.name, s]));
+  for (const s of after) {
+    const o = old.get(s.name);
+    if (!o) {
+      out.push(`systems: "${s.name}" is new (not in the earlier run)`);
+      continue;
+    }
+    if (o.type !== s.type) out.push(`system "${s.name}": type ${quote(o.type)} → ${quote(s.type)}`);
+    else if (o.config_sha256 !== s.config_sha256) {
+      out.push(`system "${s.name}": its config entry changed`);
+    }
+    if (o.prompts_sha256 !== s.prompts_sha256) out.push(`system "${s.name}": its prompts changed`);
+    if (hashValue(o.tools) !== hashValue(s.tools)) {
+      out.push(`system "${s.name}": offered tools ${quote(o.tools)} → ${quote(s.tools)}`);
+    } else if (o.tool_schemas_sha256 !== s.tool_schemas_sha256) {
+      out.push(`system "${s.name}": its tool schemas (descriptions or parameters) changed`);
+    }
+  }
+  for (const s of before) {
+    if (!now.has(s.name)) out.push(`systems: "${s.name}" is not in this run`);
+  }
+  return out;
+}
+
+/**
+ * What differs between the manifest of an earlier run and the current one,
+ * one line each naming the section (file, system, key); empty when a resume
+ * may continue.
+ */
+export function manifestDifferences(before: RunManifest, after: RunManifest): string[] {
+  const out: string[] = [];
+  if (before.mock !== after.mock) {
+    out.push(
+      `mock: the earlier run ${before.mock ? "used" : "did not use"} --mock; this one ${
+        after.mock ? "does" : "does not"
+      }`,
+    );
+  }
+  out.push(...objectDifferences("model", before.model, after.model));
+  out.push(
+    ...objectDifferences(
+      "evaluation",
+      comparedEvaluation(before.evaluation),
+      comparedEvaluation(after.evaluation),
+    ),
+  );
+  out.push(...objectDifferences("tools", before.tools, after.tools));
+  for (const role of ["corpus", "questions", "mock_script", "custom_tools"] as const) {
+    out.push(...digestDifferences(role, before.inputs[role], after.inputs[role]));
+  }
+  if (before.selection.limit !== after.selection.limit) {
+    out.push(`--limit: ${quote(before.selection.limit)} → ${quote(after.selection.limit)}`);
+  }
+  out.push(...systemDifferences(before.systems, after.systems));
+  if (before.scorer.version !== after.scorer.version) {
+    out.push(`scorer: version ${before.scorer.version} → ${after.scorer.version}`);
+  } else if (hashValue(before.scorer.metrics) !== hashValue(after.scorer.metrics)) {
+    out.push("scorer: the metric definitions changed");
+  }
+  if (out.length === 0 && before.config_sha256 !== after.config_sha256) {
+    out.push("config: its name or description changed");
+  }
+  return out;
+}
+
+/**
+ * Parses `run.json` text.
+ *
+ * @throws {RagbenchError} code "data" naming the file when it is not a manifest.
+ */
+export function parseManifest(text: string, path: string): RunManifest {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new RagbenchError(
+      "data",
+      `"${path}" is not valid JSON, so it is not a ragbench run.json.`,
+    );
+  }
+  const parsed = manifestSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new RagbenchError(
+      "data",
+      `"${path}" is not a ragbench run.json of format ${MANIFEST_FORMAT} (${
+        issue.path.join(".") || "top level"
+      }: ${issue.message}).`,
+    );
+  }
+  return parsed.data;
+}
+
+/** The machine this process runs on. */
+export function currentMachine(): Machine {
+  return {
+    os: Deno.build.os,
+    arch: Deno.build.arch,
+    cpus: typeof navigator !== "undefined" ? navigator.hardwareConcurrency ?? null : null,
+    deno: Deno.version.deno,
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * Checks the folder a run writes into before anything is written: `--out`
+ * must be a new or empty folder (never a file, never a folder of the user's
+ * own files, never an earlier run, which `--resume` continues), and
+ * `--resume` must name an earlier run's folder. The decision is a pure
+ * function of what is there ({@link runDirProblem}); {@link checkRunDir}
+ * reads the folder and throws the message.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { RagbenchError, UsageError } from "../errors.ts";
+import { RUN_FILES } from "../report/outputs.ts";
+import { describeFsError } from "../util/fs.ts";
+import { LOCK_FILE } from "./run_lock.ts";
+
+/** Entries named in a refusal before "and N more". */
+const ENTRIES_SHOWN = 5;
+
+/** What stands at the run directory's path. */
+export type DirState =
+  | { kind: "missing" }
+  | { kind: "file" }
+  | { kind: "other" }
+  | { kind: "folder"; entries: readonly string[] };
+
+/**
+ * Why a run cannot write into a folder in this state; null when it can.
+ * `--out` accepts a missing or empty folder; `--resume` needs the results
+ * file. An existing run under `--out` is pointed to `--resume`.
+ */
+export function runDirProblem(
+  dir: string,
+  state: DirState,
+  options: { resume: boolean },
+): string | null {
+  const flag = options.resume ? "--resume" : "--out";
+  if (state.kind === "file") {
+    return `${flag} ${dir}: that is a file, not a folder; name a folder${
+      options.resume ? " holding an earlier run" : " (new or empty) for the run"
+    }.`;
+  }
+  if (state.kind === "other") {
+    return `${flag} ${dir}: that is neither a folder nor a file (a broken link, a device or a socket); name a folder.`;
+  }
+  const entries = state.kind === "folder" ? state.entries : [];
+  const hasResults = entries.includes(RUN_FILES.results);
+  if (options.resume) {
+    if (state.kind === "missing") return `--resume ${dir}: there is no such folder.`;
+    if (!hasResults) return `--resume ${dir}: there is no ${RUN_FILES.results} to continue.`;
+    return null;
+  }
+  if (hasResults) {
+    return `"${dir}" already holds results; continue it with --resume ${dir}, or choose another --out.`;
+  }
+  const foreign = entries.filter((e) => e !== LOCK_FILE).sort();
+  if (foreign.length === 0) return null;
+  const shown = foreign.slice(0, ENTRIES_SHOWN).map((e) => `"${e}"`).join(", ");
+  const more = foreign.length > ENTRIES_SHOWN ? ` and ${foreign.length - ENTRIES_SHOWN} more` : "";
+  return `--out ${dir}: the folder is not empty and holds no ragbench run (${shown}${more}); ` +
+    `a run would overwrite files there. Choose a new or empty folder.`;
+}
+
+/** Most suffixes {@link freeRunDir} tries before giving `base` back. */
+const MAX_SUFFIX = 1000;
+
+/**
+ * The default run folder `base`, or `base-2`, `base-3`, ... when it is
+ * taken: two runs started in the same second must not share a folder.
+ */
+export function freeRunDir(base: string, taken: (path: string) => boolean): string {
+  if (!taken(base)) return base;
+  for (let n = 2; n <= MAX_SUFFIX; n++) {
+    if (!taken(`${base}-${n}`)) return `${base}-${n}`;
+  }
+  return base;
+}
+
+/** Reads what stands at `dir`. */
+export async function readDirState(dir: string): Promise<DirState> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(dir);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      // A link to nothing: mkdir would fail on it with "File exists".
+      const link = await Deno.lstat(dir).catch(() => null);
+      return link ? { kind: "other" } : { kind: "missing" };
+    }
+    throw new RagbenchError("io", `Cannot read "${dir}": ${describeFsError(error)}.`, {
+      cause: error,
+    });
+  }
+  if (info.isFile) return { kind: "file" };
+  if (!info.isDirectory) return { kind: "other" };
+  const entries: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(dir)) entries.push(entry.name);
+  } catch (error) {
+    throw new RagbenchError("io", `Cannot list "${dir}": ${describeFsError(error)}.`, {
+      cause: error,
+    });
+  }
+  return { kind: "folder", entries };
+}
+
+/**
+ * Throws when the run cannot write into `dir` (see {@link runDirProblem}).
+ *
+ * @throws {UsageError} naming what is in the way.
+ */
+export async function checkRunDir(dir: string, options: { resume: boolean }): Promise<void> {
+  const problem = runDirProblem(dir, await readDirState(dir), options);
+  if (problem) throw new UsageError(problem);
+  if (options.resume) {
+    const results = join(dir, RUN_FILES.results);
+    const info = await Deno.stat(results).catch(() => null);
+    if (info && !info.isFile) {
+      throw new UsageError(`--resume ${dir}: ${RUN_FILES.results} there is not a file.`);
+    }
+  }
+}

@@ -1,0 +1,122 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { readJsonl } from "../../lib/report/jsonl.ts";
+import type { QuestionResult } from "../../lib/types.ts";
+import { execCli, ROOT, spawnCli } from "../support/cli.ts";
+import { slowEndpointRun, waitForLines } from "../support/slow_run.ts";
+import { tempTree } from "../support/temp.ts";
+
+const RESULTS = "per_question_results.jsonl";
+const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+
+/** Every line of the results file is complete JSON; returns how many. */
+function completeLines(path: string): number {
+  const text = Deno.readTextFileSync(path);
+  assert.ok(text.endsWith("\n"), "the file ends with a complete line");
+  const lines = text.trimEnd().split("\n");
+  for (const line of lines) JSON.parse(line);
+  return lines.length;
+}
+
+for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
+  Deno.test(`${signal} quits at once (exit ${code}) with its lines intact, the lock released and the resume command; resume writes the summaries`, async () => {
+    await using run = await slowEndpointRun(150);
+    const { t, out, permissions } = run;
+    const child = spawnCli(permissions, ["run", t.path("c.yaml"), "--out", out, "--quiet"]);
+    await waitForLines(join(out, RESULTS), 2);
+    child.kill(signal);
+    const status = await child.output();
+    const stderr = decode(status.stderr);
+    assert.equal(status.code, code, stderr);
+    assert.match(stderr, new RegExp(`\\n${signal}: quitting at once\\.\\n`));
+    assert.ok(
+      stderr.includes(
+        `Stopped at once: the finished results are kept in ${join(out, RESULTS)}; ` +
+          `the summaries are written when the run is resumed. Continue with:\n` +
+          `  ragbench run ${t.path("c.yaml")} --resume ${out}\n`,
+      ),
+      stderr,
+    );
+    const kept = completeLines(join(out, RESULTS));
+    assert.ok(kept >= 2 && kept < 15, `${kept} lines`);
+    assert.throws(() => Deno.statSync(join(out, "run.lock")), Deno.errors.NotFound);
+    assert.throws(() => Deno.statSync(join(out, "metrics_summary.csv")), Deno.errors.NotFound);
+
+    const resumed = await execCli(permissions, [
+      "run",
+      t.path("c.yaml"),
+      "--resume",
+      out,
+      "--quiet",
+    ]);
+    assert.equal(resumed.code, 0, resumed.stderr);
+    const all = await readJsonl(join(out, RESULTS)) as QuestionResult[];
+    assert.equal(all.length, 15);
+    assert.equal(new Set(all.map((l) => l.question_id)).size, 15);
+    assert.match(
+      Deno.readTextFileSync(join(out, "metrics_summary.csv")),
+      /^closed_book,closed_book,15,/m,
+    );
+  });
+}
+
+Deno.test("a second Ctrl-C quits at once (exit 130) with its lines intact and the resume command", async () => {
+  await using run = await slowEndpointRun(2000);
+  const { t, out, permissions } = run;
+  const child = spawnCli(permissions, ["run", t.path("c.yaml"), "--out", out, "--quiet"]);
+  await waitForLines(join(out, RESULTS), 1);
+  child.kill("SIGINT");
+  // The first waits for the question in progress (2 s); the second, apart from it, quits at once.
+  await new Promise((r) => setTimeout(r, 300));
+  child.kill("SIGINT");
+  const status = await child.output();
+  const stderr = decode(status.stderr);
+  assert.equal(status.code, 130, stderr);
+  assert.match(stderr, /Stopping after the questions in progress/);
+  assert.match(stderr, /\nCtrl-C again: quitting at once\.\n/);
+  assert.match(
+    stderr,
+    /Stopped at once: the finished results are kept in .*Continue with:\n {2}ragbench run .* --resume /,
+  );
+  assert.equal(completeLines(join(out, RESULTS)), 1);
+  assert.throws(() => Deno.statSync(join(out, "run.lock")), Deno.errors.NotFound);
+});
+
+/** Pids of running tool processes whose command line contains `marker` (uses pgrep). */
+function processesWith(marker: string): number[] {
+  const { stdout } = new Deno.Command("pgrep", { args: ["-f", "--", `__tool-host.*${marker}`] })
+    .outputSync();
+  return decode(stdout).split("\n").filter(Boolean).map(Number);
+}
+
+Deno.test("SIGTERM during a custom tool call closes the tool's process and exits 143", async () => {
+  const probes = join(ROOT, "tests/fixtures/tools/probe_tools.ts");
+  await using t = await tempTree({
+    "q.yaml": "- {id: q1, question: Wait please?, checks: [{type: contains, value: x}]}\n",
+    "mock.yaml": '"Wait please":\n  - {call: hang}\n  - {answer: done}\n',
+    "c.yaml": `name: hang
+corpus: ${ROOT}arenas/rag/corpus.json
+questions: q.yaml
+mock_script: mock.yaml
+tools: {timeout_s: 60}
+systems: [{type: agent_search, tools: [{name: hang, path: "${probes}#hang"}]}]
+`,
+  });
+  const child = spawnCli(
+    [`--allow-read=${ROOT},${t.dir}`, `--allow-write=${t.dir}`, `--allow-run=${Deno.execPath()}`],
+    ["run", t.path("c.yaml"), "--mock", "--out", t.path("out")],
+  );
+  const marker = `${probes} hang`;
+  for (let i = 0; i < 200 && processesWith(marker).length === 0; i++) {
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  assert.equal(processesWith(marker).length, 1, "the tool's process started");
+  await new Promise((r) => setTimeout(r, 500)); // the call is now waiting
+  child.kill("SIGTERM");
+  const status = await child.output();
+  assert.equal(status.code, 143, decode(status.stderr));
+  for (let i = 0; i < 40 && processesWith(marker).length > 0; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.deepEqual(processesWith(marker), [], "no tool process outlives ragbench");
+});

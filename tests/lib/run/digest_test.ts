@@ -1,0 +1,49 @@
+import assert from "node:assert/strict";
+import { canonicalJson, digestPaths, hashValue, sha256Hex } from "../../../lib/run/digest.ts";
+import { RagbenchError } from "../../../lib/errors.ts";
+import { tempTree } from "../../support/temp.ts";
+
+Deno.test("digest: canonical JSON sorts keys at every level, so key order never changes a hash", () => {
+  assert.equal(
+    canonicalJson({ b: 1, a: { d: [2, { y: 1, x: 0 }], c: null } }),
+    '{"a":{"c":null,"d":[2,{"x":0,"y":1}]},"b":1}',
+  );
+  assert.equal(hashValue({ a: 1, b: 2 }), hashValue({ b: 2, a: 1 }));
+  assert.notEqual(hashValue({ a: 1 }), hashValue({ a: "1" }));
+  assert.equal(
+    sha256Hex("abc"),
+    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+  );
+});
+
+Deno.test("digest: a file hashes its bytes; a folder changes with any edit, addition or rename", async () => {
+  await using t = await tempTree({ "one.txt": "abc", "corpus/a.md": "A", "corpus/sub/b.md": "B" });
+  const [file] = await digestPaths([t.path("one.txt")]);
+  assert.deepEqual(file, {
+    path: t.path("one.txt"),
+    sha256: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+    files: 1,
+  });
+  const folder = async () => (await digestPaths([t.path("corpus")]))[0];
+  const first = await folder();
+  assert.equal(first.files, 2);
+  assert.equal((await folder()).sha256, first.sha256);
+  await Deno.writeTextFile(t.path("corpus/sub/b.md"), "B!");
+  const edited = await folder();
+  assert.notEqual(edited.sha256, first.sha256);
+  await Deno.rename(t.path("corpus/a.md"), t.path("corpus/c.md"));
+  const renamed = await folder();
+  assert.notEqual(renamed.sha256, edited.sha256);
+  await Deno.writeTextFile(t.path("corpus/d.md"), "");
+  assert.equal((await folder()).files, 3);
+});
+
+Deno.test("digest: a path that cannot be read is an io error naming it", async () => {
+  await using t = await tempTree();
+  await assert.rejects(
+    () => digestPaths([t.path("gone.json")]),
+    (e: unknown) =>
+      e instanceof RagbenchError && e.code === "io" &&
+      e.message === `Cannot hash "${t.path("gone.json")}" for run.json: no such file or folder.`,
+  );
+});

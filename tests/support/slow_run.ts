@@ -1,0 +1,60 @@
+/**
+ * Runs against a loopback model endpoint for CLI tests that need a run to
+ * take a while (signals, locks, resume): a config over the rag arena, a
+ * temporary folder, and the permissions a subprocess run needs.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { ROOT } from "./cli.ts";
+import { chatCompletion, startFakeOpenAIServer } from "./fake_openai_server.ts";
+import { tempTree } from "./temp.ts";
+
+/** A config over the rag arena whose model is the OpenAI-compatible endpoint at `baseUrl`. */
+export function endpointConfig(baseUrl: string, extra = ""): string {
+  return `name: endpoint
+corpus: ${ROOT}arenas/rag/corpus.json
+questions: ${ROOT}arenas/rag/questions.yaml
+model: {name: test-model, base_url: "${baseUrl}", api_key_env: null, max_retries: 0, timeout_s: 5}
+evaluation: {concurrency: 1}
+systems:
+  - {type: closed_book, name: closed_book}
+${extra}`;
+}
+
+/**
+ * A config whose model is a loopback endpoint answering each request after
+ * `delayMs`, a temporary folder, and the permissions a subprocess run needs.
+ */
+export async function slowEndpointRun(delayMs: number) {
+  const server = startFakeOpenAIServer(async () => {
+    await new Promise((r) => setTimeout(r, delayMs));
+    return { json: chatCompletion({ content: "It is 330." }) };
+  });
+  const t = await tempTree({ "c.yaml": endpointConfig(server.baseUrl) });
+  const port = new URL(server.baseUrl).port;
+  return {
+    t,
+    out: join(t.dir, "run"),
+    permissions: [
+      `--allow-read=${ROOT},${t.dir}`,
+      `--allow-write=${t.dir}`,
+      `--allow-net=127.0.0.1:${port}`,
+    ],
+    async [Symbol.asyncDispose]() {
+      await t[Symbol.asyncDispose]();
+      await server.close();
+    },
+  };
+}
+
+/** Waits (bounded: 10 s) until `path` has `count` complete lines. */
+export async function waitForLines(path: string, count: number): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    const text = await Deno.readTextFile(path).catch(() => "");
+    if (text.split("\n").length - 1 >= count) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`${path} never reached ${count} lines`);
+}
