@@ -40,7 +40,7 @@ const COLUMNS = [
   { label: "MRR@10", key: "mrr@10" },
 ] as const;
 
-const DEFAULT_BEIR = new URL("../../../shared/datasets/cranfield/", import.meta.url).pathname;
+const DEFAULT_BEIR = new URL("../../shared/datasets/cranfield/", import.meta.url).pathname;
 
 async function main(): Promise<number> {
   const { values } = parseArgs({

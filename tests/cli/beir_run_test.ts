@@ -6,8 +6,7 @@ import { readJsonl } from "../../lib/report/jsonl.ts";
 import type { QuestionResult } from "../../lib/types.ts";
 import { runCli } from "../support/cli.ts";
 import { tempTree } from "../support/temp.ts";
-
-const CRANFIELD = new URL("../../../../shared/datasets/cranfield/", import.meta.url).pathname;
+import { CRANFIELD } from "../support/shared_data.ts";
 
 const CONFIG = `name: cranfield
 corpus: {beir: ${CRANFIELD}}

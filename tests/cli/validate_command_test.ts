@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { execCli, ROOT, runCli } from "../support/cli.ts";
 import { tempTree } from "../support/temp.ts";
+import { CRANFIELD } from "../support/shared_data.ts";
 
 Deno.test("validate: the bundled config is OK and the summary names what it found", async () => {
   const result = await runCli(["validate", join(ROOT, "configs/all.yaml")]);
@@ -63,7 +64,7 @@ systems: [{type: closed_book}]
 });
 
 Deno.test("validate: a BEIR config loads and reports the empty documents as a warning", async () => {
-  const cranfield = new URL("../../../../shared/datasets/cranfield/", import.meta.url).pathname;
+  const cranfield = CRANFIELD;
   await using t = await tempTree({
     "beir.yaml":
       `name: b\ncorpus: {beir: ${cranfield}}\nquestions: {beir: ${cranfield}}\nsystems:\n  - {type: closed_book}\n`,

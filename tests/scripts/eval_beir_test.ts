@@ -1,11 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ROOT } from "../support/cli.ts";
+import { CRANFIELD } from "../support/shared_data.ts";
 
-const REFERENCE_RUN = new URL(
-  "../../../../shared/datasets/cranfield/reference/bm25s_snowball.top100.run",
-  import.meta.url,
-).pathname;
+const REFERENCE_RUN = `${CRANFIELD}reference/bm25s_snowball.top100.run`;
 
 async function evalBeir(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const output = await new Deno.Command(Deno.execPath(), {

@@ -5,8 +5,7 @@ import { loadCorpora } from "../../../lib/data/corpus.ts";
 import { loadQuestionSets } from "../../../lib/data/questions.ts";
 import { ConfigError } from "../../../lib/errors.ts";
 import { tempTree } from "../../support/temp.ts";
-
-const CRANFIELD = new URL("../../../../../shared/datasets/cranfield/", import.meta.url).pathname;
+import { CRANFIELD } from "../../support/shared_data.ts";
 
 const CORPUS = [
   '{"_id": "d1", "title": "Alpha", "text": "alpha text", "metadata": {}}',

@@ -15,9 +15,9 @@ import {
 import { retrievalScores } from "../../../lib/score/retrieval.ts";
 import { trecRunText } from "../../../lib/report/trec_run.ts";
 import type { QuestionResult, RetrievalStep } from "../../../lib/types.ts";
+import { CRANFIELD } from "../../support/shared_data.ts";
 
 /** The Cranfield collection and trec_eval's reference output, read from /work/shared (never copied). */
-const CRANFIELD = new URL("../../../../../shared/datasets/cranfield/", import.meta.url).pathname;
 const REFERENCE = join(CRANFIELD, "reference");
 
 /** trec_eval's measure name → ragbench's per-question metric key (reciprocal rank is separate). */
