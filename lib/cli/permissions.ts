@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import type { Config } from "../config/load.ts";
 import { corpusSourcePath } from "../data/corpus.ts";
 import { questionSourcePath } from "../data/questions.ts";
+import { mcpNeeds } from "../../tools/mcp/needs.ts";
 
 /** One permission a run needs, and why. */
 export interface Need {
@@ -76,6 +77,7 @@ export function runNeeds(config: Config, options: { mock: boolean; runDir: strin
   if (config.systems.some((s) => s.tools.some((t) => t.kind === "custom"))) {
     needs.push({ name: "run", value: Deno.execPath(), why: "starting custom tools' processes" });
   }
+  needs.push(...mcpNeeds(config, options));
   return dedupe(needs);
 }
 
@@ -110,6 +112,7 @@ export function compileNeeds(config: Config, options: { mock: boolean; runDir: s
       needs.push({ name: "run", value: "ragbench", why: "starting custom tools' processes" });
     }
   }
+  needs.push(...mcpNeeds(config, options).filter((n) => n.name === "run"));
   return dedupe(needs);
 }
 

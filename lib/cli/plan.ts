@@ -17,6 +17,9 @@ import { startCustomTool } from "../../tools/sandbox/subprocess_host.ts";
 import { createWorkerHost } from "../../tools/sandbox/worker_host.ts";
 import { BUILTIN_TOOLS } from "../../tools/registry.ts";
 import { createToolbox, type OfferedTool } from "../../tools/toolbox.ts";
+import type { OpenOptions } from "../../tools/mcp/connection.ts";
+import { offerMcpTools, offerMockMcpTools } from "../../tools/mcp/host.ts";
+import { createMcpPool } from "../../tools/mcp/pool.ts";
 
 /** Runnable systems and the hosts to close when the run ends. */
 export interface Plan {
@@ -35,11 +38,16 @@ export interface PlanOptions {
    * Only for measuring the sandbox's overhead; runs always use the worker.
    */
   inProcess?: boolean;
+  /** A `--mock` run: MCP tools are offered without starting their servers. */
+  mock?: boolean;
+  /** How MCP connections are opened (tests set where `${VAR}` values come from). */
+  mcp?: OpenOptions;
 }
 
 /**
- * Builds the plan: starts the built-ins' worker and one process per custom
- * tool (reading each custom tool's description and schema). The caller must
+ * Builds the plan: starts the built-ins' worker, one process per custom
+ * tool (reading each custom tool's description and schema) and one
+ * connection per MCP server (except in `--mock` runs). The caller must
  * `close()` it on every path; if building fails, what was started is closed.
  *
  * @throws {RagbenchError} when a custom tool cannot be loaded.
@@ -56,8 +64,9 @@ export async function planSystems(
   });
   const builtinHost = workerHost ?? createInProcessHost([...BUILTIN_TOOLS.values()], env);
   const hosts: ToolHost[] = [builtinHost];
+  const mcp = createMcpPool(options.mcp);
   const close = async () => {
-    await Promise.all(hosts.map((h) => h.close()));
+    await Promise.all([...hosts.map((h) => h.close()), mcp.close()]);
   };
   try {
     const custom = new Map<string, OfferedTool>();
@@ -75,6 +84,14 @@ export async function planSystems(
       for (const ref of refs) {
         if (ref.kind === "builtin") {
           offered.push(offerBuiltin(ref.name, ref.options, builtinHost, config));
+          continue;
+        }
+        if (ref.kind === "mcp") {
+          offered.push(
+            ...(options.mock
+              ? offerMockMcpTools(ref, config.tools)
+              : await offerMcpTools(ref, mcp, config.tools, system.name)),
+          );
           continue;
         }
         let tool = custom.get(ref.name);

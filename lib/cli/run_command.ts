@@ -125,7 +125,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   });
   const startedAt = new Date().toISOString();
   // Tools start before the folder is made, so a tool that cannot load leaves nothing behind.
-  const plan = await planSystems(config, loaded.corpus, { concurrency });
+  const plan = await planSystems(config, loaded.corpus, { concurrency, mock });
   const unregisterPlan = io.onQuit?.(() => plan.close());
   try {
     await createRunDir(dir);

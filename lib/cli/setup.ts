@@ -7,6 +7,7 @@
  */
 
 import { type Config, loadConfig, type Registries } from "../config/load.ts";
+import { offeredNames } from "../config/mcp_ref.ts";
 import { loadCorpora } from "../data/corpus.ts";
 import type { Question } from "../data/question_schema.ts";
 import { loadQuestionSets } from "../data/questions.ts";
@@ -57,7 +58,11 @@ export async function loadRun(configPath: string, selection: RunSelection): Prom
 export async function loadData(config: Config, selection: RunSelection): Promise<LoadedRun> {
   const toolNames = [
     ...BUILTIN_TOOLS.keys(),
-    ...new Set(config.systems.flatMap((s) => s.tools.map((t) => t.name))),
+    ...new Set(
+      config.systems.flatMap((s) =>
+        s.tools.flatMap((t) => t.kind === "mcp" ? offeredNames(t) : t.name)
+      ),
+    ),
   ];
   if (selection.systems) config.systems = selectSystems(config, selection.systems);
   const { corpus, skipped, warnings } = await loadCorpora(config.corpus);

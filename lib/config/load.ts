@@ -17,6 +17,7 @@ import type { SideEffects } from "../types.ts";
 import { suggestion } from "../util/did_you_mean.ts";
 import { readTextFile } from "../util/fs.ts";
 import { describePath, issuesFromZod, parseYaml, type YamlSource } from "../util/yaml_source.ts";
+import { checkMcpRef, type McpToolRef, offeredNames } from "./mcp_ref.ts";
 import {
   configSchema,
   customToolRefSchema,
@@ -47,8 +48,9 @@ export interface Registries {
   tools: ReadonlyMap<string, ToolInfo>;
 }
 
-/** A tool a system offers: a built-in with its options, or a custom TypeScript tool. */
+/** A tool a system offers: a built-in with its options, a custom TypeScript tool, or an MCP server's tools. */
 export type ToolRef =
+  | McpToolRef
   | { kind: "builtin"; name: string; options: Record<string, unknown> }
   | {
     kind: "custom";
@@ -228,6 +230,18 @@ function checkToolRefs(
     const entry: Record<string, unknown> = typeof ref === "string"
       ? { name: ref }
       : ref as Record<string, unknown>;
+    if (typeof ref !== "string" && entry.type === "mcp") {
+      const mcp = checkMcpRef(entry, at, {
+        source,
+        configPath,
+        allowNetwork: run.rules.allow_network,
+        reserved: new Set([...registries.tools.keys(), ...run.customTools.keys()]),
+        seen,
+        problems: run.problems,
+      });
+      if (mcp) out.push(mcp);
+      return;
+    }
     const name = String(entry.name);
     if (seen.has(name)) {
       run.problems.push({
@@ -365,7 +379,11 @@ function checkAllowList(
   problems: ConfigIssue[],
 ): void {
   const known = new Set<string>(registries.tools.keys());
-  for (const s of systems) for (const t of s.tools) known.add(t.name);
+  for (const s of systems) {
+    for (const t of s.tools) {
+      for (const n of t.kind === "mcp" ? offeredNames(t) : [t.name]) known.add(n);
+    }
+  }
   raw.tools.allow.forEach((name, i) => {
     if (!known.has(name)) {
       problems.push({

@@ -108,10 +108,14 @@ export const toolRulesSchema = z.strictObject({
   max_output_chars: z.int().min(100).max(1_000_000).default(4000),
 });
 
-/** A tool reference in a system's `tools:` list: a name, or a mapping with the name and options. */
+/**
+ * A tool reference in a system's `tools:` list: a name, a mapping with the
+ * name and options, or an MCP server entry (`type: mcp`, see `mcp_ref.ts`).
+ */
 export const toolRefSchema = z.union([
   z.string().min(1),
   z.looseObject({ name: z.string().min(1) }),
+  z.looseObject({ type: z.literal("mcp") }),
 ]);
 
 /** A system entry before its type is known: checked against the system's own schema later. */

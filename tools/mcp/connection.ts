@@ -1,0 +1,373 @@
+/**
+ * One connection to one MCP server: starts it (command servers) or reaches
+ * it (url servers), reads its tool list, and makes calls with a total time
+ * limit and cancellation. The SDK's `Client` speaks the protocol; it is
+ * loaded on first use only, so runs without MCP never load it.
+ *
+ * Faults become data: a call that fails returns an error outcome, never
+ * throws. A server that dies (or breaks the protocol) fails the calls in
+ * flight; the next call restarts it once; after a second death every call
+ * fails at once. Every text shown or kept (errors, stderr) is passed through
+ * the server's {@link Secrets} first.
+ *
+ * @module
+ */
+
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { RagbenchError } from "../../lib/errors.ts";
+import type { ToolErrorKind } from "../../lib/types.ts";
+import type { McpServerDef } from "../../lib/config/mcp_ref.ts";
+import { serverLabel } from "../../lib/config/mcp_ref.ts";
+import type { McpCallResult } from "./result.ts";
+import { fillTemplates, readEnv, Secrets } from "./secrets.ts";
+import type { DenoStdioTransport } from "./stdio_transport.ts";
+import { VERSION } from "../../lib/cli/version.ts";
+
+/** A tool as the server describes it. */
+export interface McpToolInfo {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** What a call came to: the server's result, or why there is none. */
+export type CallOutcome =
+  | { ok: true; result: McpCallResult }
+  | { ok: false; kind: ToolErrorKind; message: string; detail?: string };
+
+/** An open connection. */
+export interface McpConnection {
+  /** The server's command line or URL, for messages (holds no secret). */
+  readonly label: string;
+  readonly tools: readonly McpToolInfo[];
+  /** Masks the server's secrets in `text`. */
+  redact(text: string): string;
+  /** Calls a tool; never throws. `timeoutMs` is a total limit, progress notwithstanding. */
+  call(
+    tool: string,
+    args: unknown,
+    options: { signal: AbortSignal; timeoutMs: number },
+  ): Promise<CallOutcome>;
+  /** The server's process id (command servers), for tests and diagnostics. */
+  readonly pid: number | null;
+  close(): Promise<void>;
+}
+
+/** How long starting a server and its handshake may take. */
+export const STARTUP_TIMEOUT_MS = 30_000;
+/** Tool descriptions longer than this are cut before the model sees them. */
+export const MAX_DESCRIPTION_CHARS = 4000;
+const MAX_TOOL_PAGES = 50;
+
+/** Options of {@link openMcpConnection}. */
+export interface OpenOptions {
+  /** Where `${VAR}` values come from (default: this process's environment). */
+  getEnv?: (name: string) => string | undefined;
+  startupTimeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+interface Session {
+  client: Client;
+  stdio: DenoStdioTransport | null;
+  tools: McpToolInfo[];
+  /** Set when the server went away without being asked to. */
+  died: boolean;
+}
+
+/**
+ * Starts or reaches the server and reads its tools.
+ *
+ * @throws {RagbenchError} (code "config") naming the server, and for a
+ *   command server the first lines of its stderr, when it cannot start,
+ *   exits during the handshake, or a url server cannot be reached or refuses.
+ */
+export async function openMcpConnection(
+  server: McpServerDef,
+  options: OpenOptions = {},
+): Promise<McpConnection> {
+  const label = serverLabel(server);
+  const secrets = new Secrets();
+  const redact = (text: string) => secrets.redact(text);
+  let session = await startSession(server, secrets, options);
+  let restarts = 0;
+  let closing = false;
+  let restarting: Promise<Session | null> | null = null;
+  let deadReason: string | null = null;
+
+  const current = async (): Promise<Session | null> => {
+    if (closing) return null;
+    if (!session.died) return session;
+    if (restarts >= 1) return null;
+    restarting ??= (async () => {
+      restarts++;
+      try {
+        session = await startSession(server, secrets, options);
+        return session;
+      } catch (error) {
+        deadReason = redact((error as Error).message);
+        return null;
+      }
+    })();
+    const next = await restarting;
+    restarting = null;
+    return next;
+  };
+
+  return {
+    label,
+    get tools() {
+      return session.tools;
+    },
+    get pid() {
+      return session.stdio?.pid ?? null;
+    },
+    redact,
+    async call(tool, args, { signal, timeoutMs }) {
+      if (signal.aborted) return stopped(signal);
+      const live = await current();
+      if (!live) {
+        return {
+          ok: false,
+          kind: "unavailable",
+          message: "The MCP server is not available (it stopped twice); this tool cannot be used.",
+          detail: `MCP server "${label}" stopped again after its restart${
+            deadReason ? `; restarting failed: ${deadReason}` : ""
+          }`,
+        };
+      }
+      try {
+        const result = await live.client.callTool(
+          { name: tool, arguments: args as Record<string, unknown> },
+          undefined,
+          {
+            signal,
+            // The toolbox's own timer fires first; these are the backstop, and
+            // a total limit: progress notifications never extend it.
+            timeout: timeoutMs + 1000,
+            maxTotalTimeout: timeoutMs + 1000,
+            resetTimeoutOnProgress: false,
+            onprogress: () => {},
+          },
+        );
+        return { ok: true, result: result as McpCallResult };
+      } catch (error) {
+        if (signal.aborted) return stopped(signal);
+        return failure(error, live, label, redact);
+      }
+    },
+    async close() {
+      closing = true;
+      await restarting?.catch(() => null);
+      await closeSession(session);
+    },
+  };
+}
+
+async function startSession(
+  server: McpServerDef,
+  secrets: Secrets,
+  options: OpenOptions,
+): Promise<Session> {
+  const label = serverLabel(server);
+  const getEnv = options.getEnv ?? readEnv;
+  const [{ Client }] = await Promise.all([import("@modelcontextprotocol/sdk/client/index.js")]);
+  const client = new Client({ name: "ragbench", version: VERSION }, { capabilities: {} });
+  let stdio: DenoStdioTransport | null = null;
+  const what = `MCP server "${label}"`;
+  let transport;
+  if (server.kind === "command") {
+    const env = fillTemplates(server.env, getEnv, secrets, what);
+    const { DenoStdioTransport } = await import("./stdio_transport.ts");
+    stdio = new DenoStdioTransport({ command: server.command, env, cwd: server.cwd });
+    transport = stdio;
+  } else {
+    const headers = fillTemplates(server.headers, getEnv, secrets, what);
+    const { StreamableHTTPClientTransport } = await import(
+      "@modelcontextprotocol/sdk/client/streamableHttp.js"
+    );
+    transport = new StreamableHTTPClientTransport(new URL(server.url), {
+      requestInit: { headers },
+      reconnectionOptions: {
+        initialReconnectionDelay: 500,
+        maxReconnectionDelay: 2000,
+        reconnectionDelayGrowFactor: 2,
+        maxRetries: 1,
+      },
+    });
+  }
+  const session: Session = { client, stdio, tools: [], died: false };
+  let closedByUs = false;
+  client.onclose = () => {
+    if (!closedByUs) session.died = true;
+  };
+  client.onerror = () => {};
+  const timeoutMs = options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS;
+  const fail = async (why: string, cause?: unknown): Promise<never> => {
+    closedByUs = true;
+    await client.close().catch(() => {});
+    await stdio?.close(0).catch(() => {});
+    const stderr = stdio ? stderrLines(stdio.stderr) : "";
+    throw new RagbenchError(
+      "config",
+      secrets.redact(
+        `Cannot start ${what}: ${why}.${stderr ? ` Its stderr began:\n${stderr}` : ""}`,
+      ),
+      { cause },
+    );
+  };
+  const signal = options.signal
+    ? AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)])
+    : AbortSignal.timeout(timeoutMs);
+  try {
+    await client.connect(transport, { signal, timeout: timeoutMs });
+  } catch (error) {
+    if (stdio === null) return await fail(describeHttpFailure(error), error);
+    const reason = stdio.breakReason;
+    return await fail(
+      reason ??
+        (signal.aborted
+          ? `it did not answer the handshake within ${timeoutMs / 1000} s`
+          : startFailure(error, server.kind === "command" ? server.command[0] : "")),
+      error,
+    );
+  }
+  try {
+    session.tools = await listAllTools(client, signal);
+  } catch (error) {
+    return await fail(
+      `it did not list its tools (${describeHttpFailure(error)})`,
+      error,
+    );
+  }
+  const originalClose = session.client.close.bind(session.client);
+  session.client.close = async () => {
+    closedByUs = true;
+    await originalClose();
+  };
+  return session;
+}
+
+async function listAllTools(client: Client, signal: AbortSignal): Promise<McpToolInfo[]> {
+  const tools: McpToolInfo[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+    const listed = await client.listTools(cursor ? { cursor } : undefined, { signal });
+    for (const tool of listed.tools) {
+      const description = tool.description ?? tool.title ?? `MCP tool ${tool.name}`;
+      tools.push({
+        name: tool.name,
+        description: description.length > MAX_DESCRIPTION_CHARS
+          ? `${description.slice(0, MAX_DESCRIPTION_CHARS)}…`
+          : description,
+        inputSchema: tool.inputSchema as Record<string, unknown>,
+      });
+    }
+    cursor = listed.nextCursor;
+    if (!cursor) break;
+  }
+  return tools;
+}
+
+async function closeSession(session: Session): Promise<void> {
+  await session.client.close().catch(() => {});
+  await session.stdio?.close().catch(() => {});
+}
+
+function stopped(signal: AbortSignal): CallOutcome {
+  const reason = signal.reason;
+  const timedOut = reason instanceof DOMException && reason.name === "TimeoutError";
+  return {
+    ok: false,
+    kind: "timeout",
+    message: timedOut
+      ? "The MCP tool call took too long and was cancelled."
+      : "The call was cancelled.",
+  };
+}
+
+/** The outcome for an error thrown by the SDK during a call. */
+function failure(
+  error: unknown,
+  session: Session,
+  label: string,
+  redact: (text: string) => string,
+): CallOutcome {
+  const code = (error as { code?: unknown })?.code;
+  const message = redact(String((error as Error)?.message ?? error)).slice(0, 500);
+  if (session.died || code === -32000) {
+    session.died = true;
+    const why = session.stdio?.breakReason ??
+      (session.stdio ? "its process exited" : "the connection closed");
+    const stderr = session.stdio ? stderrLines(session.stdio.stderr) : "";
+    return {
+      ok: false,
+      kind: "unavailable",
+      message: "The MCP server stopped while handling the call; it will be restarted once.",
+      detail: redact(`MCP server "${label}": ${why}${stderr ? `; stderr: ${stderr}` : ""}`),
+    };
+  }
+  if (code === -32001) {
+    return { ok: false, kind: "timeout", message: "The MCP tool call took too long." };
+  }
+  if (code === -32602) {
+    return {
+      ok: false,
+      kind: "invalid_args",
+      message: `The MCP server refused the arguments: ${message}`,
+    };
+  }
+  if (code === -32601) {
+    return {
+      ok: false,
+      kind: "unknown_tool",
+      message: `The MCP server does not know this tool: ${message}`,
+    };
+  }
+  if (typeof code === "number" && code >= 100 && code < 600) {
+    return {
+      ok: false,
+      kind: "unavailable",
+      message: `The MCP server answered HTTP ${code}.`,
+      detail: `MCP server "${label}": ${message}`,
+    };
+  }
+  if (error instanceof TypeError) {
+    return {
+      ok: false,
+      kind: "unavailable",
+      message: "The MCP server could not be reached.",
+      detail: `MCP server "${label}": ${message}`,
+    };
+  }
+  return {
+    ok: false,
+    kind: "execution",
+    message: `The MCP server reported an error: ${message}`,
+  };
+}
+
+function describeHttpFailure(error: unknown): string {
+  const code = (error as { code?: unknown })?.code;
+  const message = String((error as Error)?.message ?? error).slice(0, 300);
+  if (typeof code === "number" && code >= 100 && code < 600) {
+    return `it answered HTTP ${code}${code === 401 || code === 403 ? " (check its headers)" : ""}`;
+  }
+  if (error instanceof TypeError) return `it could not be reached (${message})`;
+  return message;
+}
+
+function startFailure(error: unknown, command: string): string {
+  if (error instanceof Deno.errors.NotFound) return `"${command}" was not found`;
+  if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
+    return `ragbench may not run "${command}" (allow it with --allow-run=${command})`;
+  }
+  const code = (error as { code?: unknown })?.code;
+  if (code === -32000) return "it exited during the handshake";
+  return `the handshake failed (${String((error as Error)?.message ?? error).slice(0, 300)})`;
+}
+
+function stderrLines(stderr: string): string {
+  const lines = stderr.trim().split("\n").slice(0, 5).map((l) => `  ${l.slice(0, 200)}`);
+  return lines.join("\n").trim() === "" ? "" : lines.join("\n");
+}

@@ -1,0 +1,68 @@
+/**
+ * The Deno permissions the MCP servers of a config need: a command server
+ * needs `--allow-run` for its executable (it runs a process on this machine:
+ * a filesystem side effect) and env access to the SDK's default variables it
+ * passes on; a url server needs `--allow-net` for its host only; both need
+ * env access to the variables their `${VAR}` templates name. A `--mock` run
+ * starts no server and needs none of it.
+ *
+ * @module
+ */
+
+import type { Config } from "../../lib/config/load.ts";
+import { type McpToolRef, serverLabel, templateVariables } from "../../lib/config/mcp_ref.ts";
+import { DEFAULT_ENV_VARS } from "./stdio_transport.ts";
+
+/** One permission, in the shape of `lib/cli/permissions.ts` `Need`. */
+export interface McpNeed {
+  name: "env" | "net" | "run";
+  value: string;
+  why: string;
+}
+
+/** What the MCP servers of `config` need (nothing in a mock run). */
+export function mcpNeeds(config: Config, options: { mock: boolean }): McpNeed[] {
+  if (options.mock) return [];
+  const needs: McpNeed[] = [];
+  for (const ref of mcpRefs(config)) {
+    const server = ref.server;
+    const label = `MCP server "${serverLabel(server)}"`;
+    if (server.kind === "command") {
+      needs.push({
+        name: "run",
+        value: server.command[0],
+        why: `starting ${label} (runs a process: filesystem side effects)`,
+      });
+      for (const variable of DEFAULT_ENV_VARS) {
+        needs.push({
+          name: "env",
+          value: variable,
+          why: "the default environment of MCP command servers",
+        });
+      }
+      for (const variable of templateVariables(Object.values(server.env))) {
+        needs.push({ name: "env", value: variable, why: `\${${variable}} in the env of ${label}` });
+      }
+    } else {
+      needs.push({ name: "net", value: hostOf(server.url), why: `${label} (network tool)` });
+      for (const variable of templateVariables(Object.values(server.headers))) {
+        needs.push({
+          name: "env",
+          value: variable,
+          why: `\${${variable}} in the headers of ${label}`,
+        });
+      }
+    }
+  }
+  return needs;
+}
+
+/** Every MCP entry of the config, in order. */
+export function mcpRefs(config: Config): McpToolRef[] {
+  return config.systems.flatMap((s) => s.tools.filter((t) => t.kind === "mcp"));
+}
+
+function hostOf(url: string): string {
+  const u = new URL(url);
+  return `${u.hostname}:${u.port || (u.protocol === "https:" ? "443" : "80")}`;
+}
