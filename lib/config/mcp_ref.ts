@@ -76,14 +76,18 @@ export interface McpToolRef {
   timeout_s?: number;
 }
 
-/** The short human name of a server: its command line or its URL (without query). */
+/**
+ * The short human name of a server: its command line (executable without its
+ * folder; the middle cut when long) or its URL (without query).
+ */
 export function serverLabel(server: McpServerDef): string {
   if (server.kind === "url") {
     const url = new URL(server.url);
     return `${url.origin}${url.pathname}`;
   }
-  const text = server.command.join(" ");
-  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+  const [exe, ...args] = server.command;
+  const text = [exe.slice(exe.lastIndexOf("/") + 1), ...args].join(" ");
+  return text.length > 100 ? `${text.slice(0, 30)}…${text.slice(-69)}` : text;
 }
 
 /** The names a model sees for the tools of `ref`. */

@@ -340,6 +340,14 @@ function failure(
       detail: `MCP server "${label}": ${message}`,
     };
   }
+  if (typeof code !== "number") {
+    return {
+      ok: false,
+      kind: "execution",
+      message: "The MCP server sent a reply that is not a valid tool result.",
+      detail: `MCP server "${label}": ${message}`,
+    };
+  }
   return {
     ok: false,
     kind: "execution",

@@ -1,0 +1,161 @@
+/**
+ * Helpers for MCP tests: server definitions for the fixtures, the example
+ * server and `@modelcontextprotocol/server-everything`, and a Streamable
+ * HTTP example server on 127.0.0.1.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import type { McpServerDef, McpToolRef } from "../../lib/config/mcp_ref.ts";
+import { ROOT } from "./cli.ts";
+
+/** The faulty fixture server in `mode` (see tests/fixtures/mcp/faulty_server.ts). */
+export function faultyServer(mode: string, env: Record<string, string> = {}): McpServerDef {
+  return {
+    kind: "command",
+    command: [
+      Deno.execPath(),
+      "run",
+      "--quiet",
+      "--allow-env",
+      "--allow-write",
+      join(ROOT, "tests/fixtures/mcp/faulty_server.ts"),
+      mode,
+    ],
+    env,
+    cwd: ROOT,
+  };
+}
+
+/** Our example server on stdio. */
+export function exampleServer(env: Record<string, string> = {}): McpServerDef {
+  return {
+    kind: "command",
+    command: [Deno.execPath(), "run", "--quiet", join(ROOT, "examples/mcp_server.ts")],
+    env,
+    cwd: ROOT,
+  };
+}
+
+/** A tool reference to `server` offering `allow`. */
+export function mcpRef(
+  server: McpServerDef,
+  allow: string[],
+  extra: Partial<McpToolRef> = {},
+): McpToolRef {
+  return { kind: "mcp", name: "mcp test", server, allow, prefix: "", cost_usd: 0, ...extra };
+}
+
+/** Where `.ci/run` (or scripts/install_test_servers.sh) installs server-everything. */
+export const EVERYTHING_DIR = Deno.env.get("RAGBENCH_TEST_SERVERS") ??
+  "/tmp/ragbench-test-servers";
+
+/** The entry point of the installed server-everything; throws with the install command when missing. */
+export function everythingEntry(): string {
+  const entry = join(
+    EVERYTHING_DIR,
+    "node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+  );
+  try {
+    Deno.statSync(entry);
+  } catch {
+    throw new Error(
+      `@modelcontextprotocol/server-everything is not installed in ${EVERYTHING_DIR}; run scripts/install_test_servers.sh`,
+    );
+  }
+  return entry;
+}
+
+/** A started process serving Streamable HTTP, with its URL. */
+export interface HttpServerProcess extends AsyncDisposable {
+  url: string;
+  child: Deno.ChildProcess;
+}
+
+/** Starts a command that prints a URL containing 127.0.0.1 once it listens; waits up to 30 s. */
+export async function startHttpServer(
+  command: string,
+  args: string[],
+  options: { env?: Record<string, string>; urlPattern: RegExp; path: string },
+): Promise<HttpServerProcess> {
+  const child = new Deno.Command(command, {
+    args,
+    env: options.env,
+    stdout: "piped",
+    stderr: "piped",
+    stdin: "null",
+  }).spawn();
+  const decoder = new TextDecoder();
+  let seen = "";
+  const found = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream) {
+      seen += decoder.decode(chunk, { stream: true });
+      const m = seen.match(options.urlPattern);
+      if (m) return m[1];
+    }
+    return null;
+  };
+  const out = child.stdout.getReader();
+  const err = child.stderr.getReader();
+  const read = (r: ReadableStreamDefaultReader<Uint8Array>) =>
+    new ReadableStream<Uint8Array>({
+      async pull(c) {
+        const { value, done } = await r.read();
+        if (done) c.close();
+        else c.enqueue(value);
+      },
+    });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const port = await Promise.race([
+    found(read(out)),
+    found(read(err)),
+    new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), 30_000)),
+  ]);
+  clearTimeout(timer);
+  const dispose = async () => {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* gone */ }
+    out.releaseLock();
+    err.releaseLock();
+    await child.stdout.cancel().catch(() => {});
+    await child.stderr.cancel().catch(() => {});
+    await child.status;
+  };
+  if (port === null) {
+    await dispose();
+    throw new Error(`server did not start: ${seen.slice(0, 500)}`);
+  }
+  return { url: `http://127.0.0.1:${port}${options.path}`, child, [Symbol.asyncDispose]: dispose };
+}
+
+/** Our example server over Streamable HTTP on a free port. */
+export function startExampleHttpServer(): Promise<HttpServerProcess> {
+  return startHttpServer(Deno.execPath(), [
+    "run",
+    "--quiet",
+    "--allow-net=127.0.0.1",
+    join(ROOT, "examples/mcp_server.ts"),
+    "--http",
+    "0",
+  ], { urlPattern: /127\.0\.0\.1:(\d+)\/mcp/, path: "/mcp" });
+}
+
+/** Whether process `pid` still runs, from the process table (`ps`; zombies count as gone). */
+export async function processAlive(pid: number): Promise<boolean> {
+  const { stdout } = await new Deno.Command("ps", { args: ["-o", "stat=", "-p", String(pid)] })
+    .output();
+  const stat = new TextDecoder().decode(stdout).trim();
+  return stat !== "" && !stat.startsWith("Z");
+}
+
+/** Waits until `pid` is gone; false after `ms`. */
+export async function waitGone(pid: number, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (!(await processAlive(pid))) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return !(await processAlive(pid));
+}

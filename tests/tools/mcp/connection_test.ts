@@ -1,0 +1,227 @@
+import assert from "node:assert/strict";
+import { openMcpConnection } from "../../../tools/mcp/connection.ts";
+import {
+  exampleServer,
+  faultyServer,
+  processAlive,
+  startExampleHttpServer,
+  waitGone,
+} from "../../support/mcp.ts";
+
+const call = { signal: new AbortController().signal, timeoutMs: 10_000 };
+
+Deno.test("example server over stdio lists both tools and answers a call", async () => {
+  const conn = await openMcpConnection(exampleServer());
+  try {
+    assert.deepEqual(conn.tools.map((t) => t.name).sort(), ["convert_units", "days_between"]);
+    const days = conn.tools.find((t) => t.name === "days_between")!;
+    assert.match(days.description, /calendar days/);
+    assert.deepEqual(Object.keys(days.inputSchema.properties as object).sort(), ["end", "start"]);
+    const out = await conn.call("days_between", { start: "1886-10-28", end: "1914-08-15" }, call);
+    assert.ok(out.ok);
+    assert.deepEqual(out.result.content, [{ type: "text", text: "10152" }]);
+    const pid = conn.pid!;
+    assert.ok(await processAlive(pid));
+    await conn.close();
+    assert.ok(await waitGone(pid, 5000), "the server process is gone after close");
+  } finally {
+    await conn.close();
+  }
+});
+
+Deno.test("example server over Streamable HTTP answers a call", async () => {
+  await using server = await startExampleHttpServer();
+  const conn = await openMcpConnection({ kind: "url", url: server.url, headers: {} });
+  try {
+    assert.deepEqual(conn.tools.map((t) => t.name).sort(), ["convert_units", "days_between"]);
+    const out = await conn.call("convert_units", { value: 330, from: "m", to: "ft" }, call);
+    assert.ok(out.ok);
+    assert.deepEqual(out.result.content, [{ type: "text", text: "330 m = 1082.677165 ft" }]);
+  } finally {
+    await conn.close();
+  }
+});
+
+Deno.test("a command server gets only its env and the SDK defaults, never ragbench's keys", async () => {
+  Deno.env.set("RAGBENCH_TEST_SECRET_KEY", "sk-not-for-servers");
+  const conn = await openMcpConnection(faultyServer("ok", { TOKEN: "${MCP_TEST_TOKEN}" }), {
+    getEnv: (name) => (name === "MCP_TEST_TOKEN" ? "tok-123456" : undefined),
+  });
+  try {
+    const out = await conn.call("env", {}, call);
+    assert.ok(out.ok);
+    const env = JSON.parse(String(out.result.content![0].text));
+    const allowed = new Set(["TOKEN", "HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"]);
+    for (const key of Object.keys(env)) assert.ok(allowed.has(key), `unexpected variable ${key}`);
+    assert.equal(env.TOKEN, "tok-123456");
+    assert.equal(env.RAGBENCH_TEST_SECRET_KEY, undefined);
+    assert.equal(env.PATH, Deno.env.get("PATH"));
+    assert.equal(conn.redact(`token tok-123456!`), "token [secret]!");
+  } finally {
+    Deno.env.delete("RAGBENCH_TEST_SECRET_KEY");
+    await conn.close();
+  }
+});
+
+Deno.test("a server that crashes at start fails with its name and stderr", async () => {
+  const error = await openMcpConnection(faultyServer("crash")).then(
+    () => assert.fail("expected an error"),
+    (e: Error) => e,
+  );
+  assert.match(error.message, /^Cannot start MCP server "deno run .*faulty_server\.ts crash": /);
+  assert.match(error.message, /Its stderr began:\n {2}faulty server: cannot open its database/);
+});
+
+Deno.test("a server that exits during the handshake fails before any call, secrets masked", async () => {
+  const error = await openMcpConnection(
+    faultyServer("exit-in-handshake", { KEY: "${K}" }),
+    { getEnv: () => "hunter2-secret" },
+  ).then(() => assert.fail("expected an error"), (e: Error) => e);
+  assert.match(error.message, /it exited during the handshake/);
+  assert.match(error.message, /giving up during the handshake/);
+  assert.doesNotMatch(error.message, /hunter2/);
+});
+
+Deno.test("an unset ${VAR} names the variable, not a value", async () => {
+  await assert.rejects(
+    openMcpConnection(faultyServer("ok", { KEY: "Bearer ${NOT_SET_ANYWHERE}" }), {
+      getEnv: () => undefined,
+    }),
+    /KEY refers to \$\{NOT_SET_ANYWHERE\}, which is not set in the environment/,
+  );
+});
+
+Deno.test("a missing executable is named", async () => {
+  await assert.rejects(
+    openMcpConnection({ kind: "command", command: ["no-such-mcp-server-xyz"], env: {}, cwd: "." }),
+    /"no-such-mcp-server-xyz" was not found/,
+  );
+});
+
+Deno.test("a server that dies mid-call: error result, one restart, then fail fast", async () => {
+  const conn = await openMcpConnection(faultyServer("ok"));
+  try {
+    const first = conn.pid!;
+    const died = await conn.call("die", {}, call);
+    assert.ok(!died.ok);
+    assert.equal(died.kind, "unavailable");
+    assert.match(died.detail ?? "", /dying mid-call/);
+    const again = await conn.call("echo", { text: "back" }, call);
+    assert.ok(again.ok, "restarted once");
+    assert.notEqual(conn.pid, first);
+    const diedAgain = await conn.call("die", {}, call);
+    assert.ok(!diedAgain.ok);
+    const started = performance.now();
+    const dead = await conn.call("echo", { text: "x" }, call);
+    assert.ok(!dead.ok);
+    assert.equal(dead.kind, "unavailable");
+    assert.match(dead.message, /stopped twice/);
+    assert.ok(performance.now() - started < 1000, "fails fast");
+  } finally {
+    await conn.close();
+  }
+});
+
+Deno.test("a line that is not JSON-RPC breaks the connection with a clear error", async () => {
+  const conn = await openMcpConnection(faultyServer("ok"));
+  try {
+    const out = await conn.call("garbage", {}, call);
+    assert.ok(!out.ok);
+    assert.equal(out.kind, "unavailable");
+    assert.match(out.detail ?? "", /not a JSON-RPC message on stdout: "this is not json-rpc"/);
+  } finally {
+    await conn.close();
+  }
+});
+
+Deno.test("a result of the wrong shape is an error result, and the connection carries on", async () => {
+  const conn = await openMcpConnection(faultyServer("ok"));
+  try {
+    const out = await conn.call("malformed", {}, call);
+    assert.ok(!out.ok);
+    assert.equal(out.kind, "execution");
+    assert.equal(out.message, "The MCP server sent a reply that is not a valid tool result.");
+    assert.ok((await conn.call("echo", { text: "x" }, call)).ok);
+  } finally {
+    await conn.close();
+  }
+});
+
+Deno.test("a hanging call with progress is cancelled on the server at the total limit", async () => {
+  const log = await Deno.makeTempFile();
+  const conn = await openMcpConnection(faultyServer("ok", { CANCEL_LOG: log }));
+  try {
+    const controller = new AbortController();
+    const started = performance.now();
+    const timer = setTimeout(
+      () => controller.abort(new DOMException("tool timed out", "TimeoutError")),
+      600,
+    );
+    const out = await conn.call("hang", {}, { signal: controller.signal, timeoutMs: 600 });
+    clearTimeout(timer);
+    const elapsed = performance.now() - started;
+    assert.ok(!out.ok);
+    assert.equal(out.kind, "timeout");
+    assert.ok(elapsed < 3000, `stopped at the limit despite progress (${elapsed} ms)`);
+    let logged = "";
+    for (let i = 0; i < 40 && logged === ""; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      logged = await Deno.readTextFile(log);
+    }
+    assert.match(logged, /"requestId":/, "the server received notifications/cancelled");
+    const next = await conn.call("echo", { text: "still fine" }, call);
+    assert.ok(next.ok);
+  } finally {
+    await conn.close();
+    await Deno.remove(log);
+  }
+});
+
+Deno.test("the SDK's own limit is total even when the server keeps sending progress", async () => {
+  const conn = await openMcpConnection(faultyServer("ok"));
+  try {
+    const started = performance.now();
+    // No outer timer: only the connection's backstop (timeoutMs + 1 s) stops it.
+    const out = await conn.call("hang", {}, {
+      signal: new AbortController().signal,
+      timeoutMs: 300,
+    });
+    const elapsed = performance.now() - started;
+    assert.ok(!out.ok);
+    assert.equal(out.kind, "timeout");
+    assert.ok(elapsed < 4000, `total limit held (${elapsed} ms)`);
+  } finally {
+    await conn.close();
+  }
+});
+
+Deno.test("a url server answering 401, 404 or 500, or unreachable, fails with the status", async () => {
+  for (const status of [401, 404, 500]) {
+    await using http = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen() {} },
+      () => new Response("nope", { status }),
+    );
+    const error = await openMcpConnection({
+      kind: "url",
+      url: `http://127.0.0.1:${http.addr.port}/mcp`,
+      headers: { Authorization: "Bearer ${TOK}" },
+    }, { getEnv: () => "very-secret-token" }).then(
+      () => assert.fail("expected an error"),
+      (e: Error) => e,
+    );
+    assert.match(
+      error.message,
+      new RegExp(
+        `^Cannot start MCP server "http://127\\.0\\.0\\.1:\\d+/mcp": it answered HTTP ${status}`,
+      ),
+    );
+    assert.doesNotMatch(error.message, /very-secret-token/);
+  }
+  const free = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = free.addr.port;
+  free.close();
+  await assert.rejects(
+    openMcpConnection({ kind: "url", url: `http://127.0.0.1:${port}/mcp`, headers: {} }),
+    /it could not be reached/,
+  );
+});
