@@ -23,13 +23,23 @@ import { defaultOptions, offerBuiltin, offerCustom } from "./plan.ts";
 import { loadConfig } from "../config/load.ts";
 import { REGISTRIES } from "./setup.ts";
 import { isoDateSchema, toolRulesSchema } from "../config/schema.ts";
+import { serverLabel } from "../config/mcp_ref.ts";
+import { offerMcpTools } from "../../tools/mcp/host.ts";
+import { createMcpPool } from "../../tools/mcp/pool.ts";
 
 /** Declaration of `ragbench tools`. */
 export const TOOLS_SPEC: CommandSpec = {
   name: "tools",
   summary: "List the built-in tools: description, side effects, parameters and options.",
   positionals: [],
-  options: [{ name: "json", description: "Print a JSON list (with the JSON Schemas)." }],
+  options: [
+    { name: "json", description: "Print a JSON list (with the JSON Schemas)." },
+    {
+      name: "config",
+      value: "CONFIG",
+      description: "Also list the MCP tools this config allows (starts their servers to ask them).",
+    },
+  ],
 };
 
 /** Declaration of `ragbench tool`. */
@@ -53,14 +63,65 @@ export const TOOL_SPEC: CommandSpec = {
 };
 
 /** Runs `ragbench tools`. */
-export function toolsCommand(args: ParsedArgs, io: CliIO): Promise<number> {
+export async function toolsCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const defs = [...BUILTIN_TOOLS.values()];
+  const configPath = args.options.get("config");
+  const mcp = configPath ? await listMcpTools(await loadConfig(configPath, REGISTRIES), io) : [];
   if (args.options.has("json")) {
-    io.out(JSON.stringify(defs.map(describeJson), null, 2));
-    return Promise.resolve(0);
+    io.out(JSON.stringify([...defs.map(describeJson), ...mcp], null, 2));
+    return 0;
   }
-  io.out(defs.map(describeText).join("\n\n"));
-  return Promise.resolve(0);
+  io.out([...defs.map(describeText), ...mcp.map(describeMcpText)].join("\n\n"));
+  return 0;
+}
+
+interface McpListing {
+  name: string;
+  description: string;
+  side_effects: string;
+  parameters: Record<string, unknown>;
+  mcp_server: string;
+}
+
+/** The MCP tools the config allows, read from their servers (started, then closed). */
+async function listMcpTools(config: Config, io: CliIO): Promise<McpListing[]> {
+  const systems = config.systems.filter((s) => s.tools.some((t) => t.kind === "mcp"));
+  if (systems.length === 0) return [];
+  io.progress("Starting the config's MCP servers to read their tools…");
+  const pool = createMcpPool();
+  try {
+    const seen = new Set<string>();
+    const out: McpListing[] = [];
+    for (const system of systems) {
+      for (const ref of system.tools) {
+        if (ref.kind !== "mcp") continue;
+        for (const tool of await offerMcpTools(ref, pool, config.tools, system.name)) {
+          const key = `${tool.name}\0${serverLabel(ref.server)}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          out.push({
+            name: tool.name,
+            description: tool.description,
+            side_effects: tool.sideEffects,
+            parameters: tool.parameters,
+            mcp_server: serverLabel(ref.server),
+          });
+        }
+      }
+    }
+    return out;
+  } finally {
+    await pool.close();
+  }
+}
+
+function describeMcpText(tool: McpListing): string {
+  return [
+    `${tool.name}  (MCP server "${tool.mcp_server}", side effects: ${tool.side_effects})`,
+    `  ${tool.description}`,
+    "  parameters:",
+    ...fieldLines(tool.parameters),
+  ].join("\n");
 }
 
 function describeJson(def: ToolDef) {

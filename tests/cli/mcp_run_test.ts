@@ -291,3 +291,20 @@ Deno.test("validate never starts an MCP server", async () => {
   const result = await runCli(["validate", t.path("c.yaml")]);
   assert.equal(result.code, 0, result.stderr);
 });
+
+Deno.test("tools --config lists the allowed MCP tools with the server's schema, and says it starts servers", async () => {
+  await using t = await tempTree();
+  await Deno.writeTextFile(t.path("c.yaml"), configText("http://127.0.0.1:9/v1"));
+  Deno.env.set("MCP_TEST_SECRET", SECRET);
+  const result = await runCli(["tools", "--config", t.path("c.yaml")]).finally(() =>
+    Deno.env.delete("MCP_TEST_SECRET")
+  );
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /Starting the config's MCP servers to read their tools/);
+  assert.match(
+    result.stdout,
+    /^ex_days_between {2}\(MCP server "deno run --quiet .*mcp_server\.ts", side effects: filesystem\)\n {2}Number of calendar days/m,
+  );
+  assert.match(result.stdout, /^ {4}start: string, required — First date, YYYY-MM-DD$/m);
+  assert.doesNotMatch(result.stdout, /^garbage /m, "only allowed tools are listed");
+});
