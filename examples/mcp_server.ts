@@ -94,7 +94,7 @@ export function createExampleServer(): McpServer {
       to: z.string().max(10).describe("Unit to convert to, e.g. mi"),
     },
     annotations: { readOnlyHint: true, idempotentHint: true },
-  }, ({ value, from, to }) => {
+  }, ({ value, from, to }: { value: number; from: string; to: string }) => {
     try {
       const result = round(convertUnits(value, from, to));
       return { content: [{ type: "text", text: `${value} ${from} = ${result} ${to}` }] };
@@ -109,7 +109,7 @@ export function createExampleServer(): McpServer {
       end: z.string().max(10).describe("Second date, YYYY-MM-DD"),
     },
     annotations: { readOnlyHint: true, idempotentHint: true },
-  }, ({ start, end }) => {
+  }, ({ start, end }: { start: string; end: string }) => {
     try {
       return { content: [{ type: "text", text: String(daysBetween(start, end)) }] };
     } catch {

@@ -11,11 +11,19 @@ import {
 import { processAlive, waitGone } from "../support/mcp.ts";
 import { tempTree } from "../support/temp.ts";
 
+/** Processes whose command line holds `marker`. */
+async function processesWith(marker: string): Promise<string[]> {
+  const { stdout } = await new Deno.Command("ps", { args: ["-eo", "stat=,args="] }).output();
+  return new TextDecoder().decode(stdout).split("\n")
+    .filter((l) => l.includes(marker) && !l.trim().startsWith("Z"));
+}
+
 const SECRET = "s3cr3t-mcp-value-7731";
 const API_KEY = "sk-ragbench-own-key-5521";
 const DEFAULT_ENV = "HOME,LOGNAME,PATH,SHELL,TERM,USER";
 
-function configText(baseUrl: string, extra = ""): string {
+/** The config of these tests; `marker` is an extra argument of both servers, found with `ps`. */
+function configText(baseUrl: string, extra = "", marker = "no-marker", mode = "ok"): string {
   const deno = JSON.stringify(Deno.execPath());
   return `name: mcp_live
 corpus: ${ROOT}arenas/rag/corpus.json
@@ -27,13 +35,13 @@ systems:
     name: agent_with_mcp
     tools:
       - type: mcp
-        server: {command: [${deno}, run, --quiet, ${ROOT}examples/mcp_server.ts]}
+        server: {command: [${deno}, run, --quiet, ${ROOT}examples/mcp_server.ts, ${marker}]}
         allow: [days_between, convert_units]
         prefix: ex_
         cost_usd: {days_between: 0.001}
       - type: mcp
         server:
-          command: [${deno}, run, --quiet, --allow-env, ${ROOT}tests/fixtures/mcp/faulty_server.ts, ok]
+          command: [${deno}, run, --quiet, --allow-env, ${ROOT}tests/fixtures/mcp/faulty_server.ts, ${mode}, ${marker}]
           env: {TOKEN: "\${MCP_TEST_SECRET}"}
         allow: [env, fail, media, docs, huge]
 ${extra}`;
@@ -83,7 +91,8 @@ Deno.test("a live run calls real MCP servers, prices calls and keeps secrets out
     ["huge", {}],
   ]));
   const port = Number(new URL(model.baseUrl).port);
-  await Deno.writeTextFile(t.path("c.yaml"), configText(model.baseUrl));
+  const marker = `marker-${crypto.randomUUID()}`;
+  await Deno.writeTextFile(t.path("c.yaml"), configText(model.baseUrl, "", marker));
   const out = t.path("run");
   const result = await execCli(
     permissions(t.dir, port),
@@ -132,6 +141,8 @@ Deno.test("a live run calls real MCP servers, prices calls and keeps secrets out
     "never-called tool has a row",
   );
 
+  assert.deepEqual(await processesWith(marker), [], "the servers were closed when the run ended");
+
   const everything = [result.stdout, result.stderr];
   for await (const entry of Deno.readDir(out)) {
     everything.push(await Deno.readTextFile(join(out, entry.name)));
@@ -165,7 +176,7 @@ Deno.test("an allow-list typo fails the run before any question, with a did-you-
   assert.equal(result.code, 2, result.stderr);
   assert.match(
     result.stderr,
-    /^MCP server "deno run --quiet .*mcp_server\.ts" does not offer a tool "days_betwen" \(under allow in system "agent_with_mcp"\) — did you mean "days_between"\? It offers: convert_units, days_between\.$/m,
+    /^MCP server "deno run --quiet .*mcp_server\.ts no-marker" does not offer a tool "days_betwen" \(under allow in system "agent_with_mcp"\) — did you mean "days_between"\? It offers: convert_units, days_between\.$/m,
   );
   assert.throws(() => Deno.statSync(out), Deno.errors.NotFound);
 });
@@ -303,8 +314,29 @@ Deno.test("tools --config lists the allowed MCP tools with the server's schema, 
   assert.match(result.stderr, /Starting the config's MCP servers to read their tools/);
   assert.match(
     result.stdout,
-    /^ex_days_between {2}\(MCP server "deno run --quiet .*mcp_server\.ts", side effects: filesystem\)\n {2}Number of calendar days/m,
+    /^ex_days_between {2}\(MCP server "deno run --quiet .*mcp_server\.ts no-marker", side effects: filesystem\)\n {2}Number of calendar days/m,
   );
   assert.match(result.stdout, /^ {4}start: string, required — First date, YYYY-MM-DD$/m);
   assert.doesNotMatch(result.stdout, /^garbage /m, "only allowed tools are listed");
+});
+
+Deno.test("a server that fails to start stops the run before any question and closes the others", async () => {
+  await using t = await tempTree();
+  const marker = `marker-${crypto.randomUUID()}`;
+  await Deno.writeTextFile(
+    t.path("c.yaml"),
+    configText("http://127.0.0.1:9/v1", "", marker, "crash"),
+  );
+  const out = t.path("run");
+  const result = await execCli(permissions(t.dir, 9), ["run", t.path("c.yaml"), "--out", out], {
+    env: { MCP_TEST_API_KEY: API_KEY, MCP_TEST_SECRET: SECRET },
+  });
+  assert.equal(result.code, 2, result.stderr);
+  assert.match(
+    result.stderr,
+    /^Cannot start MCP server "deno run .*faulty_server\.ts crash marker-.*": it exited during the handshake\. Its stderr began:\n {2}faulty server: cannot open its database$/m,
+  );
+  assert.ok(!result.stderr.includes(SECRET));
+  assert.throws(() => Deno.statSync(out), Deno.errors.NotFound);
+  assert.deepEqual(await processesWith(marker), [], "the example server started first was closed");
 });

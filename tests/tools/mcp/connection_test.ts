@@ -122,6 +122,59 @@ Deno.test("a server that dies mid-call: error result, one restart, then fail fas
   }
 });
 
+Deno.test("every call in flight gets an error result when the server dies", async () => {
+  const conn = await openMcpConnection(faultyServer("ok"));
+  try {
+    const slow = { signal: new AbortController().signal, timeoutMs: 20_000 };
+    const hanging = [conn.call("hang", {}, slow), conn.call("hang", {}, slow)];
+    await new Promise((r) => setTimeout(r, 100));
+    const died = await conn.call("die", {}, call);
+    const results = [died, ...(await Promise.all(hanging))];
+    for (const out of results) {
+      assert.ok(!out.ok);
+      assert.equal(out.kind, "unavailable");
+    }
+  } finally {
+    await conn.close();
+  }
+});
+
+Deno.test("a url server that fails calls mid-run gives error results with the status", async () => {
+  let calls = 0;
+  await using http = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const body = await req.json().catch(() => null) as { id?: number; method?: string } | null;
+    if (body?.id === undefined) return new Response(null, { status: 202 });
+    const result = body.method === "initialize"
+      ? {
+        protocolVersion: "2025-06-18",
+        capabilities: { tools: {} },
+        serverInfo: { name: "flaky", version: "0" },
+      }
+      : body.method === "tools/list"
+      ? { tools: [{ name: "t", inputSchema: { type: "object" } }] }
+      : null;
+    if (result === null) {
+      calls++;
+      return new Response("overloaded", { status: 500 });
+    }
+    return Response.json({ jsonrpc: "2.0", id: body.id, result });
+  });
+  const conn = await openMcpConnection({
+    kind: "url",
+    url: `http://127.0.0.1:${http.addr.port}/mcp`,
+    headers: {},
+  });
+  try {
+    const out = await conn.call("t", {}, call);
+    assert.ok(!out.ok);
+    assert.equal(out.kind, "unavailable");
+    assert.equal(out.message, "The MCP server answered HTTP 500.");
+    assert.equal(calls, 1);
+  } finally {
+    await conn.close();
+  }
+});
+
 Deno.test("a line that is not JSON-RPC breaks the connection with a clear error", async () => {
   const conn = await openMcpConnection(faultyServer("ok"));
   try {
