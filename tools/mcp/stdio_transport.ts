@@ -87,6 +87,12 @@ export class DenoStdioTransport implements Transport {
     return this.#breakReason;
   }
 
+  /** How the server's process ended (`signal` is set when it had to be killed). */
+  get status(): Promise<Deno.CommandStatus> {
+    if (!this.#child) return Promise.reject(new TypeError("the server was never started"));
+    return this.#child.status;
+  }
+
   /** The server's process id, once started. */
   get pid(): number | null {
     return this.#child?.pid ?? null;
