@@ -203,17 +203,17 @@ async function startSession(
   };
   client.onerror = () => {};
   const timeoutMs = options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS;
-  const fail = async (why: string, cause?: unknown): Promise<never> => {
+  const fail = async (why: string): Promise<never> => {
     closedByUs = true;
     await client.close().catch(() => {});
     await stdio?.close(0).catch(() => {});
     const stderr = stdio ? stderrLines(stdio.stderr) : "";
+    // No `cause`: the SDK's error text may quote a response body holding a secret.
     throw new RagbenchError(
       "config",
       secrets.redact(
         `Cannot start ${what}: ${why}.${stderr ? ` Its stderr began:\n${stderr}` : ""}`,
       ),
-      { cause },
     );
   };
   const signal = options.signal
@@ -222,14 +222,13 @@ async function startSession(
   try {
     await client.connect(transport, { signal, timeout: timeoutMs });
   } catch (error) {
-    if (stdio === null) return await fail(describeHttpFailure(error), error);
-    const reason = stdio.breakReason;
+    const late = `it did not answer the handshake within ${timeoutMs / 1000} s`;
+    if (stdio === null) return await fail(signal.aborted ? late : describeHttpFailure(error));
     return await fail(
-      reason ??
+      stdio.breakReason ??
         (signal.aborted
-          ? `it did not answer the handshake within ${timeoutMs / 1000} s`
+          ? late
           : startFailure(error, server.kind === "command" ? server.command[0] : "")),
-      error,
     );
   }
   try {
@@ -237,7 +236,6 @@ async function startSession(
   } catch (error) {
     return await fail(
       `it did not list its tools (${describeHttpFailure(error)})`,
-      error,
     );
   }
   const originalClose = session.client.close.bind(session.client);

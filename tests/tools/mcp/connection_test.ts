@@ -82,6 +82,15 @@ Deno.test("a server that exits during the handshake fails before any call, secre
   assert.doesNotMatch(error.message, /hunter2/);
 });
 
+Deno.test("a server that never answers the handshake fails at the start-up limit", async () => {
+  const started = performance.now();
+  await assert.rejects(
+    openMcpConnection(faultyServer("silent"), { startupTimeoutMs: 500 }),
+    /^RagbenchError: Cannot start MCP server "deno run .*silent": it did not answer the handshake within 0\.5 s\.$/,
+  );
+  assert.ok(performance.now() - started < 5000);
+});
+
 Deno.test("an unset ${VAR} names the variable, not a value", async () => {
   await assert.rejects(
     openMcpConnection(faultyServer("ok", { KEY: "Bearer ${NOT_SET_ANYWHERE}" }), {
@@ -173,6 +182,39 @@ Deno.test("a url server that fails calls mid-run gives error results with the st
   } finally {
     await conn.close();
   }
+});
+
+Deno.test("a url server gets its ${VAR} headers; a refused one is told without the secret", async () => {
+  const seen: string[] = [];
+  await using http = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const auth = req.headers.get("authorization") ?? "";
+    seen.push(auth);
+    if (auth !== "Bearer right-token-123") {
+      return new Response(`bad token ${auth}`, { status: 401 });
+    }
+    const body = await req.json().catch(() => null) as { id?: number; method?: string } | null;
+    if (body?.id === undefined) return new Response(null, { status: 202 });
+    const result = body.method === "initialize"
+      ? {
+        protocolVersion: "2025-06-18",
+        capabilities: { tools: {} },
+        serverInfo: { name: "a", version: "0" },
+      }
+      : { tools: [] };
+    return Response.json({ jsonrpc: "2.0", id: body.id, result });
+  });
+  const url = `http://127.0.0.1:${http.addr.port}/mcp`;
+  const headers = { Authorization: "Bearer ${MCP_TOKEN}" };
+  const ok = await openMcpConnection({ kind: "url", url, headers }, {
+    getEnv: () => "right-token-123",
+  });
+  await ok.close();
+  assert.ok(seen.every((h) => h === "Bearer right-token-123"));
+  const error = await openMcpConnection({ kind: "url", url, headers }, {
+    getEnv: () => "wrong-token-456",
+  }).then(() => assert.fail("expected an error"), (e: Error) => e);
+  assert.match(error.message, /it answered HTTP 401 \(check its headers\)/);
+  assert.doesNotMatch(error.message, /wrong-token/);
 });
 
 Deno.test("a line that is not JSON-RPC breaks the connection with a clear error", async () => {
