@@ -97,21 +97,23 @@ export async function openMcpConnection(
 
   const current = async (): Promise<Session | null> => {
     if (closing) return null;
+    // Calls that arrive while the one restart is under way wait for it.
+    if (restarting) return await restarting;
     if (!session.died) return session;
     if (restarts >= 1) return null;
-    restarting ??= (async () => {
-      restarts++;
+    restarts++;
+    restarting = (async () => {
       try {
         session = await startSession(server, secrets, options);
         return session;
       } catch (error) {
         deadReason = redact((error as Error).message);
         return null;
+      } finally {
+        restarting = null;
       }
     })();
-    const next = await restarting;
-    restarting = null;
-    return next;
+    return await restarting;
   };
 
   return {

@@ -14,13 +14,19 @@ const TEMPLATE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 /** What replaces a secret in any text ragbench shows or writes. */
 export const MASK = "[secret]";
 
+/**
+ * Shorter values are not masked: they are no secrets (a flag such as "1" or
+ * "true"), and masking them would corrupt every result that contains them.
+ */
+export const MIN_SECRET_CHARS = 6;
+
 /** Values taken from the environment, to be masked. */
 export class Secrets {
   #values: string[] = [];
 
-  /** Remembers a value (empty values mask nothing). */
+  /** Remembers a value (one under {@link MIN_SECRET_CHARS} characters is not masked). */
   add(value: string): void {
-    if (value !== "" && !this.#values.includes(value)) {
+    if (value.length >= MIN_SECRET_CHARS && !this.#values.includes(value)) {
       this.#values.push(value);
       // Longest first, so a secret containing another is masked whole.
       this.#values.sort((a, b) => b.length - a.length);

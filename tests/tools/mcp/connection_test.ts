@@ -217,6 +217,19 @@ Deno.test("a url server gets its ${VAR} headers; a refused one is told without t
   assert.doesNotMatch(error.message, /wrong-token/);
 });
 
+Deno.test("calls that arrive together after a death share the one restart", async () => {
+  const conn = await openMcpConnection(faultyServer("ok"));
+  try {
+    assert.ok(!(await conn.call("die", {}, call)).ok);
+    const results = await Promise.all(
+      [1, 2, 3].map((n) => conn.call("echo", { text: `${n}` }, call)),
+    );
+    assert.deepEqual(results.map((r) => r.ok), [true, true, true]);
+  } finally {
+    await conn.close();
+  }
+});
+
 Deno.test("a line that is not JSON-RPC breaks the connection with a clear error", async () => {
   const conn = await openMcpConnection(faultyServer("ok"));
   try {

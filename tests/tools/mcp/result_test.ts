@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { convertCallResult, describeContent } from "../../../tools/mcp/result.ts";
+import { Secrets } from "../../../tools/mcp/secrets.ts";
 
 const same = (t: string) => t;
 
@@ -85,4 +86,11 @@ Deno.test("secrets are masked in output, errors and data", () => {
     redact,
   );
   assert.equal(bad.error!.message, "bad [secret]");
+});
+
+Deno.test("short values are not treated as secrets, so they cannot corrupt results", () => {
+  const secrets = new Secrets();
+  secrets.add("1");
+  secrets.add("abcdef-token");
+  assert.equal(secrets.redact("10152 days, key abcdef-token"), "10152 days, key [secret]");
 });
