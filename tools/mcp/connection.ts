@@ -173,7 +173,7 @@ async function startSession(
 ): Promise<Session> {
   const label = serverLabel(server);
   const getEnv = options.getEnv ?? readEnv;
-  const [{ Client }] = await Promise.all([import("@modelcontextprotocol/sdk/client/index.js")]);
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
   const client = new Client({ name: "ragbench", version: VERSION }, { capabilities: {} });
   let stdio: DenoStdioTransport | null = null;
   const what = `MCP server "${label}"`;

@@ -23,9 +23,7 @@
 
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
-
-/** Variables the SDK's stdio transport passes to a server by default (POSIX list). */
-export const DEFAULT_ENV_VARS = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"] as const;
+import { defaultEnvironment } from "./default_env.ts";
 
 /** The longest JSON-RPC line accepted from a server (characters). */
 export const MAX_LINE_CHARS = 32 * 1024 * 1024;
@@ -215,18 +213,6 @@ export class DenoStdioTransport implements Transport {
       }
     } catch { /* the pipe broke */ }
   }
-}
-
-/** The SDK's default variables that this process may read and has set. */
-export function defaultEnvironment(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const name of DEFAULT_ENV_VARS) {
-    if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") continue;
-    const value = Deno.env.get(name);
-    // Like the SDK: never pass a shell function definition on.
-    if (value !== undefined && !value.startsWith("()")) env[name] = value;
-  }
-  return env;
 }
 
 function preview(line: string): string {
