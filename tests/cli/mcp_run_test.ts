@@ -334,7 +334,7 @@ Deno.test("a server that fails to start stops the run before any question and cl
   assert.equal(result.code, 2, result.stderr);
   assert.match(
     result.stderr,
-    /^Cannot start MCP server "deno run .*faulty_server\.ts crash marker-.*": it exited during the handshake\. Its stderr began:\n {2}faulty server: cannot open its database$/m,
+    /^Cannot start MCP server "deno run .*faulty_server\.ts crash marker-.*": it exited during the handshake\. Its stderr began:\n {2}faulty server: cannot open its database\?\[2J$/m,
   );
   assert.ok(!result.stderr.includes(SECRET));
   assert.throws(() => Deno.statSync(out), Deno.errors.NotFound);

@@ -307,6 +307,15 @@ function failure(
       detail: redact(`MCP server "${label}": ${why}${stderr ? `; stderr: ${stderr}` : ""}`),
     };
   }
+  if (/structured content|output schema/i.test(message)) {
+    // The SDK checks a result against the tool's declared output schema itself.
+    return {
+      ok: false,
+      kind: "execution",
+      message: "The MCP server sent a result that does not match the tool's own output schema.",
+      detail: `MCP server "${label}": ${message}`,
+    };
+  }
   if (code === -32001) {
     return { ok: false, kind: "timeout", message: "The MCP tool call took too long." };
   }
@@ -375,7 +384,10 @@ function startFailure(error: unknown, command: string): string {
   return `the handshake failed (${String((error as Error)?.message ?? error).slice(0, 300)})`;
 }
 
+/** The first lines of a server's stderr, indented, without terminal control characters. */
 function stderrLines(stderr: string): string {
-  const lines = stderr.trim().split("\n").slice(0, 5).map((l) => `  ${l.slice(0, 200)}`);
+  const lines = stderr.trim().split("\n").slice(0, 5).map((l) =>
+    `  ${l.slice(0, 200).replace(/[\u0000-\u0008\u000b-\u001f\u007f\u009b]/g, "?")}`
+  );
   return lines.join("\n").trim() === "" ? "" : lines.join("\n");
 }

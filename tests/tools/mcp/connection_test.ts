@@ -250,6 +250,13 @@ Deno.test("a result of the wrong shape is an error result, and the connection ca
     assert.equal(out.kind, "execution");
     assert.equal(out.message, "The MCP server sent a reply that is not a valid tool result.");
     assert.ok((await conn.call("echo", { text: "x" }, call)).ok);
+    const bad = await conn.call("badschema", {}, call);
+    assert.ok(!bad.ok);
+    assert.equal(bad.kind, "execution");
+    assert.equal(
+      bad.message,
+      "The MCP server sent a result that does not match the tool's own output schema.",
+    );
   } finally {
     await conn.close();
   }
