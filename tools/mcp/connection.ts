@@ -387,6 +387,7 @@ function startFailure(error: unknown, command: string): string {
 /** The first lines of a server's stderr, indented, without terminal control characters. */
 function stderrLines(stderr: string): string {
   const lines = stderr.trim().split("\n").slice(0, 5).map((l) =>
+    // deno-lint-ignore no-control-regex
     `  ${l.slice(0, 200).replace(/[\u0000-\u0008\u000b-\u001f\u007f\u009b]/g, "?")}`
   );
   return lines.join("\n").trim() === "" ? "" : lines.join("\n");
