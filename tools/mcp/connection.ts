@@ -128,6 +128,13 @@ export async function openMcpConnection(
     async call(tool, args, { signal, timeoutMs }) {
       if (signal.aborted) return stopped(signal);
       const live = await current();
+      if (!live && closing) {
+        return {
+          ok: false,
+          kind: "unavailable",
+          message: "The run is ending; the MCP server was closed.",
+        };
+      }
       if (!live) {
         return {
           ok: false,
