@@ -340,3 +340,11 @@ Deno.test("a url server answering 401, 404 or 500, or unreachable, fails with th
     /it could not be reached/,
   );
 });
+
+Deno.test("a call after the connection closed fails at once and says so", async () => {
+  const conn = await openMcpConnection(faultyServer("ok"));
+  await conn.close();
+  const out = await conn.call("echo", { text: "late" }, call);
+  assert.ok(!out.ok);
+  assert.equal(out.message, "The run is ending; the MCP server was closed.");
+});
