@@ -11,6 +11,17 @@ import {
 import { processAlive, waitGone } from "../support/mcp.ts";
 import { tempTree } from "../support/temp.ts";
 
+/** Every file under `dir`, recursively. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const files: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) files.push(...await filesUnder(path));
+    else files.push(path);
+  }
+  return files;
+}
+
 /** Processes whose command line holds `marker`. */
 async function processesWith(marker: string): Promise<string[]> {
   const { stdout } = await new Deno.Command("ps", { args: ["-eo", "stat=,args="] }).output();
@@ -144,9 +155,8 @@ Deno.test("a live run calls real MCP servers, prices calls and keeps secrets out
   assert.deepEqual(await processesWith(marker), [], "the servers were closed when the run ended");
 
   const everything = [result.stdout, result.stderr];
-  for await (const entry of Deno.readDir(out)) {
-    everything.push(await Deno.readTextFile(join(out, entry.name)));
-  }
+  for (const file of await filesUnder(out)) everything.push(await Deno.readTextFile(file));
+  assert.ok(everything.length > 5, "the whole run directory was read");
   for (const text of everything) {
     assert.ok(!text.includes(SECRET), "the secret appears in no output");
     assert.ok(!text.includes(API_KEY));
