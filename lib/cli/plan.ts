@@ -42,6 +42,8 @@ export interface PlanOptions {
   mock?: boolean;
   /** How MCP connections are opened (tests set where `${VAR}` values come from). */
   mcp?: OpenOptions;
+  /** Hears a line when a custom tool is slow to load. */
+  progress?: (text: string) => void;
 }
 
 /**
@@ -96,7 +98,11 @@ export async function planSystems(
         }
         let tool = custom.get(ref.name);
         if (!tool) {
-          tool = await offerCustom(ref, { ...env, maxProcesses: options.concurrency }, config);
+          tool = await offerCustom(ref, {
+            ...env,
+            maxProcesses: options.concurrency,
+            ...(options.progress ? { progress: options.progress } : {}),
+          }, config);
           hosts.push(tool.host);
           custom.set(ref.name, tool);
         }
@@ -165,7 +171,7 @@ export function offerBuiltin(
  */
 export async function offerCustom(
   ref: ToolRef & { kind: "custom" },
-  env: { corpus: Corpus; now: string; maxProcesses: number },
+  env: { corpus: Corpus; now: string; maxProcesses: number; progress?: (text: string) => void },
   config: { tools: { timeout_s: number } },
 ): Promise<OfferedTool> {
   const host = await startCustomTool({
@@ -174,7 +180,11 @@ export async function offerCustom(
     exportName: ref.exportName,
     sideEffects: ref.side_effects,
     ...(ref.description === undefined ? {} : { description: ref.description }),
-  }, env);
+    ...(ref.memory_mb === undefined ? {} : { memoryMb: ref.memory_mb }),
+  }, {
+    ...env,
+    ...(ref.load_timeout_s === undefined ? {} : { loadTimeoutMs: ref.load_timeout_s * 1000 }),
+  });
   return {
     name: ref.name,
     description: host.info.description,

@@ -125,7 +125,11 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   });
   const startedAt = new Date().toISOString();
   // Tools start before the folder is made, so a tool that cannot load leaves nothing behind.
-  const plan = await planSystems(config, loaded.corpus, { concurrency, mock });
+  const plan = await planSystems(config, loaded.corpus, {
+    concurrency,
+    mock,
+    progress: io.progress,
+  });
   const unregisterPlan = io.onQuit?.(() => plan.close());
   try {
     await createRunDir(dir);

@@ -199,7 +199,9 @@ export async function toolCommand(args: ParsedArgs, io: CliIO): Promise<number> 
   const rules = config?.tools ?? toolRulesSchema.parse({});
   let tool;
   if (custom) {
-    tool = await offerCustom(custom, { corpus, now, maxProcesses: 1 }, { tools: rules });
+    tool = await offerCustom(custom, { corpus, now, maxProcesses: 1, progress: io.progress }, {
+      tools: rules,
+    });
   } else {
     const host = createWorkerHost({ corpus, now, prepare: [name] });
     tool = offerBuiltin(name, builtinOptions(config, name), host, { tools: rules });

@@ -61,6 +61,8 @@ export type ToolRef =
     side_effects: SideEffects;
     timeout_s?: number;
     description?: string;
+    memory_mb?: number;
+    load_timeout_s?: number;
   };
 
 /** A system of the run, validated against its type's schema. */
@@ -340,6 +342,8 @@ function checkCustomTool(
     side_effects: ref.side_effects,
     ...(ref.timeout_s === undefined ? {} : { timeout_s: ref.timeout_s }),
     ...(ref.description === undefined ? {} : { description: ref.description }),
+    ...(ref.memory_mb === undefined ? {} : { memory_mb: ref.memory_mb }),
+    ...(ref.load_timeout_s === undefined ? {} : { load_timeout_s: ref.load_timeout_s }),
   };
 }
 

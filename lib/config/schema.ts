@@ -166,11 +166,18 @@ export const toolSystemBaseSchema = systemBaseSchema.extend({
   max_tokens: z.int().positive().nullable().default(null),
 });
 
-/** Custom tool reference: `{name, path: "./file.ts#export", side_effects, timeout_s, description}`. */
+/**
+ * Custom tool reference: `{name, path: "./file.ts#export", side_effects, timeout_s, description,
+ * memory_mb, load_timeout_s}`.
+ */
 export const customToolRefSchema = z.strictObject({
   name: z.string().regex(/^[a-zA-Z][a-zA-Z0-9_]{0,63}$/, "use letters, digits and _"),
   path: z.string().regex(/^[^#]+#[A-Za-z_$][A-Za-z0-9_$]*$/, 'write it as "./file.ts#exportName"'),
   side_effects: z.enum(["none", "filesystem", "network"]).default("none"),
   timeout_s: z.number().positive().max(600).optional(),
   description: z.string().min(1).optional(),
+  /** V8 heap cap of each of the tool's processes, in MB (default 1024). */
+  memory_mb: z.int().min(32).max(65_536).optional(),
+  /** How long the module may take to load and prepare, in seconds (default 60). */
+  load_timeout_s: z.number().positive().max(3600).optional(),
 });

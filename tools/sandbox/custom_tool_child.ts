@@ -1,9 +1,13 @@
 /**
  * The subprocess side of a custom tool: loads the tool's module, drops every
  * permission its side effects do not need, reports what the model is told,
- * then answers calls read from stdin, one JSON message a line, on stdout.
- * Started by `subprocess_host.ts` as the hidden command
+ * then answers calls, one JSON message a line on stdout. Started by
+ * `subprocess_host.ts` as the hidden command
  * `ragbench __tool-host MODULE_URL EXPORT SIDE_EFFECTS NAME` (NAME: what the config calls it).
+ *
+ * Host messages arrive through the watchdog worker (`child_watchdog.ts`),
+ * which owns stdin and kills this process when ragbench goes away. Every
+ * reply echoes its request's nonce, which the tool's code never sees.
  *
  * The module is read with the permission to read its own folder; that
  * permission is revoked before the first call unless the tool declares
@@ -13,13 +17,14 @@
  */
 
 // deno-lint-ignore-file no-console
-import { TextLineStream } from "../../lib/util/text_lines.ts";
 import type { SideEffects } from "../../lib/types.ts";
 import { defineTool, parametersJsonSchema, type ToolDef } from "../define_tool.ts";
 // Part of the static module graph, so a tool module importing "ragbench/tool"
 // needs no read permission for it.
 import "../author.ts";
-import type { HostMessage, SandboxMessage } from "./protocol.ts";
+import { clearLeftoverTimers } from "./call_timers.ts";
+import { startWatchdog } from "./child_watchdog.ts";
+import type { SandboxMessage } from "./protocol.ts";
 import { callServer } from "./serve_calls.ts";
 
 /** Permissions a tool with these side effects keeps after loading. */
@@ -41,41 +46,59 @@ const REVOCABLE: readonly Deno.PermissionName[] = [
   "import" as Deno.PermissionName,
 ];
 
-/** Runs the child until stdin closes. `argv` is `[moduleUrl, exportName, sideEffects, name]`. */
+/**
+ * Runs the child until the watchdog ends the process (stdin closed).
+ * `argv` is `[moduleUrl, exportName, sideEffects, name]`.
+ */
 export async function serveCustomTool(argv: readonly string[]): Promise<void> {
   const [moduleUrl, exportName, sideEffects, name] = argv;
+  const inbox = startWatchdog();
   const write = lineWriter();
-  // Tool code may print; stdout is the protocol channel, so printing goes to stderr.
+  // Tool code may print; stdout carries the protocol, so printing goes to stderr.
   console.log =
     console.info =
     console.debug =
     console.warn =
       console.error;
-  let def: ToolDef;
+  let def: ToolDef | undefined;
+  let failure = "";
   try {
     def = await loadTool(moduleUrl, exportName);
   } catch (error) {
-    await write({ type: "failed", message: (error as Error).message });
-    return;
+    failure = (error as Error).message;
   }
-  for (const name of REVOCABLE) {
-    if (!KEEP[sideEffects as SideEffects]?.has(name)) {
-      Deno.permissions.revokeSync({ name } as Deno.PermissionDescriptor);
+  if (def) {
+    for (const name of REVOCABLE) {
+      if (!KEEP[sideEffects as SideEffects]?.has(name)) {
+        Deno.permissions.revokeSync({ name } as Deno.PermissionDescriptor);
+      }
     }
+  }
+  let hello = await inbox.next();
+  while (hello.type !== "hello") hello = await inbox.next();
+  if (!def) {
+    await write({ type: "failed", nonce: hello.nonce, message: failure });
+    return;
   }
   await write({
     type: "ready",
+    nonce: hello.nonce,
     name: def.name,
     description: def.description,
     parameters: parametersJsonSchema(def),
   });
+  inbox.done();
   const serve = callServer(new Map([[name ?? def.name, def]]), (message) => void write(message));
-  const lines = Deno.stdin.readable.pipeThrough(new TextDecoderStream()).pipeThrough(
-    new TextLineStream(),
-  );
-  for await (const line of lines) {
-    if (line.trim() === "") continue;
-    await serve(JSON.parse(line) as HostMessage);
+  for (;;) {
+    const message = await inbox.next();
+    await serve(message);
+    if (message.type === "init" || message.type === "call") {
+      // Work a call left behind stops with it; the reply is written before the watchdog
+      // counts the process idle again.
+      clearLeftoverTimers();
+      await write(null);
+      inbox.done();
+    }
   }
 }
 
@@ -101,10 +124,12 @@ async function loadTool(moduleUrl: string, exportName: string): Promise<ToolDef>
   }
 }
 
-function lineWriter(): (message: SandboxMessage) => Promise<void> {
+/** Writes messages to stdout in order; `write(null)` waits for what was queued. */
+function lineWriter(): (message: SandboxMessage | null) => Promise<void> {
   const encoder = new TextEncoder();
   let queue = Promise.resolve();
   return (message) => {
+    if (message === null) return queue;
     const bytes = encoder.encode(JSON.stringify(message) + "\n");
     queue = queue.then(async () => {
       let offset = 0;

@@ -3,6 +3,11 @@
  * tools (the built-ins' worker, or a custom tool's subprocess). Plain JSON,
  * so the same shapes travel over `postMessage` and over a pipe.
  *
+ * Over a custom tool's pipe every request carries a `nonce` (random, new for
+ * each request) and its reply must carry the same one: the tool's code shares
+ * the process's stdout, and a line it writes there cannot know the nonce, so
+ * it is never taken for a reply.
+ *
  * @module
  */
 
@@ -11,11 +16,13 @@ import type { RawToolResult } from "../invoke.ts";
 
 /** Host → sandbox. */
 export type HostMessage =
+  /** A custom tool's first message; answered by `ready` or `failed` once its module is loaded. */
+  | { type: "hello"; nonce: string }
   /**
-   * First message: what tools read, what "today" is, and which tools to
-   * prepare (build their indexes) now; answered by `prepared`.
+   * What tools read, what "today" is, and which tools to prepare (build
+   * their indexes) now; answered by `prepared`.
    */
-  | { type: "init"; corpus: Corpus; now: string; prepare: string[] }
+  | { type: "init"; corpus: Corpus; now: string; prepare: string[]; nonce?: string }
   /** Run one call; answered by a `result` with the same id. */
   | {
     type: "call";
@@ -24,6 +31,7 @@ export type HostMessage =
     args: unknown;
     options: Record<string, unknown>;
     questionKey: string;
+    nonce?: string;
   }
   /** Forget the state kept for a question. */
   | { type: "end"; questionKey: string }
@@ -33,9 +41,15 @@ export type HostMessage =
 /** Sandbox → host. */
 export type SandboxMessage =
   /** A custom tool's process has loaded its module: what the model is told. */
-  | { type: "ready"; name: string; description: string; parameters: Record<string, unknown> }
+  | {
+    type: "ready";
+    nonce: string;
+    name: string;
+    description: string;
+    parameters: Record<string, unknown>;
+  }
   /** A custom tool's module could not be loaded. */
-  | { type: "failed"; message: string }
+  | { type: "failed"; nonce: string; message: string }
   /** The tools named in `init.prepare` are ready. */
-  | { type: "prepared" }
-  | { type: "result"; id: number; result: RawToolResult };
+  | { type: "prepared"; nonce?: string }
+  | { type: "result"; id: number; result: RawToolResult; nonce?: string };

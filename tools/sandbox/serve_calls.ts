@@ -32,7 +32,7 @@ export function callServer(
           // The tool's first call meets the same problem and reports it as its error.
         }
       }
-      reply({ type: "prepared" });
+      reply({ type: "prepared", ...nonceOf(message) });
       return;
     }
     if (message.type === "end") {
@@ -43,6 +43,7 @@ export function callServer(
       cancelled.add(message.id);
       return;
     }
+    if (message.type === "hello") return;
     if (cancelled.delete(message.id)) return;
     const def = defs.get(message.tool);
     const result = def
@@ -58,8 +59,13 @@ export function callServer(
         error: { kind: "unknown_tool" as const, message: `No tool named "${message.tool}".` },
         cost_usd: 0,
       };
-    reply({ type: "result", id: message.id, result });
+    reply({ type: "result", id: message.id, result, ...nonceOf(message) });
   };
+}
+
+/** The request's nonce, to echo in its reply (custom tools' pipes use one; the worker does not). */
+function nonceOf(message: { nonce?: string }): { nonce?: string } {
+  return message.nonce === undefined ? {} : { nonce: message.nonce };
 }
 
 /**

@@ -313,7 +313,10 @@ Deno.test("custom tool: a forged result line is an execution error, never a thro
   try {
     const { result } = await session(host, "spoof").execute("spoof", "{}", signal);
     assert.equal(result.error?.kind, "execution");
-    assert.equal(result.error?.detail, "its process sent a malformed result");
+    assert.equal(
+      result.error?.detail,
+      "its process wrote a line to stdout that is not its reply (a tool must not write to stdout)",
+    );
   } finally {
     await host.close();
   }

@@ -1,0 +1,87 @@
+/**
+ * Starts the probe tools of `tests/fixtures/tools/probe_tools.ts` in the
+ * custom-tool sandbox, and reads the process table for their processes.
+ *
+ * @module
+ */
+
+import { fileURLToPath } from "node:url";
+import type { SideEffects } from "../../lib/types.ts";
+import { type CustomToolHost, startCustomTool } from "../../tools/sandbox/subprocess_host.ts";
+import { createToolbox } from "../../tools/toolbox.ts";
+import { corpusOf } from "./tool_context.ts";
+
+/** The probe module's path. */
+export const PROBES = fileURLToPath(new URL("../fixtures/tools/probe_tools.ts", import.meta.url));
+
+/** Starts the probe tool `name` (exported in camelCase from the probe module). */
+export async function startProbe(
+  name: string,
+  options: {
+    sideEffects?: SideEffects;
+    maxProcesses?: number;
+    memoryMb?: number;
+    module?: string;
+    loadTimeoutMs?: number;
+    progress?: (text: string) => void;
+  } = {},
+): Promise<CustomToolHost> {
+  return await startCustomTool({
+    name,
+    module: options.module ?? PROBES,
+    exportName: name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()),
+    sideEffects: options.sideEffects ?? "none",
+    ...(options.memoryMb ? { memoryMb: options.memoryMb } : {}),
+  }, {
+    corpus: corpusOf([{ id: "a", text: "alpha" }]),
+    now: "2026-01-01",
+    maxProcesses: options.maxProcesses ?? 2,
+    ...(options.loadTimeoutMs ? { loadTimeoutMs: options.loadTimeoutMs } : {}),
+    ...(options.progress ? { progress: options.progress } : {}),
+  });
+}
+
+/** A toolbox session offering the started tool to question `key`. */
+export function probeSession(host: CustomToolHost, name: string, key = "q", timeoutMs = 5000) {
+  return createToolbox([{
+    name,
+    description: host.info.description,
+    sideEffects: "none",
+    parameters: host.info.parameters,
+    options: {},
+    timeoutMs,
+    host,
+  }], { max_output_chars: 4000 }).session(key);
+}
+
+/** Pids of running tool processes whose command line contains `marker` (uses pgrep). */
+export function toolProcesses(marker: string): number[] {
+  const { stdout } = new Deno.Command("pgrep", {
+    args: ["-f", "--", `__tool-host.*${marker}`],
+  }).outputSync();
+  return new TextDecoder().decode(stdout).split("\n").filter(Boolean).map(Number);
+}
+
+/** CPU time (user + system) a process has used, in ms, from /proc; 0 once it is gone. */
+export function cpuMsOf(pid: number): number {
+  let stat: string;
+  try {
+    stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+  } catch {
+    return 0;
+  }
+  // Fields after the command name (which may hold spaces) start after the last ")".
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
+  return ticks * 10; // USER_HZ is 100 on Linux
+}
+
+/** Waits until `done()` holds, polling every 50 ms for at most `ms`; returns whether it held. */
+export async function waitUntil(done: () => boolean, ms: number): Promise<boolean> {
+  const until = performance.now() + ms;
+  while (!done()) {
+    if (performance.now() > until) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return true;
+}
