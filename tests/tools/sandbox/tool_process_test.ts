@@ -30,6 +30,20 @@ Deno.test("custom tool: a well-formed result line it writes to stdout is an exec
   }
 });
 
+Deno.test("custom tool: a tool that closes stdout gets an execution error, and the next call a fresh process", async () => {
+  const host = await startProbe("close_stdout");
+  try {
+    const s = probeSession(host, "close_stdout");
+    for (let i = 0; i < 2; i++) {
+      const { result } = await s.execute("close_stdout", "{}", signal);
+      assert.equal(result.error?.kind, "execution", JSON.stringify(result));
+      assert.match(result.error?.detail ?? "", /^its process exited: /);
+    }
+  } finally {
+    await host.close();
+  }
+});
+
 Deno.test("custom tool: a cost_usd over the cap or below zero is an execution error naming the problem", async () => {
   const host = await startProbe("costly");
   try {
