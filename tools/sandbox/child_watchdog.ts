@@ -141,14 +141,11 @@ async function watchdogMain(
   }, limits.pollMs);
   const splitter = split(Infinity, (event) => {
     if (event.type !== "line" || event.text.trim() === "") return;
-    let message: HostMessage;
-    try {
-      message = JSON.parse(event.text);
-    } catch {
-      return die("the host sent a line that is not JSON");
-    }
-    if (message.type === "init" || message.type === "call") pending++;
-    port.postMessage(message);
+    // The main thread parses the line: a corpus is parsed once, not parsed and then copied. The
+    // host writes `type` first, so the prefix says whether a reply (and work) is due.
+    const text = event.text;
+    if (text.startsWith('{"type":"init"') || text.startsWith('{"type":"call"')) pending++;
+    port.postMessage(text);
     if (pending > 0) restartWindow();
   });
   try {
@@ -179,8 +176,8 @@ export function startWatchdog(): Inbox {
   worker.unref();
   const queue: HostMessage[] = [];
   let wake: (() => void) | null = null;
-  worker.on("message", (message: HostMessage) => {
-    queue.push(message);
+  worker.on("message", (line: string) => {
+    queue.push(JSON.parse(line) as HostMessage);
     wake?.();
   });
   inbox = {

@@ -230,21 +230,20 @@ export async function spawnChild(
   const loadTimeoutMs = env.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_S * 1000;
   const limit = `${loadTimeoutMs / 1000} s`;
   const where = `"${spec.module}#${spec.exportName}"`;
-  const deadline = AbortSignal.timeout(loadTimeoutMs);
   const notice = setTimeout(() => {
     env.progress?.(
       `Loading custom tool "${spec.name}" from ${where}: waiting for its module to load and prepare (gives up after ${limit}; set load_timeout_s on the tool to change that)…`,
     );
   }, 1000);
-  const within = (reply: Promise<Reply>) =>
-    new Promise<Reply | "timeout">((resolve) => {
-      const onTimeout = () => resolve("timeout");
-      deadline.addEventListener("abort", onTimeout, { once: true });
-      void reply.then((r) => {
-        deadline.removeEventListener("abort", onTimeout);
-        resolve(r);
-      });
-    });
+  const started = performance.now();
+  const within = (reply: Promise<Reply>) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const left = Math.max(0, loadTimeoutMs - (performance.now() - started));
+    return Promise.race([
+      reply,
+      new Promise<"timeout">((resolve) => timer = setTimeout(() => resolve("timeout"), left)),
+    ]).finally(() => clearTimeout(timer));
+  };
   const fail = async (why: string): Promise<never> => {
     clearTimeout(notice);
     await kill();

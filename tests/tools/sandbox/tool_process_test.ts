@@ -133,6 +133,17 @@ Deno.test("custom tool: busy work left where timers are not tracked (node:timers
   }
 });
 
+Deno.test("custom tool: a call that computes for longer than the idle check is not stopped", async () => {
+  const host = await startProbe("crunch");
+  try {
+    const s = probeSession(host, "crunch", "q", 20_000);
+    const { result } = await s.execute("crunch", JSON.stringify({ ms: 3000 }), signal);
+    assert.equal(result.output, "crunched", JSON.stringify(result));
+  } finally {
+    await host.close();
+  }
+});
+
 Deno.test("custom tool: an idle process without leftover work is kept, with its question's state", async () => {
   const host = await startProbe("shout");
   try {
