@@ -10,7 +10,7 @@
 
 import { extname } from "node:path";
 import { ConfigError, type ConfigIssue } from "../errors.ts";
-import { validateIregex } from "../score/checks.ts";
+import { validateIregex } from "../score/iregex.ts";
 import { suggestion } from "../util/did_you_mean.ts";
 import { readTextFile } from "../util/fs.ts";
 import { fixedSource, issuesFromZod, parseYaml, type YamlSource } from "../util/yaml_source.ts";
@@ -42,7 +42,7 @@ export interface QuestionContext {
  */
 export async function loadQuestions(path: string, context: QuestionContext): Promise<Question[]> {
   const text = await readTextFile(path, "questions");
-  return parseQuestions(text, path, context);
+  return await parseQuestions(text, path, context);
 }
 
 /**
@@ -98,7 +98,11 @@ async function loadBeirSet(
 }
 
 /** Validates question-set text (YAML, or JSONL when `file` ends in .jsonl). */
-export function parseQuestions(text: string, file: string, context: QuestionContext): Question[] {
+export async function parseQuestions(
+  text: string,
+  file: string,
+  context: QuestionContext,
+): Promise<Question[]> {
   const entries: Array<{ source: YamlSource; path: Array<string | number>; value: unknown }> = [];
   const issues: ConfigIssue[] = [];
   if (extname(file).toLowerCase() === ".jsonl") {
@@ -168,7 +172,7 @@ export function parseQuestions(text: string, file: string, context: QuestionCont
         });
       }
     });
-    q.checks.forEach((check, i) => {
+    for (const [i, check] of q.checks.entries()) {
       if ((check.type === "exact_match" || check.type === "token_f1") && !check.answers) {
         if (q.answers && q.answers.length > 0) check.answers = q.answers;
         else {
@@ -179,7 +183,7 @@ export function parseQuestions(text: string, file: string, context: QuestionCont
           });
         }
       }
-      const invalid = check.type === "iregex" ? validateIregex(check.pattern) : null;
+      const invalid = check.type === "iregex" ? await validateIregex(check.pattern) : null;
       if (invalid !== null) {
         issues.push({
           position: at(["checks", i, "pattern"]),
@@ -193,7 +197,7 @@ export function parseQuestions(text: string, file: string, context: QuestionCont
           hint: suggestion(check.tool, context.toolNames),
         });
       }
-    });
+    }
     const seenEvidence = new Set<string>();
     (q.evidence ?? []).forEach(({ id }, i) => {
       if (seenEvidence.has(id)) {

@@ -62,6 +62,8 @@ export interface Re2Options {
    * that are several lines joined by `\n` and searched as separate lines.
    */
   lineMode?: boolean;
+  /** Longest pattern accepted, in characters; default 200 (see re2_syntax.ts). */
+  maxChars?: number;
 }
 
 /** Result of {@link compileRegex}. */
@@ -147,9 +149,25 @@ export async function compileRegex(
   pattern: string,
   options: Re2Options = {},
 ): Promise<Re2Compiled> {
-  const refusal = vetPattern(pattern);
+  const refusal = vetPattern(pattern, options);
   if (refusal) return refusal;
   await loadEngine();
+  return compileRegexSync(pattern, options);
+}
+
+/**
+ * {@link compileRegex} without waiting, for synchronous callers (scoring)
+ * that loaded the engine before ({@link loadEngine}, or any earlier
+ * {@link compileRegex}).
+ *
+ * @throws {TypeError} when the engine was never loaded.
+ */
+export function compileRegexSync(pattern: string, options: Re2Options = {}): Re2Compiled {
+  const refusal = vetPattern(pattern, options);
+  if (refusal) return refusal;
+  if (ready === undefined) {
+    throw new TypeError("re2: call loadEngine() (or compileRegex) before compileRegexSync");
+  }
   const caseSensitive = options.caseSensitive ?? false;
   const re2Source = toRe2Syntax(pattern);
   const regex = new Re2Regex(
@@ -172,6 +190,7 @@ export async function compileRegex(
       message: `The regex /${pattern}/ compiles to more than the regex engine's memory holds. ` +
         "Use fewer or smaller repetitions (e.g. {3} instead of {300}) and narrower classes, " +
         "or search plain words (regex: false).",
+      detail: "it compiles to more than the regex engine's memory holds",
     };
   }
   if (error !== undefined) {
@@ -180,6 +199,7 @@ export async function compileRegex(
       reason: "syntax",
       message: `Invalid regex /${pattern}/: ${error}. Patterns use RE2 syntax (no ` +
         "back-references or look-around); fix the pattern, or search plain words (regex: false).",
+      detail: error,
     };
   }
   return { ok: true, regex };

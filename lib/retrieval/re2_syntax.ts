@@ -25,19 +25,29 @@ export type Re2Refusal = {
   reason: "too_long" | "unsupported" | "syntax" | "too_large";
   /** A sentence for the model: what is wrong and what to do. */
   message: string;
+  /** What is wrong, without advice (for messages that give their own). */
+  detail: string;
 };
+
+/** Options of {@link vetPattern}. */
+export interface VetOptions {
+  /** Longest pattern accepted, in characters; default {@link MAX_PATTERN_CHARS}. */
+  maxChars?: number;
+}
 
 /**
  * Checks a pattern against what RE2 cannot or should not do, before compiling.
  * Returns the refusal, or undefined when the pattern may go to the engine.
  */
-export function vetPattern(pattern: string): Re2Refusal | undefined {
-  if (pattern.length > MAX_PATTERN_CHARS) {
+export function vetPattern(pattern: string, options: VetOptions = {}): Re2Refusal | undefined {
+  const maxChars = options.maxChars ?? MAX_PATTERN_CHARS;
+  if (pattern.length > maxChars) {
     return {
       ok: false,
       reason: "too_long",
-      message: `The regex is ${pattern.length} characters long; at most ${MAX_PATTERN_CHARS} ` +
+      message: `The regex is ${pattern.length} characters long; at most ${maxChars} ` +
         "are allowed. Use a shorter pattern, or plain words (regex: false).",
+      detail: `the pattern is ${pattern.length} characters long; at most ${maxChars} are allowed`,
     };
   }
   let inClass = false;
@@ -105,6 +115,7 @@ function unsupported(what: string, instead: string): Re2Refusal {
     reason: "unsupported",
     message: `Regex not accepted: ${what}. The regex engine is RE2, which guarantees ` +
       `linear-time matching and so cannot do this; ${instead}.`,
+    detail: what,
   };
 }
 

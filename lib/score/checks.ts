@@ -20,11 +20,10 @@
 
 import type { Check } from "../data/question_schema.ts";
 import type { CheckResult, Step, ToolStep } from "../types.ts";
+import { matchIregex, showIregex } from "./iregex.ts";
 import { extractNumbers } from "./numbers.ts";
 import { bestOver, exactMatch, tokenF1 } from "./squad.ts";
 
-/** The flags `iregex` patterns are compiled with: case-insensitive, Unicode. */
-const IREGEX_FLAGS = "iu";
 /** Longest quoted value or answer shown in a detail before it is cut. */
 const QUOTE_LIMIT = 80;
 /** Most distinct numbers listed in a failed `numeric_equals` detail. */
@@ -32,8 +31,10 @@ const NUMBERS_LISTED = 10;
 
 /**
  * Runs one check on an answer (`null` when the system produced none) and the
- * question's trace steps. Never throws: an invalid `iregex` pattern fails the
- * check with the compiler's message.
+ * question's trace steps. Never throws for a check or an answer: an invalid
+ * `iregex` pattern fails the check with the engine's message. `iregex` runs on
+ * the RE2 engine (linear time), which must be loaded first: question loading
+ * does it; see iregex.ts.
  */
 export function runCheck(check: Check, answer: string | null, steps: Step[]): CheckResult {
   const type = check.type;
@@ -57,20 +58,6 @@ export function runChecks(
   steps: Step[],
 ): CheckResult[] {
   return checks.map((check) => runCheck(check, answer, steps));
-}
-
-/**
- * Why `pattern` cannot be an `iregex` pattern (the engine's error message), or
- * null when it compiles with flags `iu`. For the question loader, so a bad
- * pattern is reported before a run rather than failing every answer.
- */
-export function validateIregex(pattern: string): string | null {
-  try {
-    new RegExp(pattern, IREGEX_FLAGS);
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
 }
 
 /**
@@ -159,18 +146,21 @@ function numericEquals(value: number, tolerance: number, answer: string): Outcom
 }
 
 function iregex(pattern: string, answer: string): Outcome {
-  const shown = `/${cut(pattern)}/${IREGEX_FLAGS}`;
-  let regex: RegExp;
-  try {
-    regex = new RegExp(pattern, IREGEX_FLAGS);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return fail(`invalid pattern ${shown}: ${message}`);
+  const shown = showIregex(cut(pattern));
+  const outcome = matchIregex(pattern, answer);
+  switch (outcome.kind) {
+    case "match":
+      return pass(`${shown} matches ${quote(outcome.text)}`);
+    case "no_match":
+      return fail(`${shown} does not match the answer`);
+    case "invalid":
+      return fail(`invalid pattern ${shown}: ${outcome.reason}`);
+    case "too_large":
+      return fail(
+        `${shown} could not be matched: the answer (${answer.length} characters) is too ` +
+          "large for the regex engine",
+      );
   }
-  const match = regex.exec(answer);
-  return match === null
-    ? fail(`${shown} does not match the answer`)
-    : pass(`${shown} matches ${quote(match[0])}`);
 }
 
 /**

@@ -7,8 +7,8 @@ const context = {
   documentIds: new Set(["eiffel_tower", "tokyo_tower"]),
 };
 
-Deno.test("questions: YAML list with every check type loads, defaults applied", () => {
-  const questions = parseQuestions(
+Deno.test("questions: YAML list with every check type loads, defaults applied", async () => {
+  const questions = await parseQuestions(
     `
 - id: q1
   question: How tall is the Eiffel Tower?
@@ -41,8 +41,8 @@ Deno.test("questions: YAML list with every check type loads, defaults applied", 
   assert.equal(questions[1].id, "2");
 });
 
-Deno.test("questions: graded evidence, plain ids as grade 1, and no checks for retrieval-only questions", () => {
-  const [q] = parseQuestions(
+Deno.test("questions: graded evidence, plain ids as grade 1, and no checks for retrieval-only questions", async () => {
+  const [q] = await parseQuestions(
     "- id: a\n  question: A?\n  evidence: [eiffel_tower, {id: tokyo_tower, grade: 3}, 471]\n",
     "q.yaml",
     { ...context, documentIds: new Set([...context.documentIds, "471"]) },
@@ -53,7 +53,7 @@ Deno.test("questions: graded evidence, plain ids as grade 1, and no checks for r
     { id: "471", grade: 1 },
   ]);
   assert.deepEqual(q.checks, []);
-  const [none] = parseQuestions(
+  const [none] = await parseQuestions(
     '{"id": "b", "question": "B?", "checks": []}\n',
     "q.jsonl",
     context,
@@ -61,8 +61,8 @@ Deno.test("questions: graded evidence, plain ids as grade 1, and no checks for r
   assert.deepEqual(none.checks, []);
 });
 
-Deno.test("questions: QA JSONL with gold answers; exact_match and token_f1 take them by default", () => {
-  const [q, own] = parseQuestions(
+Deno.test("questions: QA JSONL with gold answers; exact_match and token_f1 take them by default", async () => {
+  const [q, own] = await parseQuestions(
     '{"id": "a", "question": "Who?", "answers": ["Denver Broncos", "Broncos"], "checks": [{"type": "exact_match"}, {"type": "token_f1"}]}\n' +
       '{"id": "b", "question": "B?", "checks": [{"type": "token_f1", "answers": ["x y"], "threshold": 0.8}]}\n',
     "qa.jsonl",
@@ -75,14 +75,14 @@ Deno.test("questions: QA JSONL with gold answers; exact_match and token_f1 take 
   assert.deepEqual(own.checks, [{ type: "token_f1", answers: ["x y"], threshold: 0.8 }]);
 });
 
-Deno.test("questions: a mapping with a questions: list and JSONL both load", () => {
-  const yaml = parseQuestions(
+Deno.test("questions: a mapping with a questions: list and JSONL both load", async () => {
+  const yaml = await parseQuestions(
     "questions:\n  - {id: a, question: A?, checks: [{type: contains, value: a}]}\n",
     "q.yaml",
     context,
   );
   assert.equal(yaml[0].id, "a");
-  const jsonl = parseQuestions(
+  const jsonl = await parseQuestions(
     '{"id": "a", "question": "A?", "checks": [{"type": "contains", "value": "a"}]}\n\n' +
       '{"id": "b", "question": "B?", "checks": [{"type": "equals", "value": "b"}]}\n',
     "q.jsonl",
@@ -142,7 +142,13 @@ const failures: Array<{ name: string; file?: string; text: string; message: stri
     name: "an invalid iregex pattern",
     text: "- id: a\n  question: A?\n  checks: [{type: iregex, pattern: '(unclosed'}]\n",
     message:
-      'Cannot load questions "q.yaml" (line 3, column 36): invalid iregex pattern: Invalid regular expression: /(unclosed/iu: Unterminated group',
+      'Cannot load questions "q.yaml" (line 3, column 36): invalid iregex pattern: missing ): (unclosed (iregex patterns use RE2 syntax)',
+  },
+  {
+    name: "an iregex pattern RE2 cannot run (a back-reference) is refused at load",
+    text: "- id: a\n  question: A?\n  checks: [{type: iregex, pattern: '(a)\\1'}]\n",
+    message:
+      'Cannot load questions "q.yaml" (line 3, column 36): invalid iregex pattern: back-references such as \\1 are not supported: iregex runs on RE2, which matches in linear time and so cannot do this',
   },
   {
     name: "an unknown required tool",
@@ -196,10 +202,10 @@ const failures: Array<{ name: string; file?: string; text: string; message: stri
 ];
 
 for (const f of failures) {
-  Deno.test(`questions: ${f.name}`, () => {
-    const error = (() => {
+  Deno.test(`questions: ${f.name}`, async () => {
+    const error = await (async () => {
       try {
-        parseQuestions(f.text, f.file ?? "q.yaml", context);
+        await parseQuestions(f.text, f.file ?? "q.yaml", context);
       } catch (e) {
         return e;
       }

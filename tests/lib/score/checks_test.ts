@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
 import type { Check } from "../../../lib/data/question_schema.ts";
-import { foldCase, runCheck, runChecks, validateIregex } from "../../../lib/score/checks.ts";
+import { loadEngine } from "../../../lib/retrieval/re2.ts";
+import { foldCase, runCheck, runChecks } from "../../../lib/score/checks.ts";
 import type { ModelStep, Step, ToolStep } from "../../../lib/types.ts";
+
+// iregex runs on RE2, loaded once (question loading does this in a run).
+await loadEngine();
 
 function tool(name: string, failed = false): ToolStep {
   return {
@@ -206,29 +210,28 @@ const CASES: Case[] = [
     check: { type: "iregex", pattern: "(not|no) (found|information)" },
     answer: "Sorry, NO INFORMATION about that in the corpus.",
     passed: true,
-    detail: '/(not|no) (found|information)/iu matches "NO INFORMATION"',
+    detail: '/(not|no) (found|information)/i matches "NO INFORMATION"',
   },
   {
-    name: "iregex uses Unicode mode",
+    name: "iregex matches Unicode classes and folds accented capitals",
     check: { type: "iregex", pattern: "\\p{L}{3}" },
     answer: "ok ÉTÉ",
     passed: true,
-    detail: '/\\p{L}{3}/iu matches "ÉTÉ"',
+    detail: '/\\p{L}{3}/i matches "ÉTÉ"',
   },
   {
     name: "iregex fails when nothing matches",
     check: { type: "iregex", pattern: "cannot (find|answer)" },
     answer: "It is 330 m.",
     passed: false,
-    detail: "/cannot (find|answer)/iu does not match the answer",
+    detail: "/cannot (find|answer)/i does not match the answer",
   },
   {
     name: "iregex fails on an invalid pattern and names the error",
     check: { type: "iregex", pattern: "(unclosed" },
     answer: "anything",
     passed: false,
-    detail: "invalid pattern /(unclosed/iu: " +
-      "Invalid regular expression: /(unclosed/iu: Unterminated group",
+    detail: "invalid pattern /(unclosed/i: missing ): (unclosed (iregex patterns use RE2 syntax)",
   },
   // equals
   {
@@ -436,23 +439,6 @@ Deno.test("runCheck does not change its inputs", () => {
   assert.deepEqual(steps, STEPS);
   assert.deepEqual(check, { type: "tool_used", tool: "search" });
 });
-
-const PATTERNS: [string, string | null][] = [
-  ["(not|no) (found|information)", null],
-  ["\\p{L}+", null],
-  ["(", "Invalid regular expression: /(/iu: Unterminated group"],
-  ["a{2,1}", "Invalid regular expression: /a{2,1}/iu: numbers out of order in {} quantifier"],
-  ["\\p{Foo}", "Invalid regular expression: /\\p{Foo}/iu: Invalid property name"],
-  ["[z-a]", "Invalid regular expression: /[z-a]/iu: Range out of order in character class"],
-  // Valid without the u flag, invalid with it: validation uses the check's flags.
-  ["\\-", "Invalid regular expression: /\\-/iu: Invalid escape"],
-];
-
-for (const [pattern, error] of PATTERNS) {
-  Deno.test(`validateIregex(${JSON.stringify(pattern)}) is ${JSON.stringify(error)}`, () => {
-    assert.equal(validateIregex(pattern), error);
-  });
-}
 
 Deno.test("foldCase normalises with NFKC, then lower-cases", () => {
   assert.equal(foldCase("ＡＢＣ ﬁne Ǆ"), "abc fine d\u017E");
