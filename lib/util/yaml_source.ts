@@ -10,6 +10,7 @@ import { isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument }
 import type { z } from "zod";
 import type { ConfigIssue, SourcePosition } from "../errors.ts";
 import { suggestion } from "./did_you_mean.ts";
+import { inlineAliases } from "./yaml_aliases.ts";
 import { withoutEnvironment } from "./node_env.ts";
 
 /** A path into a parsed value: object keys and array indexes. */
@@ -26,8 +27,9 @@ export interface YamlSource {
 }
 
 /**
- * Parses YAML text. Syntax errors are returned as issues with their positions
- * (the value is then undefined).
+ * Parses YAML text. Syntax errors, and aliases that form a cycle or expand
+ * the file past its budget (see yaml_aliases.ts), are returned as issues with
+ * their positions (the value is then undefined).
  */
 export function parseYaml(
   text: string,
@@ -45,7 +47,20 @@ export function parseYaml(
     position: at(error.pos[0]),
     message: `YAML syntax error: ${firstLine(error.message)}`,
   }));
-  const value = issues.length === 0 ? doc.toJS({ maxAliasCount: 100 }) : undefined;
+  if (issues.length === 0) {
+    const problem = inlineAliases(doc, text.length);
+    if (problem) issues.push({ position: at(problem.offset), message: problem.message });
+  }
+  let value: unknown = undefined;
+  if (issues.length === 0) {
+    try {
+      // No aliases are left; a ReferenceError would be one the walk missed.
+      value = doc.toJS({ maxAliasCount: -1 });
+    } catch (error) {
+      if (!(error instanceof ReferenceError)) throw error;
+      issues.push({ position: at(0), message: `YAML error: ${firstLine(error.message)}` });
+    }
+  }
   const positionOf = (path: ValuePath, options: { key?: boolean } = {}): SourcePosition => {
     let node: unknown = doc.contents;
     let best: SourcePosition = { file, line: 1, column: 1 };

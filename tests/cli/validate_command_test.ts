@@ -75,3 +75,25 @@ Deno.test("validate: a BEIR config loads and reports the empty documents as a wa
   assert.match(result.stdout, /questions: 225/);
   assert.match(result.stderr, /warning: corpus ".*": 2 of 1400 documents are empty/);
 });
+
+Deno.test("validate: a YAML alias bomb in the questions is a config error naming the file (exit 2)", async () => {
+  let bomb = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
+  for (let i = 1; i < 9; i++) {
+    const name = String.fromCharCode(97 + i);
+    bomb += `${name}: &${name} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(", ")}]\n`;
+  }
+  await using t = await tempTree({
+    "c.yaml": `name: c
+corpus: ${ROOT}arenas/rag/corpus.json
+questions: q.yaml
+systems: [{type: closed_book}]
+`,
+    "q.yaml": bomb,
+  });
+  const result = await runCli(["validate", t.path("c.yaml")]);
+  assert.equal(result.code, 2);
+  assert.match(
+    result.stderr,
+    /^Cannot load questions ".*q\.yaml" \(line 6, column 8\): aliases expand this file to more than 100000 extra values \(at \*e\);.* alias bomb;/,
+  );
+});
