@@ -111,7 +111,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   checkPermissions(configPath, runNeeds(config, { mock, runDir: runDirRoot }), mock);
   // Before the data loads: a wrong folder is refused at once, and before anything is written.
   await checkRunDir(dir, { resume: resume !== undefined });
-  const loaded = await loadData(config, selection);
+  const loaded = await loadData(config, selection, { progress: io.progress });
   const concurrency = concurrencyOption ?? config.evaluation.concurrency;
   const ndcgK = Math.max(...config.evaluation.retrieval_k);
   const model = await createModel(config.model, { mock, script: loaded.script });

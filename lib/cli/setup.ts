@@ -15,6 +15,7 @@ import { UsageError } from "../errors.ts";
 import { EMPTY_SCRIPT, loadMockScripts, type MockScript } from "../llm/mock_script.ts";
 import type { Corpus } from "../types.ts";
 import { suggestion } from "../util/did_you_mean.ts";
+import type { ProgressSink } from "../util/load_progress.ts";
 import { SYSTEMS } from "../../systems/registry.ts";
 import { BUILTIN_TOOLS } from "../../tools/registry.ts";
 
@@ -50,12 +51,26 @@ export interface RunSelection {
  * @throws {ConfigError} / {RagbenchError} naming the file and line at fault.
  * @throws {UsageError} when `--systems` names a system the config lacks.
  */
-export async function loadRun(configPath: string, selection: RunSelection): Promise<LoadedRun> {
-  return await loadData(await loadConfig(configPath, REGISTRIES), selection);
+export async function loadRun(
+  configPath: string,
+  selection: RunSelection,
+  options: LoadOptions = {},
+): Promise<LoadedRun> {
+  return await loadData(await loadConfig(configPath, REGISTRIES), selection, options);
+}
+
+/** Options of {@link loadRun} and {@link loadData}. */
+export interface LoadOptions {
+  /** Progress lines of loads that take over a second. */
+  progress?: ProgressSink;
 }
 
 /** The second half of {@link loadRun}: everything the loaded config names. */
-export async function loadData(config: Config, selection: RunSelection): Promise<LoadedRun> {
+export async function loadData(
+  config: Config,
+  selection: RunSelection,
+  options: LoadOptions = {},
+): Promise<LoadedRun> {
   const toolNames = [
     ...BUILTIN_TOOLS.keys(),
     ...new Set(
@@ -70,6 +85,7 @@ export async function loadData(config: Config, selection: RunSelection): Promise
     toolNames,
     documentIds: new Set(corpus.documents.map((d) => d.id)),
     onWarning: (message) => warnings.push(message),
+    progress: options.progress,
   });
   if (selection.limit !== undefined) questions = questions.slice(0, selection.limit);
   const script = selection.mock && config.mock_script.length

@@ -20,7 +20,7 @@ export const VALIDATE_SPEC: CommandSpec = {
 
 /** Runs the command; returns the exit code (errors are thrown). */
 export async function validateCommand(args: ParsedArgs, io: CliIO): Promise<number> {
-  const loaded = await loadRun(args.positionals[0], { mock: true });
+  const loaded = await loadRun(args.positionals[0], { mock: true }, { progress: io.progress });
   const { config, corpus, questions } = loaded;
   const tools = new Set(config.systems.flatMap((s) => s.tools.map((t) => t.name)));
   io.out(

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { parseQuestions } from "../../../lib/data/questions.ts";
 import { ConfigError } from "../../../lib/errors.ts";
+import { slowLoadReporter } from "../../../lib/util/load_progress.ts";
 
 const context = {
   toolNames: ["search", "calculator", "date_calc"],
@@ -217,3 +218,30 @@ for (const f of failures) {
     );
   });
 }
+
+Deno.test("questions: a load that takes over a second reports its steps and its end", async () => {
+  let now = 0;
+  const lines: string[] = [];
+  // Every clock reading advances 0.6 s, so the load looks slow.
+  const reporter = slowLoadReporter((t) => lines.push(t), () => (now += 600));
+  let text = "";
+  for (let i = 0; i < 12_000; i++) {
+    text += `- {id: q${i}, question: Q?, checks: [{type: contains, value: x}]}\n`;
+  }
+  const questions = await parseQuestions(text, "big.yaml", context, reporter);
+  reporter.done(`questions: loaded ${questions.length} from "big.yaml"`);
+  // Quiet for the first second, then at most one line a second.
+  assert.deepEqual(lines, [
+    'questions: checking "big.yaml": 0 of 12000 (1.2 s)',
+    'questions: checking "big.yaml": 10000 of 12000 (2.4 s)',
+    'questions: loaded 12000 from "big.yaml" in 3.0 s',
+  ]);
+});
+
+Deno.test("questions: a quick load reports nothing", () => {
+  const lines: string[] = [];
+  const reporter = slowLoadReporter((t) => lines.push(t), () => 0);
+  reporter.step("working");
+  reporter.done("loaded");
+  assert.deepEqual(lines, []);
+});
