@@ -24,7 +24,9 @@ import {
   type EvaluationConfig,
   type ModelConfig,
   type RawConfig,
+  toolRefSchema,
   type ToolRules,
+  toolRulesSchema,
 } from "./schema.ts";
 
 /** What the loader needs to know about a system type. */
@@ -120,7 +122,20 @@ export function parseConfig(
   }
   const parsed = configSchema.safeParse(source.value);
   if (!parsed.success) {
-    throw new ConfigError("config", issuesFromZod(source, parsed.error, configSchema));
+    // Report the systems' own problems too, when the systems list itself is sound.
+    const problems = issuesFromZod(source, parsed.error, configSchema);
+    const value = source.value as Record<string, unknown>;
+    const systemsList = configSchema.shape.systems.safeParse(value.systems);
+    if (systemsList.success) {
+      const rules = toolRulesSchema.safeParse(value.tools ?? {});
+      const partial = {
+        systems: systemsList.data,
+        tools: rules.success ? rules.data : toolRulesSchema.parse({}),
+      };
+      const systems = checkSystems(partial, source, registries, where.absolute, problems);
+      if (rules.success) checkAllowList(partial, systems, source, registries, problems);
+    }
+    throw new ConfigError("config", sortByPosition(problems));
   }
   const raw = parsed.data;
   const problems: ConfigIssue[] = [];
@@ -152,8 +167,30 @@ function sources<T extends { beir: string }>(value: string | T | Array<string | 
   );
 }
 
+/** Issues in file order (stable for equal positions). */
+function sortByPosition(issues: ConfigIssue[]): ConfigIssue[] {
+  const key = (i: ConfigIssue) => [i.position.line ?? 0, i.position.column ?? 0];
+  return issues
+    .map((issue, index) => ({ issue, index }))
+    .sort((a, b) => {
+      const [la, ca] = key(a.issue);
+      const [lb, cb] = key(b.issue);
+      return la - lb || ca - cb || a.index - b.index;
+    })
+    .map((x) => x.issue);
+}
+
+/** The parts of the config the system checks read. */
+type SystemsPart = Pick<RawConfig, "systems" | "tools">;
+
+/**
+ * Checks every system entry and returns the sound ones. Each entry is checked
+ * as far as it can be, so one pass reports all of its problems: an unknown
+ * type, a tools list on a tool-less type, bad options, a duplicate name and
+ * bad tool references are each reported, not only the first.
+ */
 function checkSystems(
-  raw: RawConfig,
+  raw: SystemsPart,
   source: YamlSource,
   registries: Registries,
   configPath: string,
@@ -165,32 +202,7 @@ function checkSystems(
   const typeNames = [...registries.systems.keys()];
   raw.systems.forEach((entry, index) => {
     const path = ["systems", index];
-    const info = registries.systems.get(entry.type);
-    if (!info) {
-      problems.push({
-        position: source.positionOf([...path, "type"]),
-        message: `unknown system type "${entry.type}"`,
-        hint: suggestion(entry.type, typeNames),
-      });
-      return;
-    }
-    if (!info.acceptsTools && "tools" in entry) {
-      const accepting = typeNames.filter((t) => registries.systems.get(t)?.acceptsTools);
-      problems.push({
-        position: source.positionOf([...path, "tools"], { key: true }),
-        message: `system type "${entry.type}" takes no tools`,
-        hint: `remove its tools: list, or use a system that accepts tools (${
-          accepting.join(", ")
-        })`,
-      });
-      return;
-    }
-    const checked = info.options.safeParse(entry);
-    if (!checked.success) {
-      problems.push(...issuesFromZod(source, checked.error, info.options, path, entry));
-      return;
-    }
-    const options = checked.data as Record<string, unknown>;
+    const before = problems.length;
     const name = entry.name ?? entry.type;
     const previous = names.get(name);
     if (previous !== undefined) {
@@ -199,16 +211,53 @@ function checkSystems(
         message: `two systems are named "${name}" (systems[${previous}] and systems[${index}])`,
         hint: "give each system a distinct name:",
       });
-      return;
+    } else {
+      names.set(name, index);
     }
-    names.set(name, index);
-    const refs = Array.isArray(options.tools) ? options.tools : [];
+    const info = registries.systems.get(entry.type);
+    if (!info) {
+      problems.push({
+        position: source.positionOf([...path, "type"]),
+        message: `unknown system type "${entry.type}"`,
+        hint: suggestion(entry.type, typeNames),
+      });
+    }
+    const toolsGiven = "tools" in entry;
+    let options: Record<string, unknown> | undefined;
+    if (info && !info.acceptsTools && toolsGiven) {
+      const accepting = typeNames.filter((t) => registries.systems.get(t)?.acceptsTools);
+      problems.push({
+        position: source.positionOf([...path, "tools"], { key: true }),
+        message: `system type "${entry.type}" takes no tools`,
+        hint: `remove its tools: list, or use a system that accepts tools (${
+          accepting.join(", ")
+        })`,
+      });
+      // Check the other options as if the list were not there.
+      const { tools: _tools, ...rest } = entry;
+      const checked = info.options.safeParse(rest);
+      if (!checked.success) {
+        problems.push(...issuesFromZod(source, checked.error, info.options, path, rest));
+      }
+    } else if (info) {
+      const checked = info.options.safeParse(entry);
+      if (checked.success) options = checked.data as Record<string, unknown>;
+      else problems.push(...issuesFromZod(source, checked.error, info.options, path, entry));
+    }
+    // Tool references are checked whatever else is wrong with the entry (not on a tool-less type).
+    const refs = options && Array.isArray(options.tools)
+      ? options.tools
+      : (!info || info.acceptsTools) && Array.isArray(entry.tools)
+      ? entry.tools
+      : [];
     const tools = checkToolRefs(refs, [...path, "tools"], source, registries, configPath, {
       customTools,
       problems,
       rules: raw.tools,
     });
-    systems.push({ type: entry.type, name, options: { ...options, name }, tools });
+    if (options && problems.length === before) {
+      systems.push({ type: entry.type, name, options: { ...options, name }, tools });
+    }
   });
   return systems;
 }
@@ -228,6 +277,8 @@ function checkToolRefs(
   const out: ToolRef[] = [];
   const seen = new Set<string>();
   refs.forEach((ref, i) => {
+    // A malformed reference was reported by the system's schema.
+    if (!toolRefSchema.safeParse(ref).success) return;
     const at = [...path, i];
     const entry: Record<string, unknown> = typeof ref === "string"
       ? { name: ref }
@@ -286,25 +337,27 @@ function checkToolRefs(
       return;
     }
     const { name: _name, ...optionValues } = entry;
-    let options: Record<string, unknown> = {};
+    let options: Record<string, unknown> | undefined = {};
     if (builtin.options) {
       const parsed = builtin.options.safeParse(optionValues);
-      if (!parsed.success) {
+      if (parsed.success) {
+        options = parsed.data as Record<string, unknown>;
+      } else {
+        options = undefined;
         run.problems.push(
           ...issuesFromZod(source, parsed.error, builtin.options, at, optionValues),
         );
-        return;
       }
-      options = parsed.data as Record<string, unknown>;
     } else if (Object.keys(optionValues).length) {
+      options = undefined;
       const key = Object.keys(optionValues)[0];
       run.problems.push({
         position: source.positionOf([...at, key], { key: true }),
         message: `tool "${name}" takes no options (found "${key}")`,
       });
-      return;
     }
-    if (checkSideEffects(name, builtin.sideEffects, at, source, run)) {
+    // The rules are checked even when the options are wrong: both are reported in one pass.
+    if (checkSideEffects(name, builtin.sideEffects, at, source, run) && options) {
       out.push({ kind: "builtin", name, options });
     }
   });
@@ -376,7 +429,7 @@ function checkSideEffects(
 }
 
 function checkAllowList(
-  raw: RawConfig,
+  raw: SystemsPart,
   systems: SystemConfig[],
   source: YamlSource,
   registries: Registries,

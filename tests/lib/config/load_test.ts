@@ -235,3 +235,31 @@ for (
     assert.equal(error.message, message);
   });
 }
+
+Deno.test("config: every problem of every system is reported in one pass", () => {
+  const error = (() => {
+    try {
+      load(
+        `${BASE}evalution: {}\nsystems:\n` +
+          "  - {type: agent_search, name: a, max_stepz: 3, tools: [calculater, {name: corpus_grep, max_resultz: 3}]}\n" +
+          "  - {type: closed_book, name: a, tools: [calculator], temprature: 1}\n" +
+          "  - {type: agnet_search, tools: [serch, {name: web_fetch, max_chars: -1}]}\n",
+      );
+    } catch (e) {
+      return e as ConfigError;
+    }
+  })();
+  assert.ok(error instanceof ConfigError);
+  assert.deepEqual(error.message.split("\n"), [
+    'Cannot load config "all.yaml" (line 4, column 1): unknown key "evalution" — did you mean "evaluation"?',
+    'Cannot load config "all.yaml" (line 6, column 35): unknown key "max_stepz" in systems[0] — did you mean "max_steps"?',
+    'Cannot load config "all.yaml" (line 6, column 57): unknown tool "calculater" — did you mean "calculator"?',
+    'Cannot load config "all.yaml" (line 6, column 89): unknown key "max_resultz" in systems[0].tools[1] — did you mean "max_results"?',
+    'Cannot load config "all.yaml" (line 7, column 31): two systems are named "a" (systems[0] and systems[1]) — give each system a distinct name:',
+    'Cannot load config "all.yaml" (line 7, column 34): system type "closed_book" takes no tools — remove its tools: list, or use a system that accepts tools (agent_search)',
+    'Cannot load config "all.yaml" (line 7, column 55): unknown key "temprature" in systems[1] — expected one of "type", "name", "description"',
+    'Cannot load config "all.yaml" (line 8, column 12): unknown system type "agnet_search" — did you mean "agent_search"?',
+    'Cannot load config "all.yaml" (line 8, column 34): unknown tool "serch" — did you mean "search"?',
+    'Cannot load config "all.yaml" (line 8, column 48): unknown tool "web_fetch" — expected one of "calculator", "list_documents", "read_document", "corpus_grep", "lookup_table", "date_calc", "search"',
+  ]);
+});
