@@ -9,6 +9,7 @@
 
 import type { z } from "zod";
 import type { JsonValue, ToolError, ToolErrorKind } from "../lib/types.ts";
+import { restoreProtoKey, restoreProtoKeys, shieldProtoKeys } from "../lib/util/proto_keys.ts";
 import { isToolReturnValue, type ToolContext, type ToolDef } from "./define_tool.ts";
 
 /** The part of a tool result that the tool itself decides (no timing, no truncation). */
@@ -29,21 +30,22 @@ export const PERMISSION_FAILURE =
 
 /**
  * Validates `args` with the tool's schema, runs it, and normalises the return
- * value. Never throws.
+ * value. Never throws. A `__proto__` key in the arguments is kept as an
+ * ordinary key (see proto_keys.ts), never dropped.
  */
 export async function invokeTool(
   def: ToolDef,
   args: unknown,
   ctx: ToolContext,
 ): Promise<RawToolResult> {
-  const given = dropNulls(args ?? {});
+  const given = shieldProtoKeys(dropNulls(args ?? {}));
   const parsed = def.parameters.safeParse(given);
   if (!parsed.success) {
     return errorResult("invalid_args", describeArgIssues(def, parsed.error, given));
   }
   let value: unknown;
   try {
-    value = await def.run(parsed.data, ctx);
+    value = await def.run(restoreProtoKeys(parsed.data), ctx);
   } catch (error) {
     if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
       return errorResult("permission", PERMISSION_FAILURE, describeException(error));
@@ -169,10 +171,12 @@ function dropNulls(args: unknown): unknown {
 /** One readable sentence per argument problem, naming the parameter and what it expects. */
 export function describeArgIssues(def: ToolDef, error: z.ZodError, given?: unknown): string {
   const parts = error.issues.map((issue) => {
-    const where = issue.path.length ? `"${issue.path.join(".")}"` : "arguments";
+    const path = issue.path.map((p) => typeof p === "string" ? restoreProtoKey(p) : String(p));
+    const where = path.length ? `"${path.join(".")}"` : "arguments";
     if (issue.code === "unrecognized_keys") {
       const known = Object.keys(def.parameters.shape).join(", ");
-      return `unknown argument ${issue.keys.map((k) => `"${k}"`).join(", ")} (expected: ${known})`;
+      const keys = issue.keys.map((k) => `"${restoreProtoKey(k)}"`).join(", ");
+      return `unknown argument ${keys} (expected: ${known})`;
     }
     if (issue.path.length === 1 && isMissing(given, String(issue.path[0]))) {
       const choices = issue.code === "invalid_value"

@@ -16,6 +16,7 @@ import { ConfigError, type ConfigIssue } from "../errors.ts";
 import type { SideEffects } from "../types.ts";
 import { suggestion } from "../util/did_you_mean.ts";
 import { readTextFile } from "../util/fs.ts";
+import { shieldProtoKeys } from "../util/proto_keys.ts";
 import { describePath, issuesFromZod, parseYaml, type YamlSource } from "../util/yaml_source.ts";
 import { checkMcpRef, type McpToolRef, offeredNames } from "./mcp_ref.ts";
 import {
@@ -120,12 +121,13 @@ export function parseConfig(
       message: "the file must be a mapping with name, corpus, questions and systems",
     }]);
   }
-  const parsed = configSchema.safeParse(source.value);
+  // Shielded, so that a "__proto__" key is reported as unknown wherever it stands.
+  const parsed = configSchema.safeParse(shieldProtoKeys(source.value));
   if (!parsed.success) {
     // Report the systems' own problems too, when the systems list itself is sound.
     const problems = issuesFromZod(source, parsed.error, configSchema);
     const value = source.value as Record<string, unknown>;
-    const systemsList = configSchema.shape.systems.safeParse(value.systems);
+    const systemsList = configSchema.shape.systems.safeParse(shieldProtoKeys(value.systems));
     if (systemsList.success) {
       const rules = toolRulesSchema.safeParse(value.tools ?? {});
       const partial = {

@@ -13,6 +13,7 @@ import { ConfigError, type ConfigIssue } from "../errors.ts";
 import { validateIregex } from "../score/iregex.ts";
 import { suggestion } from "../util/did_you_mean.ts";
 import { readTextFile } from "../util/fs.ts";
+import { restoreProtoKeys, shieldProtoKeys } from "../util/proto_keys.ts";
 import { type LoadReporter, type ProgressSink, slowLoadReporter } from "../util/load_progress.ts";
 import { fixedSource, issuesFromZod, parseYaml, type YamlSource } from "../util/yaml_source.ts";
 import { loadBeirQuestions } from "./beir.ts";
@@ -161,14 +162,14 @@ export async function parseQuestions(
     if (n % PROGRESS_EVERY === 0) {
       reporter.step(`questions: checking "${file}": ${n} of ${entries.length}`);
     }
-    const parsed = questionSchema.safeParse(entry.value);
+    const parsed = questionSchema.safeParse(shieldProtoKeys(entry.value));
     if (!parsed.success) {
       issues.push(
         ...issuesFromZod(entry.source, parsed.error, questionSchema, entry.path, entry.value),
       );
       continue;
     }
-    const q = parsed.data;
+    const q = restoreProtoKeys(parsed.data);
     const at = (sub: Array<string | number>) => entry.source.positionOf([...entry.path, ...sub]);
     const previous = ids.get(q.id);
     if (previous !== undefined) {

@@ -11,6 +11,7 @@ import { isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument }
 import type { z } from "zod";
 import type { ConfigIssue, SourcePosition } from "../errors.ts";
 import { suggestion } from "./did_you_mean.ts";
+import { restoreProtoKey } from "./proto_keys.ts";
 import { inlineAliases } from "./yaml_aliases.ts";
 import { withoutEnvironment } from "./node_env.ts";
 
@@ -132,6 +133,7 @@ export function fixedSource(file: string, value: unknown, line?: number): YamlSo
 /**
  * Turns zod issues into positioned issues. `schema` is walked alongside the
  * value so an unknown key gets a did-you-mean among the keys allowed there.
+ * Keys shielded for validation (proto_keys.ts) are shown as written.
  */
 export function issuesFromZod(
   source: YamlSource,
@@ -141,7 +143,8 @@ export function issuesFromZod(
   baseValue: unknown = source.value,
 ): ConfigIssue[] {
   const out: ConfigIssue[] = [];
-  for (const issue of error.issues) {
+  for (const shielded of error.issues) {
+    const issue = restoreIssue(shielded);
     const path = [...basePath, ...(issue.path as Array<string | number>)];
     const where = describePath(path);
     if (issue.code === "unrecognized_keys") {
@@ -181,6 +184,14 @@ export function issuesFromZod(
     });
   }
   return out;
+}
+
+function restoreIssue(issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  const path = issue.path.map((p) => typeof p === "string" ? restoreProtoKey(p) : p);
+  if (issue.code === "unrecognized_keys") {
+    return { ...issue, path, keys: issue.keys.map(restoreProtoKey) };
+  }
+  return { ...issue, path };
 }
 
 /** `systems[1].tools[0]` for a path. */

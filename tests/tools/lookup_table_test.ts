@@ -299,3 +299,32 @@ Deno.test("lookup_table: every parameter has a description", () => {
   assert.equal(lookupTable.sideEffects, "none");
   assert.equal(lookupTable.options, undefined);
 });
+
+Deno.test('lookup_table: a "__proto__" column in where (model JSON) is a column no table has, not dropped', async () => {
+  const result = await call(JSON.parse('{"where": {"__proto__": "x"}}'));
+  assert.equal(result.error?.kind, "invalid_args");
+  assert.match(result.error!.message, /^where: no table has a column "__proto__"\. Columns: /);
+});
+
+Deno.test('lookup_table: a table with a "__proto__" column is filtered on it like any column', async () => {
+  const proto: Table = {
+    source: "proto.json",
+    title: "proto.json",
+    columns: ["__proto__", "name"],
+    rows: [
+      JSON.parse('{"__proto__": "x", "name": "first"}'),
+      JSON.parse('{"__proto__": "y", "name": "second"}'),
+    ],
+  };
+  const result = await call(JSON.parse('{"where": {"__proto__": "y"}, "select": ["name"]}'), [
+    proto,
+  ]);
+  assert.equal(result.error, null);
+  assert.equal(result.output, "proto.json: name=second");
+});
+
+Deno.test('lookup_table: an unknown "__proto__" argument is named as written', async () => {
+  const result = await call(JSON.parse('{"where": {}, "__proto__": 1}'));
+  assert.equal(result.error?.kind, "invalid_args");
+  assert.match(result.error!.message, /unknown argument "__proto__" \(expected: /);
+});

@@ -22,6 +22,7 @@ import { errorResult, type RawToolResult } from "../invoke.ts";
 import { IDLE_STOP_NOTE, TOOL_HOST_COMMAND } from "./child_watchdog.ts";
 import { lineSplitter } from "./line_splitter.ts";
 import type { HostMessage, SandboxMessage } from "./protocol.ts";
+import { restoreProtoKeys, shieldProtoKeys } from "../../lib/util/proto_keys.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url);
 const DENO_CONFIG = new URL("../../deno.json", import.meta.url);
@@ -340,9 +341,10 @@ export async function spawnChild(
 
 /** The reply's result when it is well-formed and its cost plausible; null otherwise. */
 function checkedResult(raw: unknown): RawToolResult | null {
-  const parsed = resultSchema.safeParse(raw);
+  // zod drops `__proto__` keys from the result's data; shield them through the parse.
+  const parsed = resultSchema.safeParse(shieldProtoKeys(raw));
   if (!parsed.success) return null;
-  const result = parsed.data as RawToolResult;
+  const result = restoreProtoKeys(parsed.data) as RawToolResult;
   const cost = result.cost_usd;
   if (!Number.isFinite(cost) || cost < 0 || cost > MAX_CALL_COST_USD) {
     return errorResult(

@@ -263,3 +263,21 @@ Deno.test("config: every problem of every system is reported in one pass", () =>
     'Cannot load config "all.yaml" (line 8, column 48): unknown tool "web_fetch" — expected one of "calculator", "list_documents", "read_document", "corpus_grep", "lookup_table", "date_calc", "search"',
   ]);
 });
+
+Deno.test('config: a "__proto__" key in a system or tool entry is an unknown key, not dropped', () => {
+  const error = (() => {
+    try {
+      load(
+        `${BASE}systems:\n  - {type: closed_book, __proto__: 1}\n` +
+          "  - {type: agent_search, tools: [{name: corpus_grep, __proto__: {max_results: 1}}]}\n",
+      );
+    } catch (e) {
+      return e as ConfigError;
+    }
+  })();
+  assert.ok(error instanceof ConfigError);
+  assert.deepEqual(error.message.split("\n"), [
+    'Cannot load config "all.yaml" (line 5, column 25): unknown key "__proto__" in systems[0] — expected one of "type", "name", "description"',
+    'Cannot load config "all.yaml" (line 6, column 54): unknown key "__proto__" in systems[1].tools[0] — expected one of "max_results"',
+  ]);
+});

@@ -148,3 +148,21 @@ Deno.test("worker host: ready() builds the prepared tools' indexes before any ca
     await host.close();
   }
 });
+
+Deno.test('worker host: a "__proto__" key in model JSON reaches the tool in the worker', async () => {
+  const corpus = corpusOf([{ id: "a", text: "x" }], [{
+    source: "t.csv",
+    title: "t",
+    columns: ["name"],
+    rows: [{ name: "one" }, { name: "two" }],
+  }]);
+  const host = createWorkerHost({ corpus, now: "2026-01-01" });
+  try {
+    const session = toolboxOver(host, ["lookup_table"]).session("q");
+    const call = await session.execute("lookup_table", '{"where": {"__proto__": "x"}}', signal);
+    assert.equal(call.result.error?.kind, "invalid_args");
+    assert.match(call.result.error!.message, /no table has a column "__proto__"/);
+  } finally {
+    await host.close();
+  }
+});
