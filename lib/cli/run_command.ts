@@ -12,6 +12,7 @@
  */
 
 import { join, relative } from "node:path";
+import { describeSkipped } from "../data/corpus.ts";
 import { RagbenchError, UsageError } from "../errors.ts";
 import { createModel } from "../llm/select.ts";
 import { summaryTable } from "../report/console_table.ts";
@@ -198,11 +199,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
       io.progress(
         `ragbench ${VERSION}: ${plan.systems.length} systems × ${loaded.questions.length} questions × ${config.evaluation.repeats} repeats, model ${model.id}, writing ${dir}`,
       );
-      if (loaded.skipped.length) {
-        io.progress(
-          `corpus: skipped ${loaded.skipped.length} files that are neither documents nor tables`,
-        );
-      }
+      for (const line of describeSkipped(loaded.skipped)) io.progress(line);
       for (const warning of loaded.warnings) io.progress(`warning: ${warning}`);
       const writer = await openJsonlWriter(resultsPath);
       const progress = createProgress(mode, {

@@ -8,7 +8,7 @@
 
 import { type Config, loadConfig, type Registries } from "../config/load.ts";
 import { offeredNames } from "../config/mcp_ref.ts";
-import { loadCorpora } from "../data/corpus.ts";
+import { loadCorpora, type SkippedFile } from "../data/corpus.ts";
 import type { Question } from "../data/question_schema.ts";
 import { loadQuestionSets } from "../data/questions.ts";
 import { UsageError } from "../errors.ts";
@@ -26,8 +26,8 @@ export const REGISTRIES: Registries = { systems: SYSTEMS, tools: BUILTIN_TOOLS }
 export interface LoadedRun {
   config: Config;
   corpus: Corpus;
-  /** Corpus files that were neither documents nor tables. */
-  skipped: string[];
+  /** Corpus files and links left out, with the reason. */
+  skipped: SkippedFile[];
   /** Notes about the data that do not stop the run, for the run log. */
   warnings: string[];
   questions: Question[];

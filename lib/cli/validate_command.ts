@@ -6,6 +6,7 @@
  * @module
  */
 
+import { describeSkipped } from "../data/corpus.ts";
 import type { CommandSpec, ParsedArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
 import { loadRun } from "./setup.ts";
@@ -38,5 +39,6 @@ export async function validateCommand(args: ParsedArgs, io: CliIO): Promise<numb
     ].join("\n"),
   );
   for (const warning of loaded.warnings) io.progress(`warning: ${warning}`);
+  for (const line of describeSkipped(loaded.skipped)) io.progress(line);
   return 0;
 }

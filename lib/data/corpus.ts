@@ -6,25 +6,30 @@
  * path relative to the folder without the extension (`notes/harbor.txt` →
  * `notes/harbor`), and every `.csv` or `.json` file is a table (a JSON table
  * is a list of flat objects). Other files and names starting with `.` are
- * skipped. In a JSON list, a document's id is its `id` field. Documents are
- * kept in id order, so results never depend on directory listing order.
+ * skipped, and so are binary files and symbolic links that lead outside the
+ * folder (see corpus_files.ts). In a JSON list, a document's id is its `id`
+ * field. Documents are kept in id order, so results never depend on
+ * directory listing order. Text must be UTF-8.
  *
  * @module
  */
 
 import { parse as parseCsv } from "csv-parse/sync";
-import { basename, extname, join, relative, sep } from "node:path";
+import { basename, extname } from "node:path";
 import { z } from "zod";
 import { RagbenchError } from "../errors.ts";
 import type { Cell, Corpus, Document, Table } from "../types.ts";
 import { describeFsError } from "../util/fs.ts";
 import { loadBeirCorpus } from "./beir.ts";
+import { listCorpusFiles, readCorpusText, type SkippedFile } from "./corpus_files.ts";
+
+export { describeSkipped, type SkippedFile } from "./corpus_files.ts";
 
 /** Loaded corpus plus what was skipped, for the run log. */
 export interface LoadedCorpus {
   corpus: Corpus;
-  /** Files in a corpus folder that are neither documents nor tables. */
-  skipped: string[];
+  /** Files and links of a corpus folder left out, with the reason. */
+  skipped: SkippedFile[];
   /** Things worth telling the user that do not stop the run (e.g. empty BEIR documents). */
   warnings: string[];
 }
@@ -91,7 +96,7 @@ export async function loadCorpora(sources: readonly CorpusSource[]): Promise<Loa
   if (sources.length === 1) return await loadCorpus(sources[0]);
   const documents: Document[] = [];
   const tables: Table[] = [];
-  const skipped: string[] = [];
+  const skipped: SkippedFile[] = [];
   const warnings: string[] = [];
   const owner = new Map<string, string>();
   for (const source of sources) {
@@ -182,11 +187,19 @@ async function loadDocumentList(path: string): Promise<Document[]> {
 async function loadFolder(root: string): Promise<LoadedCorpus> {
   const documents: Document[] = [];
   const tables: Table[] = [];
-  const skipped: string[] = [];
+  const skipped: SkippedFile[] = [];
   const owners = new Map<string, string>();
-  for (const file of await listFiles(root)) {
-    const rel = relative(root, file).split(sep).join("/");
+  for (const { full: file, rel } of await listCorpusFiles(root, skipped)) {
     const ext = extname(file).toLowerCase();
+    if (!DOCUMENT_EXTENSIONS.has(ext) && !TABLE_EXTENSIONS.has(ext)) {
+      skipped.push({ path: rel, reason: "not_a_document" });
+      continue;
+    }
+    const read = await readCorpusText(file);
+    if (typeof read !== "string") {
+      skipped.push({ path: rel, reason: "binary" });
+      continue;
+    }
     if (DOCUMENT_EXTENSIONS.has(ext)) {
       const id = rel.slice(0, rel.length - ext.length);
       const owner = owners.get(id);
@@ -196,41 +209,18 @@ async function loadFolder(root: string): Promise<LoadedCorpus> {
         );
       }
       owners.set(id, rel);
-      const text = await readFile(file);
+      const text = read;
       if (text.trim() === "") throw dataError(`Cannot load corpus "${root}": "${rel}" is empty.`);
       documents.push({ id, title: titleOf(text, ext, id), text, source: rel });
-    } else if (TABLE_EXTENSIONS.has(ext)) {
-      tables.push(await loadTable(file, rel, ext));
     } else {
-      skipped.push(rel);
+      tables.push(loadTable(read, rel, ext));
     }
   }
+  skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { corpus: { documents, tables }, skipped, warnings: [] };
 }
 
-async function listFiles(root: string): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (dir: string) => {
-    let entries: Deno.DirEntry[];
-    try {
-      entries = await Array.fromAsync(Deno.readDir(dir));
-    } catch (error) {
-      throw dataError(`Cannot load corpus "${dir}": ${describeFsError(error)}.`, error);
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      if (entry.name.startsWith(".")) continue;
-      const full = join(dir, entry.name);
-      if (entry.isDirectory) await walk(full);
-      else if (entry.isFile) out.push(full);
-    }
-  };
-  await walk(root);
-  return out;
-}
-
-async function loadTable(file: string, rel: string, ext: string): Promise<Table> {
-  const text = await readFile(file);
+function loadTable(text: string, rel: string, ext: string): Table {
   const title = basename(rel, ext);
   if (ext === ".csv") {
     let records: Record<string, string>[];
@@ -282,11 +272,12 @@ function titleOf(text: string, ext: string, id: string): string {
 }
 
 async function readFile(path: string): Promise<string> {
-  try {
-    return await Deno.readTextFile(path);
-  } catch (error) {
-    throw dataError(`Cannot read corpus file "${path}": ${describeFsError(error)}.`, error);
-  }
+  const read = await readCorpusText(path);
+  if (typeof read === "string") return read;
+  throw dataError(
+    `Cannot load corpus "${path}": it is a binary file (a NUL byte in its first 8 KB), ` +
+      "not a JSON list of documents.",
+  );
 }
 
 function parseJson(text: string, where: string): unknown {

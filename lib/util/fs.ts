@@ -6,6 +6,7 @@
  */
 
 import { RagbenchError } from "../errors.ts";
+import { decodeUtf8, describeUtf8Problem } from "./utf8.ts";
 
 /** A short, user-facing reason for a file-system error. */
 export function describeFsError(error: unknown): string {
@@ -18,14 +19,17 @@ export function describeFsError(error: unknown): string {
 }
 
 /**
- * Reads a text file; a failure becomes a user-facing error naming the file.
+ * Reads a UTF-8 text file (a leading BOM dropped); a failure becomes a
+ * user-facing error naming the file. Invalid UTF-8 is refused with its byte
+ * offset and line, never decoded to U+FFFD.
  *
  * @param subject what the file is, for the message ("config", "questions", ...)
- * @throws {RagbenchError} code "config" when it cannot be read.
+ * @throws {RagbenchError} code "config" when it cannot be read or is not UTF-8.
  */
 export async function readTextFile(path: string, subject: string): Promise<string> {
+  let bytes: Uint8Array;
   try {
-    return await Deno.readTextFile(path);
+    bytes = await Deno.readFile(path);
   } catch (error) {
     throw new RagbenchError(
       "config",
@@ -35,6 +39,12 @@ export async function readTextFile(path: string, subject: string): Promise<strin
       },
     );
   }
+  const decoded = decodeUtf8(bytes);
+  if ("text" in decoded) return decoded.text;
+  throw new RagbenchError(
+    "config",
+    `Cannot read ${subject} "${path}": ${describeUtf8Problem(decoded)}; save it as UTF-8.`,
+  );
 }
 
 /**

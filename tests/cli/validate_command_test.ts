@@ -97,3 +97,58 @@ systems: [{type: closed_book}]
     /^Cannot load questions ".*q\.yaml" \(line 6, column 8\): aliases expand this file to more than 100000 extra values \(at \*e\);.* alias bomb;/,
   );
 });
+
+Deno.test("validate: questions or a mock script that are not UTF-8 are refused with the byte offset (exit 2)", async () => {
+  await using t = await tempTree({
+    "c.yaml": `name: c
+corpus: ${ROOT}arenas/rag/corpus.json
+questions: q.yaml
+mock_script: m.yaml
+systems: [{type: closed_book}]
+`,
+    "q.yaml": "- {id: a, question: A?, checks: [{type: contains, value: x}]}\n",
+  });
+  const latin1 = (text: string) => new Uint8Array([...text].map((c) => c.charCodeAt(0)));
+  await Deno.writeFile(t.path("m.yaml"), latin1('"A?":\n  - {answer: "caf\u00e9"}\n'));
+  let result = await runCli(["validate", t.path("c.yaml")]);
+  assert.equal(result.code, 2);
+  assert.equal(
+    result.stderr,
+    `Cannot read mock script "${
+      t.path("m.yaml")
+    }": it is not valid UTF-8 (byte 23, line 2); save it as UTF-8.`,
+  );
+  await Deno.writeFile(t.path("q.yaml"), latin1("- {id: a, question: \u00c9t\u00e9?}\n"));
+  result = await runCli(["validate", t.path("c.yaml")]);
+  assert.equal(result.code, 2);
+  assert.equal(
+    result.stderr,
+    `Cannot read questions "${
+      t.path("q.yaml")
+    }": it is not valid UTF-8 (byte 20, line 1); save it as UTF-8.`,
+  );
+});
+
+Deno.test("validate: reports corpus files it skipped, binary files and links among them", async () => {
+  await using t = await tempTree({
+    "c.yaml": `name: c
+corpus: corpus
+questions: q.yaml
+systems: [{type: closed_book}]
+`,
+    "q.yaml": "- {id: a, question: A?, checks: [{type: contains, value: x}]}\n",
+    "corpus/a.txt": "Text.",
+  });
+  await Deno.writeFile(t.path("corpus/b.md"), new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0, 0]));
+  await Deno.symlink("/nonexistent/target.txt", t.path("corpus/dead.txt"));
+  const result = await runCli(["validate", t.path("c.yaml")]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /corpus: +1 documents, 0 tables/);
+  assert.equal(
+    result.stderr,
+    [
+      "corpus: skipped 1 binary file (a NUL byte in the first 8 KB): b.md",
+      "corpus: skipped 1 symbolic link not followed: dead.txt -> /nonexistent/target.txt (broken)",
+    ].join("\n"),
+  );
+});

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { loadCorpora, loadCorpus } from "../../../lib/data/corpus.ts";
+import { describeSkipped, loadCorpora, loadCorpus } from "../../../lib/data/corpus.ts";
 import { RagbenchError } from "../../../lib/errors.ts";
 import { tempTree } from "../../support/temp.ts";
 
@@ -37,7 +37,7 @@ Deno.test("corpus: a folder gives ids from relative paths without extension, and
     ["guide", "Visitor guide", "guide.md"],
     ["notes/harbor", "harbor", "notes/harbor.txt"],
   ]);
-  assert.deepEqual(skipped, ["image.png"]);
+  assert.deepEqual(skipped, [{ path: "image.png", reason: "not_a_document" }]);
   assert.deepEqual(corpus.tables.map((x) => x.source), ["prices.csv", "staff.json"]);
   assert.deepEqual(corpus.tables[0].columns, ["product", "price"]);
   assert.deepEqual(corpus.tables[0].rows, [
@@ -145,4 +145,83 @@ Deno.test("corpora: several corpora merge in id order; an id in two of them is a
     error.message,
     /^Cannot merge corpora: document id "doc" is in both ".*b" and ".*c\.json"; ids must be unique across the corpora of a config\.$/,
   );
+});
+
+Deno.test("corpus: a binary file named .md is skipped and reported, not made a document", async () => {
+  await using t = await tempTree({ "a.txt": "Plain text." });
+  // The start of an ELF executable: NUL bytes and invalid UTF-8.
+  await Deno.writeFile(
+    t.path("tool.md"),
+    new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0xff]),
+  );
+  const { corpus, skipped } = await loadCorpus(t.dir);
+  assert.deepEqual(corpus.documents.map((d) => d.id), ["a"]);
+  assert.deepEqual(skipped, [{ path: "tool.md", reason: "binary" }]);
+  assert.deepEqual(describeSkipped(skipped), [
+    "corpus: skipped 1 binary file (a NUL byte in the first 8 KB): tool.md",
+  ]);
+});
+
+Deno.test("corpus: invalid UTF-8 in a document is refused with the file and byte offset", async () => {
+  await using t = await tempTree({});
+  // "café ok\nna" in UTF-8 (11 bytes), then a Latin-1 "ï" (0xEF) that starts no valid sequence.
+  const bytes = [...new TextEncoder().encode("café ok\nna"), 0xef, 0x76, 0x65];
+  await Deno.writeFile(t.path("latin1.txt"), new Uint8Array(bytes));
+  await assert.rejects(
+    () => loadCorpus(t.dir),
+    (error: Error) => {
+      assert.ok(error instanceof RagbenchError);
+      assert.equal(
+        error.message,
+        `Cannot read corpus file "${
+          t.path("latin1.txt")
+        }": it is not valid UTF-8 (byte 11, line 2); save it as UTF-8, or remove it from the corpus folder.`,
+      );
+      return true;
+    },
+  );
+});
+
+Deno.test("corpus: a link inside the folder is followed; outside, broken and looping links are reported", async () => {
+  await using outside = await tempTree({ "secret.txt": "Not part of the corpus." });
+  await using t = await tempTree({
+    "docs/real.txt": "The real document.",
+    "tables/t.csv": "a,b\n1,2\n",
+  });
+  await Deno.symlink(t.path("docs/real.txt"), t.path("alias.txt"));
+  await Deno.symlink("tables", t.path("linked_tables"));
+  await Deno.symlink(outside.path("secret.txt"), t.path("leak.txt"));
+  await Deno.symlink(outside.dir, t.path("leak_dir"));
+  await Deno.symlink(t.path("missing.txt"), t.path("dead.txt"));
+  await Deno.symlink("..", t.path("docs/up"));
+  const { corpus, skipped } = await loadCorpus(t.dir);
+  assert.deepEqual(corpus.documents.map((d) => d.id), ["alias", "docs/real"]);
+  assert.equal(corpus.documents[0].text, "The real document.");
+  assert.deepEqual(corpus.tables.map((x) => x.source), ["linked_tables/t.csv", "tables/t.csv"]);
+  const real = (p: string) => Deno.realPathSync(p);
+  assert.deepEqual(skipped, [
+    { path: "dead.txt", reason: "link_broken", target: t.path("missing.txt") },
+    { path: "docs/up", reason: "link_loop", target: real(t.dir) },
+    { path: "leak.txt", reason: "link_outside", target: real(outside.path("secret.txt")) },
+    { path: "leak_dir", reason: "link_outside", target: real(outside.dir) },
+  ]);
+  assert.deepEqual(describeSkipped(skipped), [
+    `corpus: skipped 4 symbolic links not followed: dead.txt -> ${
+      t.path("missing.txt")
+    } (broken), docs/up -> ${real(t.dir)} (a loop), leak.txt -> ${
+      real(outside.path("secret.txt"))
+    } (outside the corpus folder), leak_dir -> ${real(outside.dir)} (outside the corpus folder)`,
+  ]);
+});
+
+Deno.test("corpus: a link chain that loops is skipped, not followed forever", async () => {
+  await using t = await tempTree({ "a.txt": "A." });
+  await Deno.symlink(t.path("y.txt"), t.path("x.txt"));
+  await Deno.symlink(t.path("x.txt"), t.path("y.txt"));
+  const { corpus, skipped } = await loadCorpus(t.dir);
+  assert.deepEqual(corpus.documents.map((d) => d.id), ["a"]);
+  assert.deepEqual(skipped.map((s) => [s.path, s.reason]), [
+    ["x.txt", "link_loop"],
+    ["y.txt", "link_loop"],
+  ]);
 });
