@@ -13,13 +13,19 @@
  *   case is ignored unless `case_sensitive`.
  * - Only the first 2000 characters of a line are searched (both modes); a
  *   shown line is cut to a window of 300 characters around its first match.
+ *   `$` is the real end of a line, so it never matches in a line longer than
+ *   2000 characters. A shown matching line that was cut says so (output
+ *   `[searched the first 2000 of N characters]`, data `cut: true` and
+ *   `line_chars`), and when lines in the searched scope were cut the output
+ *   ends with a note saying how many, also when nothing matched.
  * - Results are in corpus order (document order, then line order). At most
  *   `max_results` matching lines are shown, and never more than the tool
  *   option `max_results` (default 50) whatever the model asks. The first line
  *   of the output says how many lines matched in all (counted up to 10,000).
  * - Output: `doc_id:line: text` for a match, `doc_id-line- text` for a context
  *   line, `--` between groups that are not adjacent.
- * - `data.results` holds the shown matching lines `{doc_id, line, text}`.
+ * - `data.results` holds the shown matching lines `{doc_id, line, text}`
+ *   (plus `cut`, `line_chars` for a cut line).
  *
  * @module
  */
@@ -29,13 +35,16 @@ import { defineTool, toolError, toolResult, type ToolReturnValue } from "./defin
 import type { Document } from "../lib/types.ts";
 import { closestMatch } from "../lib/util/did_you_mean.ts";
 import {
+  cutLinesIn,
   documentRange,
+  isCut,
   lineAddress,
   type LineRange,
   type LineStore,
   lineStore,
   lineText,
   lowerForScan,
+  SCAN_CHARS,
 } from "../lib/retrieval/line_store.ts";
 import { type LineHit, scanRegex, type ScanResult, scanWords } from "../lib/retrieval/line_scan.ts";
 import { compileRegex, Re2MemoryError } from "../lib/retrieval/re2.ts";
@@ -58,7 +67,8 @@ const parameters = z.strictObject({
       "expression (at most 200 characters, no look-around or back-references).",
   ),
   regex: z.boolean().default(false).describe(
-    "Treat pattern as a regular expression (RE2 syntax; ^ and $ match at line start and end).",
+    "Treat pattern as a regular expression (RE2 syntax; ^ and $ match at line start and end; " +
+      `only the first ${SCAN_CHARS} characters of a line are searched).`,
   ),
   case_sensitive: z.boolean().default(false).describe(
     "Match letter case exactly (default: ignore case).",
@@ -149,6 +159,7 @@ export const corpusGrep = defineTool({
     return report(store, scan, {
       what,
       scope,
+      cutLines: cutLinesIn(store, range),
       limit,
       capped: limit < args.max_results,
       oneDocument: range !== undefined,
@@ -161,6 +172,8 @@ export const corpusGrep = defineTool({
 interface ReportOptions {
   what: string;
   scope: string;
+  /** Lines of the scope longer than {@link SCAN_CHARS}. */
+  cutLines: number;
   limit: number;
   /** The tool option lowered what the model asked for. */
   capped: boolean;
@@ -176,8 +189,9 @@ function report(store: LineStore, scan: ScanResult, opts: ReportOptions): ToolRe
     const hint = opts.regex
       ? "Check the pattern (RE2 syntax, one line at a time), or try plain words."
       : "Every word must be on the same line: try fewer or shorter words, or regex: true.";
+    const cut = opts.cutLines ? ` ${cutNote(opts.cutLines, opts.scope, opts.regex)}` : "";
     return toolResult({
-      output: `No line in ${opts.scope} matches ${opts.what}. ${hint}`,
+      output: `No line in ${opts.scope} matches ${opts.what}. ${hint}${cut}`,
       data: { results: [] },
     });
   }
@@ -195,7 +209,9 @@ function report(store: LineStore, scan: ScanResult, opts: ReportOptions): ToolRe
       "narrow the pattern or raise max_results.";
   }
   const lines = [header];
-  const results: Array<{ doc_id: string; line: number; text: string }> = [];
+  const results: Array<
+    { doc_id: string; line: number; text: string; cut?: true; line_chars?: number }
+  > = [];
   const matched = new Map<number, LineHit>(shown.map((hit) => [hit.line, hit]));
   for (const group of groups(store, shown, opts.context)) {
     if (lines.length > 1) lines.push("--");
@@ -204,7 +220,13 @@ function report(store: LineStore, scan: ScanResult, opts: ReportOptions): ToolRe
       const number = line - store.docFirstLine[group.doc] + 1;
       const hit = matched.get(line);
       const text = excerpt(lineText(store, line), hit?.column ?? 0);
-      if (hit !== undefined) {
+      if (hit !== undefined && isCut(store, line)) {
+        const chars = store.lineLength[line];
+        lines.push(
+          `${docId}:${number}: ${text} [searched the first ${SCAN_CHARS} of ${chars} characters]`,
+        );
+        results.push({ doc_id: docId, line: number, text, cut: true, line_chars: chars });
+      } else if (hit !== undefined) {
         lines.push(`${docId}:${number}: ${text}`);
         results.push({ doc_id: docId, line: number, text });
       } else {
@@ -212,7 +234,16 @@ function report(store: LineStore, scan: ScanResult, opts: ReportOptions): ToolRe
       }
     }
   }
+  if (opts.cutLines) lines.push(cutNote(opts.cutLines, opts.scope, opts.regex));
   return toolResult({ output: lines.join("\n"), data: { results } });
+}
+
+/** Says that long lines were searched only in part, so a miss there is not final. */
+function cutNote(count: number, scope: string, regex: boolean): string {
+  const lines = count === 1 ? "1 line" : `${count} lines`;
+  return `Note: ${lines} in ${scope} ${count === 1 ? "is" : "are"} longer than ${SCAN_CHARS} ` +
+    `characters; only the first ${SCAN_CHARS} characters of ${count === 1 ? "it" : "each"} ` +
+    `were searched${regex ? ", and $ does not match at the cut" : ""}.`;
 }
 
 /** Runs of lines to print: each hit with its context, merged when they touch, within one document. */

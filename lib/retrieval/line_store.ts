@@ -6,7 +6,8 @@
  * dropped); line numbers start at 1 in every document; lines are numbered
  * globally in corpus order (document order, then line order), which is also
  * the order every scan reports them. Only the first {@link SCAN_CHARS}
- * characters of a line are searched.
+ * characters of a line are searched; such a line is *cut*, and the regex
+ * form marks the cut so that `$` cannot match there (see {@link byteSegments}).
  *
  * The index is built once per corpus object (cached in a WeakMap, so it goes
  * away with the corpus). Each scan works on a form of the text built on
@@ -22,6 +23,13 @@ import type { Corpus, Document } from "../types.ts";
 
 /** Characters of a line that are searched; the rest of a long line is ignored. */
 export const SCAN_CHARS = 2000;
+/**
+ * Byte written after the scanned part of a cut line in the regex form: a lone
+ * UTF-8 continuation byte, which no RE2 pattern can match (`\C`, the only
+ * way, is refused), so `$` (a line end) cannot match at the cut or after it.
+ * re2-wasm counts it as one code point.
+ */
+export const CUT_MARK = 0x80;
 /** Scan text per segment, in UTF-16 units (keeps strings far below V8's limit). */
 const SEGMENT_CHARS = 32 * 1024 * 1024;
 
@@ -39,6 +47,8 @@ export interface LineStore {
   readonly lineCount: number;
   /** Segment boundaries: global index of each segment's first line, plus `lineCount`. */
   readonly segmentStarts: readonly number[];
+  /** `cutBefore[l]`: lines before global line l longer than {@link SCAN_CHARS}; `lineCount + 1` entries. */
+  readonly cutBefore: Uint32Array;
   /** Scan forms, built on first use. */
   forms: { exact?: TextSegment[]; lower?: TextSegment[]; utf8?: ByteSegment[] };
 }
@@ -121,6 +131,10 @@ export function buildLineStore(
   }
   docFirstLine[documents.length] = starts.length;
   segmentStarts.push(starts.length);
+  const cutBefore = new Uint32Array(lengths.length + 1);
+  for (let l = 0; l < lengths.length; l++) {
+    cutBefore[l + 1] = cutBefore[l] + (lengths[l] > SCAN_CHARS ? 1 : 0);
+  }
   return {
     documents,
     docFirstLine,
@@ -128,8 +142,21 @@ export function buildLineStore(
     lineLength: Uint32Array.from(lengths),
     lineCount: starts.length,
     segmentStarts,
+    cutBefore,
     forms: {},
   };
+}
+
+/** Whether global line `line` is longer than {@link SCAN_CHARS} (only its start is searched). */
+export function isCut(store: LineStore, line: number): boolean {
+  return store.lineLength[line] > SCAN_CHARS;
+}
+
+/** Lines of `range` (default: all) longer than {@link SCAN_CHARS}. */
+export function cutLinesIn(store: LineStore, range?: LineRange): number {
+  const from = range?.from ?? 0;
+  const to = range?.to ?? store.lineCount;
+  return store.cutBefore[to] - store.cutBefore[from];
 }
 
 /** Document index and 1-based line number of a global line. */
@@ -210,7 +237,11 @@ function lowerSegment(exact: TextSegment): TextSegment {
   return { firstLine: exact.firstLine, text, offsets };
 }
 
-/** UTF-8 form of every segment, for the regex engine. Built on first use. */
+/**
+ * UTF-8 form of every segment, for the regex engine. Built on first use.
+ * After the scanned part of a cut line stands {@link CUT_MARK} (one byte, one
+ * code point), so that a line-mode `$` means the real end of a line.
+ */
 export function byteSegments(store: LineStore): ByteSegment[] {
   let segments = store.forms.utf8;
   if (segments === undefined) {
@@ -221,7 +252,11 @@ export function byteSegments(store: LineStore): ByteSegment[] {
         exactSegment(store, first, store.segmentStarts[s + 1])
       );
     segments = exact.map((segment) => {
-      const bytes = encoder.encode(segment.text);
+      const encoded = encoder.encode(segment.text);
+      const lines = segment.offsets.length - 1;
+      const cuts = store.cutBefore[segment.firstLine + lines] - store.cutBefore[segment.firstLine];
+      if (cuts > 0) return markedSegment(store, segment.firstLine, encoded, cuts);
+      const bytes = encoded;
       if (bytes.length === segment.text.length) {
         // Pure ASCII: bytes, code points and UTF-16 units coincide.
         return {
@@ -251,6 +286,50 @@ export function byteSegments(store: LineStore): ByteSegment[] {
     store.forms.utf8 = segments;
   }
   return segments;
+}
+
+/** {@link byteSegments} for a segment holding `cuts` cut lines: copies with a mark after each. */
+function markedSegment(
+  store: LineStore,
+  firstLine: number,
+  encoded: Uint8Array,
+  cuts: number,
+): ByteSegment {
+  const bytes = new Uint8Array(encoded.length + cuts);
+  const count = (() => {
+    let n = 1;
+    for (const b of encoded) if (b === 10) n++;
+    return n + 1;
+  })();
+  const byteOffsets = new Uint32Array(count);
+  const pointOffsets = new Uint32Array(count);
+  let line = 0;
+  let out = 0;
+  let points = 0;
+  const endLine = () => {
+    if (isCut(store, firstLine + line)) {
+      bytes[out++] = CUT_MARK;
+      points++;
+    }
+  };
+  for (let i = 0; i < encoded.length; i++) {
+    const b = encoded[i];
+    if (b === 10) {
+      endLine();
+      bytes[out++] = b;
+      points++;
+      line++;
+      byteOffsets[line] = out;
+      pointOffsets[line] = points;
+      continue;
+    }
+    if ((b & 0xc0) !== 0x80) points++;
+    bytes[out++] = b;
+  }
+  endLine();
+  byteOffsets[line + 1] = out + 1;
+  pointOffsets[line + 1] = points + 1;
+  return { firstLine, bytes, byteOffsets, pointOffsets };
 }
 
 /**

@@ -262,8 +262,10 @@ Deno.test("corpus_grep: ReDoS patterns on a 100,000-character line finish at onc
     { id: "short", text: "aaaa!\nxxy" },
   ]);
   const cases = [
-    // Only the first 2000 characters of a line are searched: the long line reads as "aaa…a".
-    { pattern: "(a+)+$", lines: ["as:1"] },
+    // Only the first 2000 characters of a line are searched, and $ is the real end of the line:
+    // the long line ends in "!", so it does not match.
+    { pattern: "(a+)+$", lines: [] },
+    { pattern: "^(a+)+", lines: ["as:1", "short:1"] },
     { pattern: "(x+x+)+y", lines: ["short:2"] },
     { pattern: "(a|aa)*!", lines: ["short:1"] },
   ];
@@ -286,7 +288,8 @@ Deno.test("corpus_grep: a match past column 2000 is not found; a long line is sh
   assert.equal(
     late.output,
     'No line in 1 document matches the word "marker". Every word must be on the same line: ' +
-      "try fewer or shorter words, or regex: true.",
+      "try fewer or shorter words, or regex: true. Note: 1 line in 1 document is longer than " +
+      "2000 characters; only the first 2000 characters of it were searched.",
   );
   const early = await call({ pattern: "needle", regex: true }, long);
   const shown = (early.data as { results: Array<{ text: string }> }).results[0].text;
@@ -358,4 +361,38 @@ Deno.test("corpus_grep: capped within one document, the advice is to narrow the 
     'Showing 5 of 60 matching lines for the word "row" (5 is the most per call); narrow the ' +
       "pattern.",
   );
+});
+
+Deno.test("corpus_grep: ^x+$ does not match a 2,104-character line ending in END, and says it was cut", async () => {
+  const long = corpusOf([{ id: "long", text: "x".repeat(2100) + " END\nxxx" }]);
+  const result = await call({ pattern: "^x+$", regex: true, context_lines: 0 }, long);
+  assert.equal(result.error, null);
+  assert.equal(
+    result.output,
+    [
+      "1 matching line in 1 document for regex /^x+$/i:",
+      "long:2: xxx",
+      "Note: 1 line in 1 document is longer than 2000 characters; only the first 2000 characters " +
+      "of it were searched, and $ does not match at the cut.",
+    ].join("\n"),
+  );
+  const miss = await call({ pattern: "END", context_lines: 0 }, long);
+  assert.equal(
+    miss.output,
+    'No line in 1 document matches the word "END". Every word must be on the same line: try ' +
+      "fewer or shorter words, or regex: true. Note: 1 line in 1 document is longer than 2000 " +
+      "characters; only the first 2000 characters of it were searched.",
+  );
+});
+
+Deno.test("corpus_grep: a matching line that was cut says so in output and data", async () => {
+  const long = corpusOf([{ id: "long", text: "needle " + "y".repeat(2500) + "\nshort needle" }]);
+  const result = await call({ pattern: "needle", context_lines: 0 }, long);
+  const lines = result.output.split("\n");
+  assert.match(lines[1], /^long:1: needle y+… \[searched the first 2000 of 2507 characters\]$/);
+  assert.equal(lines[2], "long:2: short needle");
+  const results = (result.data as { results: Array<Record<string, unknown>> }).results;
+  assert.equal(results[0].cut, true);
+  assert.equal(results[0].line_chars, 2507);
+  assert.deepEqual(results[1], { doc_id: "long", line: 2, text: "short needle" });
 });

@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import {
   buildLineStore,
+  CUT_MARK,
+  cutLinesIn,
   documentRange,
+  isCut,
   lineAddress,
   type LineStore,
   lineText,
@@ -111,12 +114,16 @@ async function regex(
   return compiled.regex;
 }
 
-/** Reference: the pattern on each scanned line alone; column in UTF-16 units. */
+/**
+ * Reference: the pattern on each scanned line alone, a cut line followed by the
+ * mark that keeps `$` from matching at the cut; column in UTF-16 units.
+ */
 function bruteRegex(store: LineStore, re: Re2Regex, from = 0, to = store.lineCount): LineHit[] {
   const hits: LineHit[] = [];
   for (let line = from; line < to; line++) {
     const text = scanned(store, line);
-    const found = re.search(text);
+    const bytes = new TextEncoder().encode(text);
+    const found = re.search(isCut(store, line) ? Uint8Array.of(...bytes, CUT_MARK) : bytes);
     if (found === null) continue;
     const column = [...text].slice(0, found.index).join("").length;
     hits.push({ line, column });
@@ -192,6 +199,35 @@ Deno.test("only the first 2000 characters of a line are searched, in both scans"
   assert.deepEqual(words.hits, [{ line: 0, column: 0 }, { line: 2, column: 1994 }]);
   const re = await regex("needle$", false, true);
   assert.deepEqual(scanRegex(store, re, { limit: 10 }).hits, [{ line: 2, column: 1994 }]);
+});
+
+Deno.test("$ means the real end of a line: it does not match where a long line is cut", async () => {
+  const cut = "x".repeat(2100) + " END";
+  const store = buildLineStore(docs(`${cut}\n${"x".repeat(1500)}\né${"x".repeat(2500)}\nxx`));
+  const re = await regex("^x+$", false, true);
+  assert.deepEqual(scanRegex(store, re, { limit: 10 }).hits, [
+    { line: 1, column: 0 },
+    { line: 3, column: 0 },
+  ]);
+  // Nothing else can match the mark either: only the short lines end in x.
+  const cases: Array<[string, number[]]> = [
+    ["x\\z", [1, 3]],
+    ["x[^y]$", [1, 3]],
+    ["x(?s:.)$", [1, 3]],
+    ["x\\W", []],
+    ["x\\pC", []],
+  ];
+  for (const [pattern, lines] of cases) {
+    const other = await regex(pattern, false, true);
+    assert.deepEqual(
+      scanRegex(store, other, { limit: 10 }).hits.map((h) => h.line),
+      lines,
+      pattern,
+    );
+  }
+  const early = await regex("éx", false, true);
+  assert.deepEqual(scanRegex(store, early, { limit: 10 }).hits, [{ line: 2, column: 0 }]);
+  assert.deepEqual(cutLinesIn(store), 2);
 });
 
 Deno.test("columns count UTF-16 units after astral characters and growing lower case", async () => {
