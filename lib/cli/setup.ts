@@ -11,8 +11,9 @@ import { offeredNames } from "../config/mcp_ref.ts";
 import { loadCorpora, type SkippedFile } from "../data/corpus.ts";
 import type { Question } from "../data/question_schema.ts";
 import { loadQuestionSets } from "../data/questions.ts";
-import { UsageError } from "../errors.ts";
+import { ConfigError, UsageError } from "../errors.ts";
 import { EMPTY_SCRIPT, loadMockScripts, type MockScript } from "../llm/mock_script.ts";
+import { checkMockScript } from "../llm/mock_script_checks.ts";
 import type { Corpus } from "../types.ts";
 import { suggestion } from "../util/did_you_mean.ts";
 import type { ProgressSink } from "../util/load_progress.ts";
@@ -87,10 +88,13 @@ export async function loadData(
     onWarning: (message) => warnings.push(message),
     progress: options.progress,
   });
-  if (selection.limit !== undefined) questions = questions.slice(0, selection.limit);
   const script = selection.mock && config.mock_script.length
     ? await loadMockScripts(config.mock_script)
     : EMPTY_SCRIPT;
+  // Against every question, before --limit: a fragment of a later question is not a typo.
+  const problems = checkMockScript(script, { toolNames, questions });
+  if (problems.length) throw new ConfigError("mock script", problems);
+  if (selection.limit !== undefined) questions = questions.slice(0, selection.limit);
   return { config, corpus, skipped, warnings, questions, script };
 }
 

@@ -24,31 +24,51 @@
  */
 
 import { z } from "zod";
-import { ConfigError } from "../errors.ts";
+import { ConfigError, type ConfigIssue, type SourcePosition } from "../errors.ts";
 import type { JsonValue } from "../types.ts";
 import { readTextFile } from "../util/fs.ts";
-import { issuesFromZod, parseYaml } from "../util/yaml_source.ts";
+import { suggestion } from "../util/did_you_mean.ts";
+import { restoreProtoKeys, shieldProtoKeys } from "../util/proto_keys.ts";
+import {
+  describePath,
+  issuesFromZod,
+  parseYaml,
+  type ValuePath,
+  type YamlSource,
+} from "../util/yaml_source.ts";
 
 const jsonObject = z.record(z.string(), z.json());
 
-const turnSchema = z.union([
-  z.strictObject({ call: z.string().min(1), args: jsonObject.default({}) }),
-  z.strictObject({
+/** The keys a turn may have; the first three say what kind of turn it is. */
+const TURN_KEYS = ["call", "answer", "recall", "args", "without"] as const;
+const TURN_SHAPES = 'a turn is {call: TOOL, args: {...}}, {answer: "..."} or {recall: "..."}';
+
+/** One schema per kind of turn, so an unknown key gets a did-you-mean among that kind's keys. */
+const turnSchemas = {
+  call: z.strictObject({ call: z.string().min(1), args: jsonObject.default({}) }),
+  answer: z.strictObject({
     answer: z.string(),
     without: z.record(z.string().min(1), z.string()).optional(),
   }),
-  z.strictObject({ recall: z.string() }),
-], { error: 'a turn is {call: TOOL, args: {...}}, {answer: "..."} or {recall: "..."}' });
+  recall: z.strictObject({ recall: z.string() }),
+};
+
+type Turn =
+  | z.infer<typeof turnSchemas.call>
+  | z.infer<typeof turnSchemas.answer>
+  | z.infer<typeof turnSchemas.recall>;
 
 const scriptSchema = z.record(
   z.string().trim().min(1, "a fragment must not be empty"),
-  z.array(turnSchema).min(1, "list at least one turn"),
+  z.array(z.unknown()).min(1, "list at least one turn"),
 );
 
 /** One tool call the mock makes. */
 export interface MockCall {
   tool: string;
   args: Record<string, JsonValue>;
+  /** Index of its turn in the entry. */
+  turn: number;
 }
 
 /** What the mock does on the questions that contain `fragment`. */
@@ -59,7 +79,14 @@ export interface MockEntry {
   answer: string | null;
   /** Answers given instead of `answer` when the named tool was not offered. */
   without: ReadonlyMap<string, string>;
+  /** Index of the answer turn, when there is one. */
+  answerTurn?: number;
   recall: string | null;
+  /**
+   * Where a part of the entry stands in its file, for load-time checks: `[]`
+   * is the fragment (its key), `[turn, ...]` a turn or a value inside it.
+   */
+  locate?: (path: ValuePath, options?: { key?: boolean }) => SourcePosition;
 }
 
 /** A parsed mock script. */
@@ -104,39 +131,47 @@ export async function loadMockScripts(paths: readonly string[]): Promise<MockScr
 export function parseMockScript(text: string, file: string): MockScript {
   const { source, issues } = parseYaml(text, file);
   if (issues.length) throw new ConfigError("mock script", issues);
-  const parsed = scriptSchema.safeParse(source.value ?? {});
+  const parsed = scriptSchema.safeParse(shieldProtoKeys(source.value ?? {}));
   if (!parsed.success) {
     throw new ConfigError("mock script", issuesFromZod(source, parsed.error, scriptSchema));
   }
-  const problems: ConstructorParameters<typeof ConfigError>[1] = [];
+  const problems: ConfigIssue[] = [];
   const entries: MockEntry[] = [];
-  for (const [fragment, turns] of Object.entries(parsed.data)) {
+  for (const [fragment, turns] of Object.entries(restoreProtoKeys(parsed.data))) {
     const entry: MockEntry = {
       fragment,
       calls: [],
       answer: null,
       without: new Map(),
       recall: null,
+      locate: (path, options) => source.positionOf([fragment, ...path], options),
     };
-    turns.forEach((turn, i) => {
-      const at = source.positionOf([fragment, i]);
+    turns.forEach((raw, i) => {
+      const turn = parseTurn(raw, [fragment, i], source, problems);
+      if (turn === undefined) return;
+      const at = () => source.positionOf([fragment, i]);
       if ("call" in turn) {
         if (entry.answer !== null) {
           problems.push({
-            position: at,
+            position: at(),
             message: `in "${fragment}": a call after the answer is never made`,
           });
         }
-        entry.calls.push({ tool: turn.call, args: turn.args as Record<string, JsonValue> });
+        entry.calls.push({
+          tool: turn.call,
+          args: turn.args as Record<string, JsonValue>,
+          turn: i,
+        });
       } else if ("answer" in turn) {
         if (entry.answer !== null) {
-          problems.push({ position: at, message: `in "${fragment}": more than one answer turn` });
+          problems.push({ position: at(), message: `in "${fragment}": more than one answer turn` });
         }
         entry.answer = turn.answer;
+        entry.answerTurn = i;
         entry.without = new Map(Object.entries(turn.without ?? {}));
       } else {
         if (entry.recall !== null) {
-          problems.push({ position: at, message: `in "${fragment}": more than one recall turn` });
+          problems.push({ position: at(), message: `in "${fragment}": more than one recall turn` });
         }
         entry.recall = turn.recall;
       }
@@ -145,6 +180,45 @@ export function parseMockScript(text: string, file: string): MockScript {
   }
   if (problems.length) throw new ConfigError("mock script", problems);
   return { entries };
+}
+
+/**
+ * One turn, checked against the schema of its kind (told by its `call`,
+ * `answer` or `recall` key); problems are added to `problems`.
+ */
+function parseTurn(
+  raw: unknown,
+  path: ValuePath,
+  source: YamlSource,
+  problems: ConfigIssue[],
+): Turn | undefined {
+  const where = describePath(path);
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    problems.push({ position: source.positionOf(path), message: `${where}: ${TURN_SHAPES}` });
+    return undefined;
+  }
+  const kind = (["call", "answer", "recall"] as const).find((k) => Object.hasOwn(raw, k));
+  if (kind === undefined) {
+    const keys = Object.keys(raw);
+    if (keys.length === 0) {
+      problems.push({ position: source.positionOf(path), message: `${where}: ${TURN_SHAPES}` });
+    }
+    for (const key of keys) {
+      problems.push({
+        position: source.positionOf([...path, key], { key: true }),
+        message: `unknown key "${key}" in ${where}; ${TURN_SHAPES}`,
+        hint: suggestion(key, TURN_KEYS),
+      });
+    }
+    return undefined;
+  }
+  const schema = turnSchemas[kind];
+  const checked = schema.safeParse(shieldProtoKeys(raw));
+  if (!checked.success) {
+    problems.push(...issuesFromZod(source, checked.error, schema, path, raw));
+    return undefined;
+  }
+  return restoreProtoKeys(checked.data);
 }
 
 /** The entry for a question: the longest fragment it contains (ignoring case), else undefined. */

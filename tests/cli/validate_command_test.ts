@@ -152,3 +152,26 @@ systems: [{type: closed_book}]
     ].join("\n"),
   );
 });
+
+Deno.test("validate: mock-script calls, without: tools and fragments are checked, all in one pass", async () => {
+  await using t = await tempTree({
+    "c.yaml": `name: c
+corpus: ${ROOT}arenas/rag/corpus.json
+questions: q.yaml
+mock_script: m.yaml
+systems: [{type: agent_search, tools: [calculator]}]
+`,
+    "q.yaml":
+      "- {id: a, question: How tall is the Eiffel Tower?, checks: [{type: contains, value: x}]}\n",
+    "m.yaml": '"Eiffel Tower":\n  - {call: serch}\n  - {answer: a, without: {calculater: b}}\n' +
+      '"Eifel Tower height":\n  - {answer: c}\n',
+  });
+  const result = await runCli(["validate", t.path("c.yaml")]);
+  assert.equal(result.code, 2);
+  const file = t.path("m.yaml");
+  assert.deepEqual(result.stderr.split("\n"), [
+    `Cannot load mock script "${file}" (line 2, column 12): in "Eiffel Tower": call to unknown tool "serch" — did you mean "search"?`,
+    `Cannot load mock script "${file}" (line 3, column 27): in "Eiffel Tower": without: names unknown tool "calculater" — did you mean "calculator"?`,
+    `Cannot load mock script "${file}" (line 4, column 1): fragment "Eifel Tower height" matches no question, so it is never used — a fragment must appear in a question's text (compared ignoring case)`,
+  ]);
+});

@@ -139,8 +139,26 @@ const badScripts: Array<{ name: string; text: string; message: string }> = [
       'Cannot load mock script "m.yaml" (line 3, column 5): in "q": more than one answer turn',
   },
   {
-    name: "an unknown turn key",
+    name: "a misspelt turn key, named with a did-you-mean",
     text: '"q":\n  - {answr: a}\n',
+    message:
+      'Cannot load mock script "m.yaml" (line 2, column 6): unknown key "answr" in q[0]; a turn is {call: TOOL, args: {...}}, {answer: "..."} or {recall: "..."} — did you mean "answer"?',
+  },
+  {
+    name: "a misspelt key beside call, named with a did-you-mean",
+    text: '"q":\n  - {call: search, arg: {query: x}}\n',
+    message:
+      'Cannot load mock script "m.yaml" (line 2, column 20): unknown key "arg" in q[0] — did you mean "args"?',
+  },
+  {
+    name: "a misspelt without beside answer",
+    text: '"q":\n  - {answer: a, witout: {search: b}}\n',
+    message:
+      'Cannot load mock script "m.yaml" (line 2, column 17): unknown key "witout" in q[0] — did you mean "without"?',
+  },
+  {
+    name: "a turn that is not a mapping",
+    text: '"q":\n  - just text\n',
     message:
       'Cannot load mock script "m.yaml" (line 2, column 5): q[0]: a turn is {call: TOOL, args: {...}}, {answer: "..."} or {recall: "..."}',
   },

@@ -1,0 +1,111 @@
+/**
+ * Checks of a loaded mock script against the run it is used in, made when the
+ * run loads (so `validate` reports them): every tool a call or a `without:`
+ * names must be a tool of the config, and every fragment must match some
+ * question. Without them a misspelt tool name was silently skipped in a run
+ * and a misspelt fragment silently left its question to the default policy.
+ *
+ * Each check is one function over one entry (or the script) returning its
+ * problems, so a new kind of entry or a new rule adds one function to
+ * {@link MOCK_CHECKS}.
+ *
+ * @module
+ */
+
+import type { ConfigIssue } from "../errors.ts";
+import { closestMatch, suggestion } from "../util/did_you_mean.ts";
+import type { MockEntry, MockScript } from "./mock_script.ts";
+
+/** What a mock script is checked against. */
+export interface MockCheckContext {
+  /** Every tool a system of the config can offer (built-ins and custom tools). */
+  toolNames: readonly string[];
+  /** The text of every question of the config (before `--limit`). */
+  questions: readonly { id: string; question: string }[];
+}
+
+/** One check of one entry: its problems (none when it is sound). */
+export type MockEntryCheck = (entry: MockEntry, context: MockCheckContext) => ConfigIssue[];
+
+/** The checks every entry goes through, in order. */
+export const MOCK_CHECKS: readonly MockEntryCheck[] = [
+  checkCalledTools,
+  checkWithoutTools,
+  checkFragmentMatches,
+];
+
+/** Every problem of `script` in `context`, entry by entry, in file order. */
+export function checkMockScript(script: MockScript, context: MockCheckContext): ConfigIssue[] {
+  return script.entries.flatMap((entry) => MOCK_CHECKS.flatMap((check) => check(entry, context)));
+}
+
+/** A `call:` must name a tool of the config. */
+export function checkCalledTools(entry: MockEntry, context: MockCheckContext): ConfigIssue[] {
+  return entry.calls
+    .filter((call) => !context.toolNames.includes(call.tool))
+    .map((call) => ({
+      position: position(entry, [call.turn, "call"]),
+      message: `in "${entry.fragment}": call to unknown tool "${call.tool}"`,
+      hint: suggestion(call.tool, context.toolNames),
+    }));
+}
+
+/** A `without:` key must name a tool of the config. */
+export function checkWithoutTools(entry: MockEntry, context: MockCheckContext): ConfigIssue[] {
+  return [...entry.without.keys()]
+    .filter((tool) => !context.toolNames.includes(tool))
+    .map((tool) => ({
+      position: position(entry, [entry.answerTurn ?? 0, "without", tool], true),
+      message: `in "${entry.fragment}": without: names unknown tool "${tool}"`,
+      hint: suggestion(tool, context.toolNames),
+    }));
+}
+
+/** A fragment must be found (ignoring case) in some question, as the mock model looks it up. */
+export function checkFragmentMatches(entry: MockEntry, context: MockCheckContext): ConfigIssue[] {
+  const fragment = entry.fragment.toLowerCase();
+  if (context.questions.some((q) => q.question.toLowerCase().includes(fragment))) return [];
+  const close = closestPassage(entry.fragment, context.questions);
+  return [{
+    position: position(entry, [], true),
+    message: `fragment "${entry.fragment}" matches no question, so it is never used`,
+    hint: close === undefined
+      ? "a fragment must appear in a question's text (compared ignoring case)"
+      : `did you mean "${close.text}" (question "${close.id}")?`,
+  }];
+}
+
+/** Edit-distance work spent on one did-you-mean, in character pairs. */
+const SUGGESTION_BUDGET = 20_000_000;
+
+/**
+ * The stretch of question text closest to `fragment` (starting at a word, as
+ * long as the fragment give or take two characters), if one is close enough
+ * to be a typo. Bounded work: large question sets are searched only in part.
+ */
+function closestPassage(
+  fragment: string,
+  questions: readonly { id: string; question: string }[],
+): { text: string; id: string } | undefined {
+  const length = fragment.length;
+  let windows = Math.floor(SUGGESTION_BUDGET / Math.max(1, (length + 2) ** 2));
+  const owner = new Map<string, string>();
+  for (const q of questions) {
+    const text = q.question;
+    for (let i = 0; i < text.length && windows > 0; i++) {
+      if (i > 0 && !/\s/.test(text[i - 1])) continue;
+      for (let size = Math.max(1, length - 2); size <= length + 2 && windows > 0; size++) {
+        const window = text.slice(i, i + size);
+        if (!owner.has(window)) owner.set(window, q.id);
+        windows--;
+      }
+    }
+    if (windows <= 0) break;
+  }
+  const text = closestMatch(fragment, owner.keys());
+  return text === undefined ? undefined : { text, id: owner.get(text)! };
+}
+
+function position(entry: MockEntry, path: Array<string | number>, key = false) {
+  return entry.locate?.(path, { key }) ?? { file: "" };
+}
