@@ -222,3 +222,14 @@ Deno.test("mock model: an answer's `without` text is given when that tool was no
     "a forced final answer knows the tool was never called",
   );
 });
+
+Deno.test('mock script: a "__proto__" key in call args is kept, not dropped', () => {
+  const script = parseMockScript(
+    '"q":\n  - {call: lookup_table, args: {where: {__proto__: x}}}\n  - {answer: a}\n',
+    "m.yaml",
+  );
+  const where = script.entries[0].calls[0].args.where as Record<string, unknown>;
+  assert.ok(Object.hasOwn(where, "__proto__"));
+  assert.equal(where["__proto__"], "x");
+  assert.equal(Object.getPrototypeOf(where), Object.prototype);
+});
