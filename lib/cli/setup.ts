@@ -81,7 +81,9 @@ export async function loadData(
     ),
   ];
   if (selection.systems) config.systems = selectSystems(config, selection.systems);
-  const { corpus, skipped, warnings } = await loadCorpora(config.corpus);
+  const { corpus, skipped, warnings } = await loadCorpora(config.corpus, {
+    progress: options.progress,
+  });
   let questions = await loadQuestionSets(config.questions, {
     toolNames,
     documentIds: new Set(corpus.documents.map((d) => d.id)),

@@ -21,6 +21,7 @@ import { RagbenchError } from "../errors.ts";
 import type { Cell, Corpus, Document, Table } from "../types.ts";
 import { describeFsError } from "../util/fs.ts";
 import { loadBeirCorpus } from "./beir.ts";
+import { type LoadReporter, type ProgressSink, slowLoadReporter } from "../util/load_progress.ts";
 import { listCorpusFiles, readCorpusText, type SkippedFile } from "./corpus_files.ts";
 
 export { describeSkipped, type SkippedFile } from "./corpus_files.ts";
@@ -42,6 +43,17 @@ export function corpusSourcePath(source: CorpusSource): string {
   return typeof source === "string" ? source : source.beir;
 }
 
+/** Options of {@link loadCorpus} and {@link loadCorpora}. */
+export interface CorpusLoadOptions {
+  /** Progress lines for loads that take over a second (see load_progress.ts). */
+  progress?: ProgressSink;
+  /** Milliseconds clock of the progress reporter (tests). */
+  clock?: () => number;
+}
+
+/** Folder files read between two progress checks. */
+const PROGRESS_EVERY = 500;
+
 const DOCUMENT_EXTENSIONS = new Set([".txt", ".md"]);
 const TABLE_EXTENSIONS = new Set([".csv", ".json"]);
 
@@ -58,16 +70,20 @@ const jsonDocument = z.looseObject({
  * @throws {RagbenchError} (code "data") naming the file: missing or unreadable
  *   corpus, malformed JSON/CSV, duplicate id, empty document, empty corpus.
  */
-export async function loadCorpus(source: CorpusSource): Promise<LoadedCorpus> {
+export async function loadCorpus(
+  source: CorpusSource,
+  options: CorpusLoadOptions = {},
+): Promise<LoadedCorpus> {
   if (typeof source !== "string") return await loadBeirSource(source.beir);
   const path = source;
+  const reporter = slowLoadReporter(options.progress, options.clock);
   let info: Deno.FileInfo;
   try {
     info = await Deno.stat(path);
   } catch (error) {
     throw dataError(`Cannot load corpus "${path}": ${describeFsError(error)}.`, error);
   }
-  const loaded = info.isDirectory ? await loadFolder(path) : {
+  const loaded = info.isDirectory ? await loadFolder(path, reporter) : {
     corpus: { documents: await loadDocumentList(path), tables: [] },
     skipped: [],
     warnings: [],
@@ -82,6 +98,7 @@ export async function loadCorpus(source: CorpusSource): Promise<LoadedCorpus> {
   }
   documents.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   tables.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+  reporter.done(`corpus: loaded ${documents.length} documents and ${tables.length} tables`);
   return loaded;
 }
 
@@ -92,8 +109,11 @@ export async function loadCorpus(source: CorpusSource): Promise<LoadedCorpus> {
  * @throws {RagbenchError} as {@link loadCorpus}, or naming both corpora of a
  *   duplicate id.
  */
-export async function loadCorpora(sources: readonly CorpusSource[]): Promise<LoadedCorpus> {
-  if (sources.length === 1) return await loadCorpus(sources[0]);
+export async function loadCorpora(
+  sources: readonly CorpusSource[],
+  options: CorpusLoadOptions = {},
+): Promise<LoadedCorpus> {
+  if (sources.length === 1) return await loadCorpus(sources[0], options);
   const documents: Document[] = [];
   const tables: Table[] = [];
   const skipped: SkippedFile[] = [];
@@ -101,7 +121,7 @@ export async function loadCorpora(sources: readonly CorpusSource[]): Promise<Loa
   const owner = new Map<string, string>();
   for (const source of sources) {
     const path = corpusSourcePath(source);
-    const loaded = await loadCorpus(source);
+    const loaded = await loadCorpus(source, options);
     for (const doc of loaded.corpus.documents) {
       const other = owner.get(doc.id);
       if (other !== undefined) {
@@ -184,12 +204,16 @@ async function loadDocumentList(path: string): Promise<Document[]> {
   return documents;
 }
 
-async function loadFolder(root: string): Promise<LoadedCorpus> {
+async function loadFolder(root: string, reporter: LoadReporter): Promise<LoadedCorpus> {
   const documents: Document[] = [];
   const tables: Table[] = [];
   const skipped: SkippedFile[] = [];
   const owners = new Map<string, string>();
-  for (const { full: file, rel } of await listCorpusFiles(root, skipped)) {
+  const files = await listCorpusFiles(root, skipped);
+  for (const [n, { full: file, rel }] of files.entries()) {
+    if (n % PROGRESS_EVERY === 0) {
+      reporter.step(`corpus: reading "${root}": ${n} of ${files.length} files`);
+    }
     const ext = extname(file).toLowerCase();
     if (!DOCUMENT_EXTENSIONS.has(ext) && !TABLE_EXTENSIONS.has(ext)) {
       skipped.push({ path: rel, reason: "not_a_document" });

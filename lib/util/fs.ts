@@ -6,7 +6,7 @@
  */
 
 import { RagbenchError } from "../errors.ts";
-import { decodeUtf8, describeUtf8Problem } from "./utf8.ts";
+import { BINARY_SNIFF_BYTES, decodeUtf8, describeUtf8Problem } from "./utf8.ts";
 
 /** A short, user-facing reason for a file-system error. */
 export function describeFsError(error: unknown): string {
@@ -21,7 +21,8 @@ export function describeFsError(error: unknown): string {
 /**
  * Reads a UTF-8 text file (a leading BOM dropped); a failure becomes a
  * user-facing error naming the file. Invalid UTF-8 is refused with its byte
- * offset and line, never decoded to U+FFFD.
+ * offset and line, never decoded to U+FFFD; a NUL byte in the first 8 KB
+ * (a binary file, or UTF-16 text) is refused as binary.
  *
  * @param subject what the file is, for the message ("config", "questions", ...)
  * @throws {RagbenchError} code "config" when it cannot be read or is not UTF-8.
@@ -37,6 +38,14 @@ export async function readTextFile(path: string, subject: string): Promise<strin
       {
         cause: error,
       },
+    );
+  }
+  const nul = bytes.subarray(0, BINARY_SNIFF_BYTES).indexOf(0);
+  if (nul >= 0) {
+    throw new RagbenchError(
+      "config",
+      `Cannot read ${subject} "${path}": it is a binary file, not text (a NUL byte at byte ` +
+        `${nul}); give a UTF-8 text file.`,
     );
   }
   const decoded = decodeUtf8(bytes);

@@ -175,3 +175,23 @@ systems: [{type: agent_search, tools: [calculator]}]
     `Cannot load mock script "${file}" (line 4, column 1): fragment "Eifel Tower height" matches no question, so it is never used — a fragment must appear in a question's text (compared ignoring case)`,
   ]);
 });
+
+Deno.test("validate: a binary questions file (UTF-16 text, an executable) is refused as binary (exit 2)", async () => {
+  await using t = await tempTree({
+    "c.yaml": `name: c
+corpus: ${ROOT}arenas/rag/corpus.json
+questions: q.yaml
+systems: [{type: closed_book}]
+`,
+  });
+  // "- id" in UTF-16 LE without a byte-order mark: valid UTF-8 bytes, but NUL after each letter.
+  await Deno.writeFile(t.path("q.yaml"), new Uint8Array([0x2d, 0, 0x20, 0, 0x69, 0, 0x64, 0]));
+  const result = await runCli(["validate", t.path("c.yaml")]);
+  assert.equal(result.code, 2);
+  assert.equal(
+    result.stderr,
+    `Cannot read questions "${
+      t.path("q.yaml")
+    }": it is a binary file, not text (a NUL byte at byte 1); give a UTF-8 text file.`,
+  );
+});

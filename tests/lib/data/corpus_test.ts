@@ -225,3 +225,25 @@ Deno.test("corpus: a link chain that loops is skipped, not followed forever", as
     ["y.txt", "link_loop"],
   ]);
 });
+
+Deno.test("corpus: a folder load reports nothing when it is quick", async () => {
+  await using t = await tempTree({ "a.txt": "A.", "b.txt": "B." });
+  const lines: string[] = [];
+  await loadCorpus(t.dir, { progress: (line) => lines.push(line) });
+  assert.deepEqual(lines, []);
+});
+
+Deno.test("corpus: a slow folder load reports files read and the end", async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 1200; i++) files[`d${String(i).padStart(4, "0")}.txt`] = `Doc ${i}.`;
+  await using t = await tempTree(files);
+  const lines: string[] = [];
+  let now = 0;
+  // Every clock reading advances 0.7 s, so the load looks slow.
+  await loadCorpus(t.dir, { progress: (line) => lines.push(line), clock: () => (now += 700) });
+  // Quiet for the first second, then at most a line a second.
+  assert.deepEqual(lines, [
+    `corpus: reading "${t.dir}": 500 of 1200 files (1.4 s)`,
+    "corpus: loaded 1200 documents and 0 tables in 2.8 s",
+  ]);
+});
