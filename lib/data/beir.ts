@@ -30,6 +30,7 @@ import { z } from "zod";
 import { ConfigError, type ConfigIssue } from "../errors.ts";
 import type { Document } from "../types.ts";
 import { describeFsError } from "../util/fs.ts";
+import { decodeUtf8, describeUtf8Problem } from "../util/utf8.ts";
 import { TextLineStream } from "../util/text_lines.ts";
 import { type Evidence, MAX_GRADE, type Question } from "./question_schema.ts";
 
@@ -271,13 +272,24 @@ async function* readLines(
       message: `cannot read it: ${describeFsError(error)}`,
     }], { cause: error });
   }
-  const lines = handle.readable.pipeThrough(new TextDecoderStream()).pipeThrough(
-    new TextLineStream(),
-  );
+  // fatal: invalid UTF-8 is refused with its place, never read as U+FFFD.
+  const lines = handle.readable.pipeThrough(new TextDecoderStream("utf-8", { fatal: true }))
+    .pipeThrough(new TextLineStream());
   let number = 0;
-  for await (const raw of lines) {
-    number++;
-    yield { line: number === 1 ? raw.replace(/^\uFEFF/, "") : raw, number };
+  try {
+    for await (const raw of lines) {
+      number++;
+      yield { line: number === 1 ? raw.replace(/^\uFEFF/, "") : raw, number };
+    }
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    // Only on this error path: read the file again to say exactly where.
+    const decoded = decodeUtf8(await Deno.readFile(file));
+    if ("text" in decoded) throw error;
+    throw new ConfigError(subject, [{
+      position: { file, line: decoded.line },
+      message: `${describeUtf8Problem(decoded)}; save it as UTF-8`,
+    }], { cause: error });
   }
 }
 

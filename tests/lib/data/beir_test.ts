@@ -227,3 +227,19 @@ Deno.test("BEIR: a file full of bad lines lists the first 20 problems and counts
   assert.equal(error.issues[20].message, "5 more problems not listed");
   assert.equal(join(t.dir, "corpus.jsonl"), error.file);
 });
+
+Deno.test("BEIR: invalid UTF-8 in corpus.jsonl is refused with its byte and line, not read as U+FFFD", async () => {
+  await using t = await tempTree(beirFiles());
+  const good = new TextEncoder().encode('{"_id": "d1", "text": "ok"}\n{"_id": "d2", "text": "caf');
+  await Deno.writeFile(
+    t.path("corpus.jsonl"),
+    new Uint8Array([...good, 0xe9, ...new TextEncoder().encode('"}\n')]),
+  );
+  const error = await errorOf(loadBeirCorpus(t.dir));
+  assert.equal(
+    error.message,
+    `Cannot load corpus "${
+      t.path("corpus.jsonl")
+    }" (line 2): it is not valid UTF-8 (byte ${good.length}, line 2); save it as UTF-8`,
+  );
+});
