@@ -69,3 +69,15 @@ for (const [pattern, error] of PATTERNS) {
     assert.equal(await validateIregex(pattern), error);
   });
 }
+
+Deno.test("iregex: an answer too large for the regex engine fails the check, saying so", () => {
+  const answer = "a".repeat(8_000_000);
+  assert.deepEqual(runCheck({ type: "iregex", pattern: "b" }, answer, []), {
+    type: "iregex",
+    passed: false,
+    detail: "/b/i could not be matched: the answer (8000000 characters) is too large for the " +
+      "regex engine",
+  });
+  // The engine still answers afterwards.
+  assert.deepEqual(matchIregex("b", "abc"), { kind: "match", text: "b" });
+});
