@@ -9,7 +9,7 @@
  */
 
 /** Version of the scoring rules; bump on any change to a check or metric. */
-export const SCORER_VERSION = 1;
+export const SCORER_VERSION = 2;
 
 /** One line per metric: what it measures, over what, and how ties and gaps are handled. */
 export const METRIC_DEFINITIONS: Readonly<Record<string, string>> = Object.freeze({
@@ -17,7 +17,7 @@ export const METRIC_DEFINITIONS: Readonly<Record<string, string>> = Object.freez
     "share of a question's checks that passed; 0 when the question errored; a system's is the mean over its lines",
   accuracy: "share of lines whose every check passed and that did not error",
   checks:
-    "numeric_equals (tolerance absolute), contains/icontains/not_contains/equals, iregex (case-insensitive, Unicode), min/max_tool_calls and tool_used over every tool step, failed calls included; a missing or blank answer fails every answer-text check",
+    "numeric_equals (tolerance absolute), contains/icontains/not_contains/equals, iregex (RE2 syntax, case-insensitive, linear time), min/max_tool_calls and tool_used over every tool step, failed calls included; a missing or blank answer fails every answer-text check",
   retrieval_ranking:
     "the doc ids of each search/corpus_grep/read_document result, merged with Reciprocal Rank Fusion (k = 60); ties keep first-seen order",
   evidence_recall: "share of a question's evidence documents anywhere in the merged ranking",
