@@ -136,9 +136,32 @@ Deno.test("BM25 scores do not depend on query word order, even in the last bit",
   assert.deepEqual(scores("paris tower eiffel"), scores("eiffel tower paris"));
 });
 
-Deno.test("BM25 counts a repeated query term once", () => {
-  const index = indexOf({ a: "apple pear", b: "apple apple kiwi" });
-  assert.deepEqual(index.search("apple apple apple", 5), index.search("apple", 5));
+Deno.test("BM25 counts a repeated query term each time, as Lucene does", () => {
+  const index = indexOf({ a: "apple pear", b: "apple apple kiwi", c: "pear fig" });
+  const once = index.search("apple", 5);
+  const thrice = index.search("apple apple apple", 5);
+  assert.deepEqual(ids(thrice), ids(once));
+  for (const [i, hit] of thrice.entries()) {
+    assert.ok(Math.abs(hit.score - 3 * once[i].score) < 1e-12, `${hit.score}`);
+  }
+  // The repeat changes the ranking when it outweighs a rarer word.
+  assert.deepEqual(ids(index.search("fig pear", 5)), ["c", "a"]);
+  assert.deepEqual(ids(index.search("apple apple apple apple pear", 5))[0], "a");
+});
+
+Deno.test("BM25 applies its analysis to documents and queries", () => {
+  const docs = { a: "the flowing rivers", b: "a flow of the river" };
+  const snowball = indexOf(docs);
+  assert.deepEqual(ids(snowball.search("flows", 5)), ["a", "b"]);
+  const passages = Object.entries(docs).map(([id, text]) => passage(id, text));
+  const plural = new Bm25Index(passages, {
+    analysis: { stemmer: "plural", stopwords: "english" },
+  });
+  assert.deepEqual(ids(plural.search("flows", 5)), ["b"]);
+  const none = new Bm25Index(passages, { analysis: { stemmer: "none", stopwords: "none" } });
+  assert.deepEqual(ids(none.search("the", 5)).sort(), ["a", "b"]);
+  assert.deepEqual(none.queryTerms("The flows"), ["the", "flows"]);
+  assert.deepEqual(snowball.queryTerms("The flows"), ["flow"]);
 });
 
 Deno.test("BM25 returns at most k passages, best first", () => {
@@ -224,7 +247,9 @@ function referenceSearch(
   const avgdl = lengths.reduce((a, b) => a + b, 0) / n || 1;
   const df = new Map<string, number>();
   for (const c of counts) for (const t of c.keys()) df.set(t, (df.get(t) ?? 0) + 1);
-  const terms = [...new Set(tokenize(query))].filter((t) => df.has(t))
+  const qtf = new Map<string, number>();
+  for (const t of tokenize(query)) qtf.set(t, (qtf.get(t) ?? 0) + 1);
+  const terms = [...qtf.keys()].filter((t) => df.has(t))
     .sort((x, y) => df.get(x)! - df.get(y)! || (x < y ? -1 : 1));
   const scored: Array<[number, number]> = [];
   for (const [i, c] of counts.entries()) {
@@ -232,7 +257,8 @@ function referenceSearch(
     for (const t of terms) {
       const tf = c.get(t) ?? 0;
       if (tf === 0) continue;
-      const weight = Math.log(1 + (n - df.get(t)! + 0.5) / (df.get(t)! + 0.5)) * (1.2 + 1);
+      const idf = Math.log(1 + (n - df.get(t)! + 0.5) / (df.get(t)! + 0.5));
+      const weight = qtf.get(t)! * idf * (1.2 + 1);
       score = score + weight * tf / (tf + 1.2 * (1 - 0.75 + 0.75 * lengths[i] / avgdl));
     }
     if (score > 0) scored.push([i, score]);
