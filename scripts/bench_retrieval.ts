@@ -33,7 +33,9 @@
 import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
 import { syntheticCorpus, syntheticQueries } from "./synthetic_corpus.ts";
-import { retrieverFor } from "../lib/retrieval/retriever.ts";
+import { retrieverSchema } from "../lib/config/retriever_schema.ts";
+import { createBm25Retriever } from "../lib/retrieval/bm25_retriever.ts";
+import { chunkCorpus } from "../lib/retrieval/chunking.ts";
 import { tokenize } from "../lib/retrieval/tokenizer.ts";
 import type { Passage } from "../lib/retrieval/passages.ts";
 
@@ -137,7 +139,13 @@ function main(): number {
   collectGarbage();
   let rssBefore = rssMb();
   started = performance.now();
-  const retriever = retrieverFor(corpus);
+  const defaults = retrieverSchema.parse({});
+  const retriever = createBm25Retriever({
+    name: "default",
+    topK: top,
+    bm25: defaults.bm25,
+    passages: chunkCorpus(corpus, defaults.chunk),
+  }).index;
   const oursBuild = (performance.now() - started) / 1000;
   collectGarbage();
   const oursRss = rssMb() - rssBefore;

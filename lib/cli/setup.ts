@@ -13,13 +13,18 @@ import type { Question } from "../data/question_schema.ts";
 import { loadQuestionSets } from "../data/questions.ts";
 import { UsageError } from "../errors.ts";
 import { EMPTY_SCRIPT, loadMockScripts, type MockScript } from "../llm/mock_script.ts";
+import { RETRIEVER_BUILDERS } from "../retrieval/registry.ts";
 import type { Corpus } from "../types.ts";
 import { suggestion } from "../util/did_you_mean.ts";
 import { SYSTEMS } from "../../systems/registry.ts";
 import { BUILTIN_TOOLS } from "../../tools/registry.ts";
 
 /** The registries every config is checked against. */
-export const REGISTRIES: Registries = { systems: SYSTEMS, tools: BUILTIN_TOOLS };
+export const REGISTRIES: Registries = {
+  systems: SYSTEMS,
+  tools: BUILTIN_TOOLS,
+  retrieverKinds: new Set(RETRIEVER_BUILDERS.keys()),
+};
 
 /** Everything a run reads, loaded and checked. */
 export interface LoadedRun {

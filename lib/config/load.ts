@@ -18,6 +18,7 @@ import { suggestion } from "../util/did_you_mean.ts";
 import { readTextFile } from "../util/fs.ts";
 import { describePath, issuesFromZod, parseYaml, type YamlSource } from "../util/yaml_source.ts";
 import { checkMcpRef, type McpToolRef, offeredNames } from "./mcp_ref.ts";
+import { type RetrieverConfig, retrieverSchema } from "./retriever_schema.ts";
 import {
   configSchema,
   customToolRefSchema,
@@ -46,6 +47,24 @@ export interface ToolInfo {
 export interface Registries {
   systems: ReadonlyMap<string, SystemSchemaInfo>;
   tools: ReadonlyMap<string, ToolInfo>;
+  /** Retriever kinds this build can construct; absent: every kind of the schema. */
+  retrieverKinds?: ReadonlySet<string>;
+}
+
+/** Name of the retriever a searching system uses when it names none. */
+export const DEFAULT_RETRIEVER = "default";
+
+/**
+ * The retriever a system uses, after defaults. `key` identifies one build in
+ * a run: systems with the same key share one index and one set of
+ * embeddings.
+ */
+export interface RetrieverChoice {
+  /** `named:<name>` for an entry of `retrievers:` (or the default), `inline:<system>` otherwise. */
+  key: string;
+  /** The `retrievers:` name, or the system's name for an inline retriever. */
+  name: string;
+  config: RetrieverConfig;
 }
 
 /** A tool a system offers: a built-in with its options, a custom TypeScript tool, or an MCP server's tools. */
@@ -71,6 +90,8 @@ export interface SystemConfig {
   options: Record<string, unknown>;
   /** Tools the system offers besides any it always has; empty for tool-less systems. */
   tools: ToolRef[];
+  /** The retriever of a system whose type takes `retriever:`; null for the others. */
+  retriever: RetrieverChoice | null;
 }
 
 /** A loaded, validated config with every path absolute. */
@@ -88,6 +109,8 @@ export interface Config {
   model: ModelConfig;
   evaluation: EvaluationConfig;
   tools: ToolRules;
+  /** `retrievers:` after defaults, by name. */
+  retrievers: Record<string, RetrieverConfig>;
   systems: SystemConfig[];
 }
 
@@ -122,6 +145,7 @@ export function parseConfig(
   }
   const raw = parsed.data;
   const problems: ConfigIssue[] = [];
+  checkRetrieverKinds(raw, source, registries, problems);
   const systems = checkSystems(raw, source, registries, where.absolute, problems);
   checkAllowList(raw, systems, source, registries, problems);
   if (problems.length) throw new ConfigError("config", problems);
@@ -138,6 +162,7 @@ export function parseConfig(
     model: raw.model,
     evaluation: raw.evaluation,
     tools: raw.tools,
+    retrievers: raw.retrievers,
     systems,
   };
 }
@@ -183,6 +208,18 @@ function checkSystems(
       });
       return;
     }
+    const takesRetriever = "retriever" in info.options.shape;
+    if (!takesRetriever && "retriever" in entry) {
+      const searching = typeNames.filter((t) =>
+        "retriever" in (registries.systems.get(t)?.options.shape ?? {})
+      );
+      problems.push({
+        position: source.positionOf([...path, "retriever"], { key: true }),
+        message: `system type "${entry.type}" takes no retriever`,
+        hint: `remove its retriever:, or use a system that retrieves (${searching.join(", ")})`,
+      });
+      return;
+    }
     const checked = info.options.safeParse(entry);
     if (!checked.success) {
       problems.push(...issuesFromZod(source, checked.error, info.options, path, entry));
@@ -200,15 +237,100 @@ function checkSystems(
       return;
     }
     names.set(name, index);
+    let retriever: RetrieverChoice | null = null;
+    if (takesRetriever) {
+      const choice = chooseRetriever(entry.retriever, name, [...path, "retriever"], raw, source, {
+        registries,
+        problems,
+      });
+      if (!choice) return;
+      retriever = choice;
+    }
     const refs = Array.isArray(options.tools) ? options.tools : [];
     const tools = checkToolRefs(refs, [...path, "tools"], source, registries, configPath, {
       customTools,
       problems,
       rules: raw.tools,
     });
-    systems.push({ type: entry.type, name, options: { ...options, name }, tools });
+    systems.push({ type: entry.type, name, options: { ...options, name }, tools, retriever });
   });
   return systems;
+}
+
+/**
+ * The retriever of a system: the `retrievers:` entry it names, the one it
+ * gives inline, or (when it gives none) the entry named `default`, else BM25
+ * with every default. Undefined when the choice is wrong (a problem is added).
+ */
+function chooseRetriever(
+  given: unknown,
+  systemName: string,
+  at: Array<string | number>,
+  raw: RawConfig,
+  source: YamlSource,
+  run: { registries: Registries; problems: ConfigIssue[] },
+): RetrieverChoice | undefined {
+  const named = new Map(Object.entries(raw.retrievers));
+  if (given === undefined) {
+    const config = named.get(DEFAULT_RETRIEVER) ?? retrieverSchema.parse({});
+    return { key: `named:${DEFAULT_RETRIEVER}`, name: DEFAULT_RETRIEVER, config };
+  }
+  if (typeof given === "string") {
+    const config = named.get(given);
+    if (config === undefined) {
+      const known = [...named.keys()];
+      run.problems.push({
+        position: source.positionOf(at),
+        message: `unknown retriever "${given}"`,
+        hint: known.length
+          ? suggestion(given, known)
+          : `define it under retrievers: (e.g. retrievers: {${given}: {kind: bm25}})`,
+      });
+      return undefined;
+    }
+    return { key: `named:${given}`, name: given, config };
+  }
+  const parsed = retrieverSchema.safeParse(given);
+  if (!parsed.success) {
+    run.problems.push(...issuesFromZod(source, parsed.error, retrieverSchema, at, given));
+    return undefined;
+  }
+  if (!kindAvailable(parsed.data.kind, run.registries)) {
+    run.problems.push(kindProblem(parsed.data.kind, [...at, "kind"], source, run.registries));
+    return undefined;
+  }
+  return { key: `inline:${systemName}`, name: systemName, config: parsed.data };
+}
+
+function kindAvailable(kind: string, registries: Registries): boolean {
+  return registries.retrieverKinds === undefined || registries.retrieverKinds.has(kind);
+}
+
+function kindProblem(
+  kind: string,
+  at: Array<string | number>,
+  source: YamlSource,
+  registries: Registries,
+): ConfigIssue {
+  return {
+    position: source.positionOf(at),
+    message: `retriever kind "${kind}" is not available in this version of ragbench`,
+    hint: `use one of ${[...(registries.retrieverKinds ?? [])].map((k) => `"${k}"`).join(", ")}`,
+  };
+}
+
+/** Every entry of `retrievers:` must be of a kind this build can construct. */
+function checkRetrieverKinds(
+  raw: RawConfig,
+  source: YamlSource,
+  registries: Registries,
+  problems: ConfigIssue[],
+): void {
+  for (const [name, config] of Object.entries(raw.retrievers)) {
+    if (!kindAvailable(config.kind, registries)) {
+      problems.push(kindProblem(config.kind, ["retrievers", name, "kind"], source, registries));
+    }
+  }
 }
 
 function checkToolRefs(

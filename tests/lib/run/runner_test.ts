@@ -29,6 +29,7 @@ function system(name: string, def = closedBook): PlannedSystem {
     def,
     options: def.options.parse({ type: def.type }) as Record<string, unknown>,
     toolbox: toolboxOf(def === agentSearch ? [fakeSearch] : []),
+    retriever: null,
   };
 }
 
