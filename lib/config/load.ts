@@ -21,6 +21,7 @@ import { checkMcpRef, type McpToolRef, offeredNames } from "./mcp_ref.ts";
 import { type RetrieverConfig, retrieverSchema } from "./retriever_schema.ts";
 import {
   configSchema,
+  nameSchema,
   customToolRefSchema,
   type EvaluationConfig,
   type ModelConfig,
@@ -319,7 +320,7 @@ function kindProblem(
   };
 }
 
-/** Every entry of `retrievers:` must be of a kind this build can construct. */
+/** Every entry of `retrievers:` needs a valid name and a kind this build can construct. */
 function checkRetrieverKinds(
   raw: RawConfig,
   source: YamlSource,
@@ -327,6 +328,14 @@ function checkRetrieverKinds(
   problems: ConfigIssue[],
 ): void {
   for (const [name, config] of Object.entries(raw.retrievers)) {
+    const checked = nameSchema.safeParse(name);
+    if (!checked.success) {
+      problems.push({
+        position: source.positionOf(["retrievers", name], { key: true }),
+        message: `retriever name "${name}" is not valid: ${checked.error.issues[0].message}`,
+      });
+      continue;
+    }
     if (!kindAvailable(config.kind, registries)) {
       problems.push(kindProblem(config.kind, ["retrievers", name, "kind"], source, registries));
     }

@@ -135,8 +135,12 @@ export const retrieverRefSchema = z.union([
   z.record(z.string(), z.unknown()),
 ]);
 
-/** `retrievers:` — named retrievers, built once per run and shared by every system naming them. */
-export const retrieversSchema = z.record(nameSchema, retrieverSchema);
+/**
+ * `retrievers:` — named retrievers, built once per run and shared by every
+ * system naming them. Names are checked against {@link nameSchema} in the
+ * second pass, which can say what is wrong with a key.
+ */
+export const retrieversSchema = z.record(z.string(), retrieverSchema);
 
 /** The whole config file. */
 export const configSchema = z.strictObject({
