@@ -106,6 +106,17 @@ const failures: Array<{ name: string; text: string; message: string; registries?
     message: 'Cannot load config "r.yaml"',
   },
   {
+    name: "a retriever named like an Object.prototype member",
+    text: `${BASE}retrievers:\n  constructor: {}\nsystems: [{type: rag, retriever: toString}]\n`,
+    message:
+      'Cannot load config "r.yaml" (line 6, column 34): unknown retriever "toString" — expected one of "constructor"',
+  },
+  {
+    name: "a retriever named __proto__",
+    text: `${BASE}retrievers:\n  __proto__: {}\nsystems: [{type: rag, retriever: __proto__}]\n`,
+    message: 'Cannot load config "r.yaml" (line 6, column 34): unknown retriever "__proto__"',
+  },
+  {
     name: "a retriever on a system that takes none",
     text: `${BASE}systems:\n  - {type: closed_book, retriever: default}\n`,
     message:
