@@ -21,10 +21,10 @@ import { checkMcpRef, type McpToolRef, offeredNames } from "./mcp_ref.ts";
 import { type RetrieverConfig, retrieverSchema } from "./retriever_schema.ts";
 import {
   configSchema,
-  nameSchema,
   customToolRefSchema,
   type EvaluationConfig,
   type ModelConfig,
+  nameSchema,
   type RawConfig,
   type ToolRules,
 } from "./schema.ts";
