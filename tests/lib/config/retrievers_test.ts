@@ -39,7 +39,7 @@ systems:
   });
   assert.equal(ranks.retriever?.name, "default");
   assert.deepEqual(ranks.retriever?.config.bm25, {
-    k1: 1.2,
+    k1: 1.5,
     b: 0.75,
     stemmer: "snowball",
     stopwords: "english",

@@ -72,8 +72,8 @@ for (const r of rankings) {
   });
 }
 
-Deno.test("BM25 score is the documented formula (k1 = 1.2, b = 0.75, Lucene idf)", () => {
-  assert.equal(BM25_K1, 1.2);
+Deno.test("BM25 score is the documented formula (k1 = 1.5, b = 0.75, Lucene idf)", () => {
+  assert.equal(BM25_K1, 1.5);
   assert.equal(BM25_B, 0.75);
   const index = indexOf({ a: "apple pear", b: "plum fig grape", c: "apple apple plum fig" });
   const n = 3;
@@ -81,11 +81,24 @@ Deno.test("BM25 score is the documented formula (k1 = 1.2, b = 0.75, Lucene idf)
   const avgdl = (2 + 3 + 4) / 3;
   const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
   const expected = (tf: number, dl: number) =>
-    idf * tf * (1.2 + 1) / (tf + 1.2 * (1 - 0.75 + 0.75 * dl / avgdl));
+    idf * tf * (1.5 + 1) / (tf + 1.5 * (1 - 0.75 + 0.75 * dl / avgdl));
   const hits = index.search("apple", 5);
   assert.deepEqual(ids(hits), ["c", "a"]);
   assert.ok(Math.abs(hits[0].score - expected(2, 4)) < 1e-12, `${hits[0].score}`);
   assert.ok(Math.abs(hits[1].score - expected(1, 2)) < 1e-12, `${hits[1].score}`);
+});
+
+Deno.test("BM25 gives the hand-computed scores of a worked example", () => {
+  // N = 3, avgdl = 3; "apple" and "plum" each in 2 passages: idf = ln(1 + 1.5 / 2.5) = 0.470004.
+  // Query "apple apple plum" (qtf 2 and 1), k1 = 1.5, b = 0.75:
+  //   c (dl 4, apple x2, plum x1): 2 * 0.470004 * 2 * 2.5 / (2 + 1.5 * 1.25) + 0.470004 * 2.5 / (1 + 1.5 * 1.25)
+  //   a (dl 2, apple x1):          2 * 0.470004 * 2.5 / (1 + 1.5 * 0.75)
+  //   b (dl 3, plum x1):           0.470004 * 2.5 / (1 + 1.5 * 1)
+  const index = indexOf({ a: "apple pear", b: "plum fig grape", c: "apple apple plum fig" });
+  const hits = index.search("apple apple plum", 5);
+  assert.deepEqual(ids(hits), ["c", "a", "b"]);
+  const expected = [1.621611, 1.105891, 0.470004];
+  hits.forEach((h, i) => assert.ok(Math.abs(h.score - expected[i]) < 1e-5, `${h.score}`));
 });
 
 Deno.test("BM25 idf stays positive for a term in every passage", () => {
@@ -258,8 +271,8 @@ function referenceSearch(
       const tf = c.get(t) ?? 0;
       if (tf === 0) continue;
       const idf = Math.log(1 + (n - df.get(t)! + 0.5) / (df.get(t)! + 0.5));
-      const weight = qtf.get(t)! * idf * (1.2 + 1);
-      score = score + weight * tf / (tf + 1.2 * (1 - 0.75 + 0.75 * lengths[i] / avgdl));
+      const weight = qtf.get(t)! * idf * (1.5 + 1);
+      score = score + weight * tf / (tf + 1.5 * (1 - 0.75 + 0.75 * lengths[i] / avgdl));
     }
     if (score > 0) scored.push([i, score]);
   }
