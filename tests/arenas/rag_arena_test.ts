@@ -76,7 +76,7 @@ Deno.test("rag arena: a hallucinated answer to each unanswerable item fails on i
   }
 });
 
-Deno.test("rag arena under --mock: agent_search 15/15, closed_book less; multi-hop items search twice with different queries", async () => {
+Deno.test("rag arena under --mock: agent_search 15/15, rag 12/15 (one retrieval), closed_book less; multi-hop items search twice with different queries", async () => {
   await using t = await tempTree();
   const out = join(t.dir, "run");
   const result = await runCli(["run", CONFIG, "--mock", "--out", out, "--quiet"]);
@@ -105,4 +105,18 @@ Deno.test("rag arena under --mock: agent_search 15/15, closed_book less; multi-h
     assert.equal(line.retrieval.mrr, 1, `${line.question_id}: the evidence passage ranks first`);
   }
   assert.match(result.stdout, /agent_search\s+15\s+1\.000\s+\[1\.000, 1\.000\]\s+15\/15/);
+  // rag: one retrieval of the question, then the scripted answer. Single-hop and unanswerable
+  // items pass; multi-hop items answer right but fail min_tool_calls >= 2 (one retrieval).
+  const rag = lines.filter((l) => l.system === "rag");
+  assert.equal(rag.length, 15);
+  for (const line of rag) {
+    assert.deepEqual(line.steps.map((s) => s.type), ["retrieval", "model"], line.question_id);
+    assert.equal(line.error, null);
+    const failed = line.checks.filter((c) => !c.passed).map((c) => c.type);
+    assert.deepEqual(failed, line.kind === "multi_hop" ? ["min_tool_calls"] : [], line.question_id);
+  }
+  for (const line of rag.filter((l) => l.kind === "single_hop")) {
+    assert.equal(line.retrieval.recall, 1, `${line.question_id}: the evidence was retrieved`);
+  }
+  assert.match(result.stdout, /rag\s+15\s+0\.933\s+\[[^\]]+\]\s+12\/15/);
 });
