@@ -330,6 +330,9 @@ function topK(
   count: number,
   k: number,
 ): Array<[number, number]> {
+  // Insertion into a sorted array is fastest for the small k of tool calls; a deep ranking
+  // (retrieval_only with top_k 1000) uses a heap, so the cost stays O(count log k).
+  if (k > SMALL_K) return topKByHeap(scores, touched, count, k);
   const size = Math.min(k, count);
   const bestP = new Int32Array(size);
   const bestS = new Float64Array(size);
@@ -354,6 +357,69 @@ function topK(
   }
   const out: Array<[number, number]> = [];
   for (let i = 0; i < m; i++) out.push([bestP[i], bestS[i]]);
+  return out;
+}
+
+/** Largest k selected by insertion (see {@link topK}). */
+const SMALL_K = 64;
+
+/** Whether passage `p` with score `s` ranks below passage `q` with score `t`. */
+function worse(s: number, p: number, t: number, q: number): boolean {
+  return s < t || (s === t && p > q);
+}
+
+/** {@link topK} with a min-heap of the k best (worst at the root), then one sort. */
+function topKByHeap(
+  scores: Float64Array,
+  touched: Uint32Array,
+  count: number,
+  k: number,
+): Array<[number, number]> {
+  const size = Math.min(k, count);
+  const heapP = new Int32Array(size);
+  const heapS = new Float64Array(size);
+  let m = 0;
+  const siftDown = (at: number) => {
+    const p = heapP[at];
+    const s = heapS[at];
+    for (;;) {
+      const left = 2 * at + 1;
+      if (left >= m) break;
+      const right = left + 1;
+      const child = right < m && worse(heapS[right], heapP[right], heapS[left], heapP[left])
+        ? right
+        : left;
+      if (!worse(heapS[child], heapP[child], s, p)) break;
+      heapP[at] = heapP[child];
+      heapS[at] = heapS[child];
+      at = child;
+    }
+    heapP[at] = p;
+    heapS[at] = s;
+  };
+  for (let i = 0; i < count; i++) {
+    const p = touched[i];
+    const s = scores[p];
+    if (m < size) {
+      let at = m++;
+      while (at > 0) {
+        const parent = (at - 1) >> 1;
+        if (!worse(s, p, heapS[parent], heapP[parent])) break;
+        heapP[at] = heapP[parent];
+        heapS[at] = heapS[parent];
+        at = parent;
+      }
+      heapP[at] = p;
+      heapS[at] = s;
+    } else if (worse(heapS[0], heapP[0], s, p)) {
+      heapP[0] = p;
+      heapS[0] = s;
+      siftDown(0);
+    }
+  }
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i < m; i++) out.push([heapP[i], heapS[i]]);
+  out.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
   return out;
 }
 
