@@ -5,9 +5,11 @@
  * adding a kind is one builder function and one line in
  * {@link RETRIEVER_BUILDERS}.
  *
- * Passages are shared too: retrievers with equal `chunk:` settings get the
- * same passage array (so a hybrid and a BM25 retriever over the same chunks
- * rank the same passage objects).
+ * Builds are shared by settings, not only by name: two retrievers with
+ * equal settings (a named one and an inline copy of it, say) share one
+ * index, each keeping its own name. Passages are shared too: retrievers with
+ * equal `chunk:` settings get the same passage array (so a hybrid and a BM25
+ * retriever over the same chunks rank the same passage objects).
  *
  * @module
  */
@@ -67,7 +69,10 @@ export const RETRIEVER_BUILDERS: ReadonlyMap<string, RetrieverBuilder> = new Map
 export class RunRetrievers {
   readonly #corpus: Corpus;
   readonly #builders: ReadonlyMap<string, RetrieverBuilder>;
+  /** Builds by canonical settings. */
   readonly #built = new Map<string, Promise<Retriever>>();
+  /** Retrievers by request key (a build under the request's name). */
+  readonly #named = new Map<string, Promise<Retriever>>();
   readonly #passages = new Map<string, Passage[]>();
   #builds = 0;
 
@@ -80,24 +85,32 @@ export class RunRetrievers {
     this.#builders = builders;
   }
 
-  /** How many retrievers were built (each distinct key once). */
+  /** How many retrievers were built (each distinct setting once). */
   get builds(): number {
     return this.#builds;
   }
 
   /**
-   * The retriever for `request`, built on the first request for its key;
-   * later requests for the key get the same object (even while it builds).
+   * The retriever for `request`, built on the first request for its
+   * settings; later requests for the key get the same object (even while it
+   * builds), and requests with other keys but equal settings share the build
+   * under their own name.
    *
    * @throws {RagbenchError} when the kind has no builder, or the build fails.
    */
   get(request: RetrieverRequest, signal: AbortSignal): Promise<Retriever> {
-    let built = this.#built.get(request.key);
-    if (built === undefined) {
-      built = this.#build(request, signal);
-      this.#built.set(request.key, built);
+    let named = this.#named.get(request.key);
+    if (named === undefined) {
+      const settings = canonicalJson(request.config);
+      let built = this.#built.get(settings);
+      if (built === undefined) {
+        built = this.#build(request, signal);
+        this.#built.set(settings, built);
+      }
+      named = built.then((retriever) => renamed(retriever, request.name));
+      this.#named.set(request.key, named);
     }
-    return built;
+    return named;
   }
 
   async #build(request: RetrieverRequest, signal: AbortSignal): Promise<Retriever> {
@@ -131,4 +144,29 @@ export class RunRetrievers {
     }
     return passages;
   }
+}
+
+/** `retriever` under `name` (itself when the name already matches). */
+function renamed(retriever: Retriever, name: string): Retriever {
+  if (retriever.name === name) return retriever;
+  const view: Retriever = {
+    name,
+    kind: retriever.kind,
+    topK: retriever.topK,
+    passages: retriever.passages,
+    search: (query, k, signal) => retriever.search(query, k, signal),
+  };
+  if (retriever.queryTerms) view.queryTerms = (query) => retriever.queryTerms!(query);
+  return view;
+}
+
+/** JSON with object keys sorted, so equal settings give equal text. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(
+    value,
+    (_key, v) =>
+      v !== null && typeof v === "object" && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+        : v,
+  );
 }

@@ -14,7 +14,7 @@ const corpus = corpusOf([
   { id: "b", text: "apple pie and pears" },
 ]);
 
-Deno.test("RunRetrievers builds each key once, however many systems ask", async () => {
+Deno.test("RunRetrievers builds each setting once, however many systems ask", async () => {
   const retrievers = new RunRetrievers(corpus);
   const config = retrieverSchema.parse({ top_k: 3 });
   const [first, second] = await Promise.all([
@@ -25,8 +25,24 @@ Deno.test("RunRetrievers builds each key once, however many systems ask", async 
   assert.equal(retrievers.builds, 1);
   assert.equal(first.name, "small");
   assert.equal(first.topK, 3);
-  const other = await retrievers.get({ key: "inline:rag", name: "rag", config }, signal);
-  assert.notEqual(other, first);
+  // Equal settings under another key share the build, under their own name.
+  const copy = await retrievers.get({
+    key: "inline:rag",
+    name: "rag",
+    config: retrieverSchema.parse({ top_k: 3 }),
+  }, signal);
+  assert.equal(retrievers.builds, 1);
+  assert.equal(copy.name, "rag");
+  assert.deepEqual(
+    (await copy.search("apple", 5, signal)).hits,
+    (await first.search("apple", 5, signal)).hits,
+  );
+  assert.deepEqual(copy.queryTerms?.("The apples"), ["appl"]);
+  const other = await retrievers.get({
+    key: "named:plural",
+    name: "plural",
+    config: retrieverSchema.parse({ top_k: 3, bm25: { stemmer: "plural" } }),
+  }, signal);
   assert.equal(retrievers.builds, 2);
   // Equal chunk settings share one passage array.
   assert.equal(other.passages, first.passages);
