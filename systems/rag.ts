@@ -13,7 +13,7 @@
  */
 
 import { retrievingSystemBaseSchema } from "../lib/config/schema.ts";
-import { groundedMessages } from "../lib/llm/grounded_prompt.ts";
+import { GROUNDED_INSTRUCTIONS, groundedMessages } from "../lib/llm/grounded_prompt.ts";
 import { RetrievalFailedError } from "../lib/run/trace_recorder.ts";
 import { defineSystem, NO_FLAGS } from "./system.ts";
 
@@ -24,6 +24,7 @@ export const rag = defineSystem({
   acceptsTools: false,
   alwaysTools: [],
   options: retrievingSystemBaseSchema,
+  prompts: [GROUNDED_INSTRUCTIONS],
   async run(_options, ctx) {
     if (ctx.retriever === null) throw new TypeError("rag runs with a retriever (see plan.ts)");
     const question = ctx.question.question;
