@@ -76,7 +76,7 @@ Deno.test("rag arena: a hallucinated answer to each unanswerable item fails on i
   }
 });
 
-Deno.test("rag arena under --mock: agent_search 15/15, rag 12/15 (one retrieval), closed_book less; multi-hop items search twice with different queries", async () => {
+Deno.test("rag arena under --mock: agent_search 15/15, closed_book less; multi-hop items search twice with different queries", async () => {
   await using t = await tempTree();
   const out = join(t.dir, "run");
   const result = await runCli(["run", CONFIG, "--mock", "--out", out, "--quiet"]);
@@ -105,7 +105,24 @@ Deno.test("rag arena under --mock: agent_search 15/15, rag 12/15 (one retrieval)
     assert.equal(line.retrieval.mrr, 1, `${line.question_id}: the evidence passage ranks first`);
   }
   assert.match(result.stdout, /agent_search\s+15\s+1\.000\s+\[1\.000, 1\.000\]\s+15\/15/);
-  // rag: one retrieval of the question, then the scripted answer. Single-hop and unanswerable
+});
+
+Deno.test("rag arena under --mock: rag (one BM25 retrieval, then the answer) scores 12/15, missing only the multi-hop second search", async () => {
+  const arenaFile = (name: string) => join(ROOT, "arenas/rag", name);
+  await using t = await tempTree({
+    "c.yaml": `name: rag_only
+corpus: ${arenaFile("corpus.json")}
+questions: ${arenaFile("questions.yaml")}
+mock_script: ${arenaFile("mock.yaml")}
+systems:
+  - {type: rag, name: rag}
+`,
+  });
+  const out = join(t.dir, "run");
+  const result = await runCli(["run", t.path("c.yaml"), "--mock", "--out", out, "--quiet"]);
+  assert.equal(result.code, 0, result.stderr);
+  const lines = await readJsonl(join(out, "per_question_results.jsonl")) as QuestionResult[];
+  // One retrieval of the question, then the scripted answer. Single-hop and unanswerable
   // items pass; multi-hop items answer right but fail min_tool_calls >= 2 (one retrieval).
   const rag = lines.filter((l) => l.system === "rag");
   assert.equal(rag.length, 15);

@@ -80,7 +80,7 @@ Deno.test("two --mock runs give identical JSONL apart from timing fields", async
     texts.push(withoutTiming(Deno.readTextFileSync(join(out, RESULTS))));
   }
   assert.equal(texts[0], texts[1]);
-  assert.equal(texts[0].split("\n").length, 46);
+  assert.equal(texts[0].split("\n").length, 31);
 });
 
 Deno.test("an unreachable model endpoint gives an error per question, not a crash (exit 1)", async () => {
