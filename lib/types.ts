@@ -98,9 +98,13 @@ export interface ToolCall {
   arguments: string;
 }
 
-/** A failure of the model API during a question (recorded, never thrown past the runner). */
+/**
+ * Why a question could not be completed (recorded, never thrown past the
+ * runner): the model API failed, the question timed out, a system's own
+ * retrieval failed (an embedding endpoint down, say), or a bug.
+ */
 export interface StepError {
-  kind: "model" | "timeout" | "internal";
+  kind: "model" | "timeout" | "retrieval" | "internal";
   message: string;
 }
 

@@ -26,10 +26,13 @@
  * (b) in-process: the toolbox (`createToolbox`) over `createInProcessHost`,
  *     what a system pays without the sandbox (JSON argument parsing, the
  *     timeout race, truncation and timing);
- * (c) sandbox: the toolbox over `createWorkerHost`, what a run uses.
+ * (c) sandbox: the toolbox over the hosts a run uses: `createWorkerHost` for
+ *     every built-in but `search`, which a run serves in the main process
+ *     over its retriever (`tools/retrieval_host.ts`, here over the same
+ *     default BM25 index as the direct path).
  * The first call of each path is reported as its cold figure (for the
  * sandbox, the very first call includes starting the worker and posting it
- * the corpus, and the first search builds the worker's own index). Then every
+ * the corpus). Then every
  * path is warmed up (`--warmup` calls) and `--calls` sequential calls are
  * timed with `performance.now()`, in `--rounds` interleaved rounds so drift
  * (JIT, GC, CPU clock) does not favour one path. Reported per path: p50, p95
@@ -53,6 +56,8 @@ import { createInProcessHost, type ToolHost } from "../tools/host.ts";
 import { invokeTool } from "../tools/invoke.ts";
 import { BUILTIN_TOOLS } from "../tools/registry.ts";
 import { createWorkerHost } from "../tools/sandbox/worker_host.ts";
+import { createRetrievalHost } from "../tools/retrieval_host.ts";
+import { retrieverFor } from "../lib/retrieval/retriever.ts";
 import { createToolbox, type ToolSession } from "../tools/toolbox.ts";
 import { syntheticCorpus, syntheticQueries, vocabulary } from "./synthetic_corpus.ts";
 
@@ -101,10 +106,16 @@ async function main(): Promise<void> {
   const names = cases.map((c) => c.tool);
   const inProcess = createInProcessHost([...BUILTIN_TOOLS.values()], { corpus, now: NOW });
   const sandbox = createWorkerHost({ corpus, now: NOW });
+  const retrieval = createRetrievalHost(retrieverFor(corpus), { corpus, now: NOW });
   try {
     const signal = new AbortController().signal;
     const inProcessSession = sessionOver(inProcess, names);
-    const sandboxSession = sessionOver(sandbox, names);
+    const sandboxSession = createToolbox(
+      names.map((n) =>
+        offerBuiltin(n, defaultOptions(n), n === "search" ? retrieval : sandbox, CONFIG)
+      ),
+      RULES,
+    ).session("bench");
     const now = Temporal.PlainDate.from(NOW);
     const paths = cases.map((c) => {
       const def = BUILTIN_TOOLS.get(c.tool)!;
@@ -191,6 +202,7 @@ async function main(): Promise<void> {
     if (worst >= TARGET_MS) Deno.exitCode = 1;
   } finally {
     await sandbox.close();
+    await retrieval.close();
     await inProcess.close();
   }
 }

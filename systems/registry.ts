@@ -7,10 +7,14 @@
 
 import { agentSearch } from "./agent_search.ts";
 import { closedBook } from "./closed_book.ts";
+import { rag } from "./rag.ts";
+import { retrievalOnly } from "./retrieval_only.ts";
 import type { SystemDef } from "./system.ts";
 
 /** System types by name. */
 export const SYSTEMS: ReadonlyMap<string, SystemDef> = new Map<string, SystemDef>([
   [closedBook.type, closedBook],
   [agentSearch.type, agentSearch],
+  [rag.type, rag],
+  [retrievalOnly.type, retrievalOnly],
 ]);

@@ -8,6 +8,7 @@
 
 import type { z } from "zod";
 import type { Question } from "../lib/data/question_schema.ts";
+import type { Retriever } from "../lib/retrieval/types.ts";
 import type { TraceRecorder } from "../lib/run/trace_recorder.ts";
 import type { TraceFlags } from "../lib/types.ts";
 import type { ToolSession } from "../tools/toolbox.ts";
@@ -19,6 +20,12 @@ export interface SystemContext {
   recorder: TraceRecorder;
   /** The system's tools for this question (no specs for a tool-less system). */
   tools: ToolSession;
+  /**
+   * The system's retriever (its `retriever:` option, shared by every system
+   * naming the same one); null for a system type that takes no `retriever:`.
+   * Retrieve through `recorder.retrieve` so the step is recorded.
+   */
+  retriever: Retriever | null;
   /** Aborted on the question timeout or when the run is cancelled. */
   signal: AbortSignal;
 }

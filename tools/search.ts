@@ -1,6 +1,10 @@
 /**
- * The built-in `search` tool: BM25 over the corpus's passages (see
- * `lib/retrieval/`), the same deterministic retriever for every system.
+ * The built-in `search` tool: the passages a retriever ranks best for the
+ * model's query. In a run, each system's `search` is bound to that system's
+ * retriever (its `retriever:` option, by default BM25) and served in the
+ * main process by `retrieval_host.ts`, where the run's retrievers were built
+ * once; {@link search} itself, run outside a run (`ragbench tool search`,
+ * tests), searches the corpus's default BM25 retriever.
  *
  * Output, one block per passage, best first, separated by a blank line:
  *
@@ -10,17 +14,24 @@
  * Scores are rounded to three decimals (the ranking uses the exact values).
  * Whitespace runs in the passage text are shown as single spaces, so line
  * breaks do not spend the output budget. `data.results` holds the same
- * passages with their unaltered text, in rank order.
+ * passages with their unaltered text, in rank order. The call's cost is the
+ * retriever's (embedding the query, for a vector retriever).
  *
  * @module
  */
 
 import { z } from "zod";
-import { defineTool, toolError, toolResult } from "./define_tool.ts";
+import {
+  defineTool,
+  type ToolDef,
+  toolError,
+  toolResult,
+  type ToolReturnValue,
+} from "./define_tool.ts";
 import { retrieverFor } from "../lib/retrieval/retriever.ts";
-import { tokenize } from "../lib/retrieval/tokenizer.ts";
+import type { Retriever } from "../lib/retrieval/types.ts";
 
-/** Longest query accepted, in characters. */
+/** Longest query a model may send, in characters (systems that retrieve themselves have no limit). */
 export const MAX_QUERY_CHARS = 1000;
 /** Most passages one call returns. */
 export const MAX_TOP_K = 50;
@@ -30,52 +41,93 @@ export function roundScore(score: number): number {
   return Math.round(score * 1000) / 1000;
 }
 
-/** The `search` tool. */
+const NAME = "search";
+const DESCRIPTION =
+  "Search the document collection and return the best matching passages with their document ids. Cite those ids in the answer.";
+const PARAMETERS = z.strictObject({
+  query: z.string()
+    .min(1, "must not be empty")
+    .max(MAX_QUERY_CHARS, `must be at most ${MAX_QUERY_CHARS} characters`)
+    .describe("What to search for: a short natural-language query or the key terms."),
+  top_k: z.int()
+    .min(1)
+    .max(MAX_TOP_K)
+    .default(5)
+    .describe(`How many passages to return (1-${MAX_TOP_K}, default 5).`),
+});
+
+/** The arguments of a search call, after validation. */
+export type SearchArgs = z.output<typeof PARAMETERS>;
+
+/** The `search` tool over the corpus's default BM25 retriever (used outside runs). */
 export const search = defineTool({
-  name: "search",
-  description:
-    "Search the document collection and return the best matching passages with their document ids. Cite those ids in the answer.",
-  parameters: z.strictObject({
-    query: z.string()
-      .min(1, "must not be empty")
-      .max(MAX_QUERY_CHARS, `must be at most ${MAX_QUERY_CHARS} characters`)
-      .describe("What to search for: a short natural-language query or the key terms."),
-    top_k: z.int()
-      .min(1)
-      .max(MAX_TOP_K)
-      .default(5)
-      .describe(`How many passages to return (1-${MAX_TOP_K}, default 5).`),
-  }),
+  name: NAME,
+  description: DESCRIPTION,
+  parameters: PARAMETERS,
   sideEffects: "none",
-  prepare(corpus) {
-    retrieverFor(corpus);
-  },
   run(args, ctx) {
-    if (tokenize(args.query).length === 0) {
-      return toolError(
-        "invalid_args",
-        `The query "${args.query}" has no searchable words: it is only common words ` +
-          `(such as "the", "of", "what") or punctuation. Search again with content words: ` +
-          `names, places, things, numbers.`,
-      );
-    }
-    const hits = retrieverFor(ctx.corpus).search(args.query, args.top_k);
-    const results = hits.map((hit) => ({
-      doc_id: hit.passage.doc_id,
-      passage_id: hit.passage.id,
-      score: roundScore(hit.score),
-      text: hit.passage.text,
-    }));
-    if (results.length === 0) {
-      return toolResult({
-        output: `No passage matched "${args.query}". Try other words, synonyms or fewer terms.`,
-        data: { results: [] },
-      });
-    }
-    const output = results.map((r, i) =>
-      `[${i + 1}] doc_id: ${r.doc_id} | passage: ${r.passage_id} | score: ${r.score}\n` +
-      r.text.replace(/\s+/g, " ").trim()
-    ).join("\n\n");
-    return toolResult({ output, data: { results } });
+    return runSearch(retrieverFor(ctx.corpus), args, ctx.signal);
   },
 });
+
+/** The `search` tool bound to `retriever`: same name, description and schema as {@link search}. */
+export function searchOver(retriever: Retriever): ToolDef {
+  return defineTool({
+    name: NAME,
+    description: DESCRIPTION,
+    parameters: PARAMETERS,
+    sideEffects: "none",
+    run(args, ctx) {
+      return runSearch(retriever, args, ctx.signal);
+    },
+  }) as unknown as ToolDef;
+}
+
+/**
+ * One search call over `retriever`, as the model sees it. A query with no
+ * searchable words (for a lexical retriever) and a failing retriever become
+ * error results; an aborted call rejects (the caller reports the timeout).
+ */
+export async function runSearch(
+  retriever: Retriever,
+  args: SearchArgs,
+  signal: AbortSignal,
+): Promise<ToolReturnValue> {
+  if (retriever.queryTerms && retriever.queryTerms(args.query).length === 0) {
+    return toolError(
+      "invalid_args",
+      `The query "${args.query}" has no searchable words: it is only common words ` +
+        `(such as "the", "of", "what") or punctuation. Search again with content words: ` +
+        `names, places, things, numbers.`,
+    );
+  }
+  let outcome;
+  try {
+    outcome = await retriever.search(args.query, args.top_k, signal);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return toolError(
+      "unavailable",
+      "Search is unavailable right now (the retriever failed). Try again, or answer with what you have.",
+      { detail: `retriever "${retriever.name}": ${(error as Error)?.message ?? String(error)}` },
+    );
+  }
+  const results = outcome.hits.map((hit) => ({
+    doc_id: hit.passage.doc_id,
+    passage_id: hit.passage.id,
+    score: roundScore(hit.score),
+    text: hit.passage.text,
+  }));
+  if (results.length === 0) {
+    return toolResult({
+      output: `No passage matched "${args.query}". Try other words, synonyms or fewer terms.`,
+      data: { results: [] },
+      cost_usd: outcome.cost_usd,
+    });
+  }
+  const output = results.map((r, i) =>
+    `[${i + 1}] doc_id: ${r.doc_id} | passage: ${r.passage_id} | score: ${r.score}\n` +
+    r.text.replace(/\s+/g, " ").trim()
+  ).join("\n\n");
+  return toolResult({ output, data: { results }, cost_usd: outcome.cost_usd });
+}

@@ -1,12 +1,23 @@
 /**
  * Turns a loaded config into runnable systems: picks each system's
- * definition, resolves the tools it offers (its always-on tools, then its
- * `tools:` list) and starts the hosts those tools run in.
+ * definition, builds the retrievers the systems use (each distinct one once,
+ * in this process), resolves the tools each system offers (its always-on
+ * tools, then its `tools:` list) and starts the hosts those tools run in.
+ * `search` is served over the system's retriever by a host in this process
+ * (`tools/retrieval_host.ts`); the other built-ins run in the sandbox worker.
  *
  * @module
  */
 
-import type { Config, ToolRef } from "../config/load.ts";
+import {
+  type Config,
+  DEFAULT_RETRIEVER,
+  type RetrieverChoice,
+  type ToolRef,
+} from "../config/load.ts";
+import { retrieverSchema } from "../config/retriever_schema.ts";
+import { type RetrieverBuilder, RunRetrievers } from "../retrieval/registry.ts";
+import type { Retriever } from "../retrieval/types.ts";
 import type { PlannedSystem } from "../run/runner.ts";
 import type { SummarySystem } from "../report/outputs.ts";
 import type { Corpus } from "../types.ts";
@@ -20,12 +31,16 @@ import { createToolbox, type OfferedTool } from "../../tools/toolbox.ts";
 import type { OpenOptions } from "../../tools/mcp/connection.ts";
 import { offerMcpTools, offerMockMcpTools } from "../../tools/mcp/host.ts";
 import { createMcpPool } from "../../tools/mcp/pool.ts";
+import { createRetrievalHost } from "../../tools/retrieval_host.ts";
+import { search } from "../../tools/search.ts";
 
 /** Runnable systems and the hosts to close when the run ends. */
 export interface Plan {
   systems: PlannedSystem[];
   /** Name, type and offered tools of each system, for the summaries. */
   summary: SummarySystem[];
+  /** The run's retrievers (each built once). */
+  retrievers: RunRetrievers;
   close(): Promise<void>;
 }
 
@@ -44,15 +59,20 @@ export interface PlanOptions {
   mcp?: OpenOptions;
   /** Hears a line when a custom tool is slow to load. */
   progress?: (text: string) => void;
+  /** Builder of each retriever kind (default: every kind this version has). */
+  retrieverBuilders?: ReadonlyMap<string, RetrieverBuilder>;
+  /** Aborted to stop building indexes (Ctrl-C during start-up). */
+  signal?: AbortSignal;
 }
 
 /**
- * Builds the plan: starts the built-ins' worker, one process per custom
- * tool (reading each custom tool's description and schema) and one
- * connection per MCP server (except in `--mock` runs). The caller must
- * `close()` it on every path; if building fails, what was started is closed.
+ * Builds the plan: builds the retrievers, starts the built-ins' worker, one
+ * process per custom tool (reading each custom tool's description and
+ * schema) and one connection per MCP server (except in `--mock` runs). The
+ * caller must `close()` it on every path; if building fails, what was
+ * started is closed.
  *
- * @throws {RagbenchError} when a custom tool cannot be loaded.
+ * @throws {RagbenchError} when a custom tool cannot be loaded or a retriever cannot be built.
  */
 export async function planSystems(
   config: Config,
@@ -70,6 +90,18 @@ export async function planSystems(
   const close = async () => {
     await Promise.all([...hosts.map((h) => h.close()), mcp.close()]);
   };
+  const signal = options.signal ?? new AbortController().signal;
+  const retrievers = new RunRetrievers(corpus, options.retrieverBuilders);
+  const searchHosts = new Map<string, ToolHost>();
+  const searchHostFor = async (choice: RetrieverChoice): Promise<ToolHost> => {
+    let host = searchHosts.get(choice.key);
+    if (!host) {
+      host = createRetrievalHost(await retrievers.get(choice, signal), env);
+      searchHosts.set(choice.key, host);
+      hosts.push(host);
+    }
+    return host;
+  };
   try {
     const custom = new Map<string, OfferedTool>();
     const systems: PlannedSystem[] = [];
@@ -82,10 +114,16 @@ export async function planSystems(
         .filter((name) => !system.tools.some((t) => t.name === name))
         .map((name) => ({ kind: "builtin", name, options: defaultOptions(name) }));
       refs.push(...system.tools);
+      const retriever: Retriever | null = system.retriever
+        ? await retrievers.get(system.retriever, signal)
+        : null;
       const offered: OfferedTool[] = [];
       for (const ref of refs) {
         if (ref.kind === "builtin") {
-          offered.push(offerBuiltin(ref.name, ref.options, builtinHost, config));
+          const host = ref.name === search.name
+            ? await searchHostFor(system.retriever ?? defaultRetrieverChoice(config))
+            : builtinHost;
+          offered.push(offerBuiltin(ref.name, ref.options, host, config));
           continue;
         }
         if (ref.kind === "mcp") {
@@ -113,6 +151,7 @@ export async function planSystems(
         def,
         options: system.options,
         toolbox: createToolbox(offered, config.tools),
+        retriever,
       });
     }
     // Indexes are built now, before any question, not inside a call's timeout.
@@ -125,6 +164,7 @@ export async function planSystems(
         tools: s.toolbox.tools.map((t) => t.name),
         networkTools: s.toolbox.tools.filter((t) => t.sideEffects === "network").map((t) => t.name),
       })),
+      retrievers,
       close,
     };
   } catch (error) {
@@ -133,14 +173,29 @@ export async function planSystems(
   }
 }
 
-/** Names of the built-in tools some system of the config offers. */
+/** Names of the built-in tools the worker serves to some system of the config (not `search`). */
 function builtinsOffered(config: Config): string[] {
   const names = new Set<string>();
   for (const system of config.systems) {
     for (const name of SYSTEMS.get(system.type)?.alwaysTools ?? []) names.add(name);
     for (const tool of system.tools) if (tool.kind === "builtin") names.add(tool.name);
   }
+  names.delete(search.name);
   return [...names];
+}
+
+/**
+ * The retriever of a system whose type takes no `retriever:` but offers
+ * `search` through its tool list: the config's `default` retriever (BM25
+ * with every default when there is none).
+ */
+export function defaultRetrieverChoice(config: Pick<Config, "retrievers">): RetrieverChoice {
+  const named = new Map(Object.entries(config.retrievers));
+  return {
+    key: `named:${DEFAULT_RETRIEVER}`,
+    name: DEFAULT_RETRIEVER,
+    config: named.get(DEFAULT_RETRIEVER) ?? retrieverSchema.parse({}),
+  };
 }
 
 /** The offered form of a built-in tool. */

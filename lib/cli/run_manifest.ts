@@ -10,7 +10,7 @@
 import { corpusSourcePath } from "../data/corpus.ts";
 import { questionSourcePath } from "../data/questions.ts";
 import { join } from "node:path";
-import type { Config } from "../config/load.ts";
+import type { Config, RetrieverChoice } from "../config/load.ts";
 import { RagbenchError, UsageError } from "../errors.ts";
 import type { Pricing } from "../llm/model.ts";
 import type { PlannedSystem } from "../run/runner.ts";
@@ -49,6 +49,8 @@ export async function currentManifest(ctx: ManifestContext): Promise<RunManifest
       config.systems.flatMap((s) => s.tools.flatMap((t) => t.kind === "custom" ? [t.module] : [])),
     ),
   ];
+  // A system's retriever settings decide its results: hash them, not just the name it gives.
+  const retrievers = new Map(config.systems.map((s) => [s.name, s.retriever]));
   return buildManifest({
     version: ctx.version,
     config,
@@ -72,7 +74,7 @@ export async function currentManifest(ctx: ManifestContext): Promise<RunManifest
     systems: ctx.systems.map((s) => ({
       name: s.name,
       type: s.def.type,
-      options: s.options,
+      options: withRetriever(s.options, retrievers.get(s.name) ?? null),
       prompts: s.def.prompts ?? [],
       toolSpecs: s.toolbox.specs,
     })),
@@ -132,4 +134,12 @@ export async function checkResume(
 /** Writes `run.json` into `dir` (atomically). */
 export async function writeManifest(dir: string, manifest: RunManifest): Promise<void> {
   await writeFileAtomic(join(dir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + "\n");
+}
+
+/** A system's options with its `retriever:` replaced by the retriever's full settings. */
+function withRetriever(
+  options: Record<string, unknown>,
+  choice: RetrieverChoice | null,
+): Record<string, unknown> {
+  return choice ? { ...options, retriever: { name: choice.name, ...choice.config } } : options;
 }

@@ -17,9 +17,12 @@ import { parametersJsonSchema, type ToolDef } from "../../tools/define_tool.ts";
 import { BUILTIN_TOOLS } from "../../tools/registry.ts";
 import { createWorkerHost } from "../../tools/sandbox/worker_host.ts";
 import { createToolbox } from "../../tools/toolbox.ts";
+import { createRetrievalHost } from "../../tools/retrieval_host.ts";
+import { search } from "../../tools/search.ts";
+import { RunRetrievers } from "../retrieval/registry.ts";
 import type { CommandSpec, ParsedArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
-import { defaultOptions, offerBuiltin, offerCustom } from "./plan.ts";
+import { defaultOptions, defaultRetrieverChoice, offerBuiltin, offerCustom } from "./plan.ts";
 import { loadConfig } from "../config/load.ts";
 import { REGISTRIES } from "./setup.ts";
 import { isoDateSchema, toolRulesSchema } from "../config/schema.ts";
@@ -202,6 +205,12 @@ export async function toolCommand(args: ParsedArgs, io: CliIO): Promise<number> 
     tool = await offerCustom(custom, { corpus, now, maxProcesses: 1, progress: io.progress }, {
       tools: rules,
     });
+  } else if (name === search.name) {
+    // As in a run: search is served in this process over the default retriever.
+    const choice = defaultRetrieverChoice(config ?? { retrievers: {} });
+    const retriever = await new RunRetrievers(corpus).get(choice, io.signal);
+    const host = createRetrievalHost(retriever, { corpus, now });
+    tool = offerBuiltin(name, builtinOptions(config, name), host, { tools: rules });
   } else {
     const host = createWorkerHost({ corpus, now, prepare: [name] });
     tool = offerBuiltin(name, builtinOptions(config, name), host, { tools: rules });

@@ -24,10 +24,21 @@ export async function validateCommand(args: ParsedArgs, io: CliIO): Promise<numb
   const loaded = await loadRun(args.positionals[0], { mock: true }, { progress: io.progress });
   const { config, corpus, questions } = loaded;
   const tools = new Set(config.systems.flatMap((s) => s.tools.map((t) => t.name)));
+  const retrievers = new Map<string, { label: string; users: string[] }>();
+  for (const s of config.systems) {
+    if (!s.retriever) continue;
+    const label = `${s.retriever.name} (${s.retriever.config.kind})`;
+    const entry = retrievers.get(s.retriever.key) ?? { label, users: [] };
+    entry.users.push(s.name);
+    retrievers.set(s.retriever.key, entry);
+  }
+  const retrieverLine = [...retrievers.values()].map((r) => `${r.label}: ${r.users.join(", ")}`)
+    .join("; ");
   io.out(
     [
       `${args.positionals[0]}: OK`,
       `  systems:   ${config.systems.map((s) => `${s.name} (${s.type})`).join(", ")}`,
+      ...(retrieverLine ? [`  retrievers: ${retrieverLine}`] : []),
       `  tools:     ${tools.size ? [...tools].join(", ") : "none beyond each system's own"}`,
       `  corpus:    ${corpus.documents.length} documents, ${corpus.tables.length} tables`,
       `  questions: ${questions.length}`,

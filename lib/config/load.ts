@@ -16,14 +16,16 @@ import { ConfigError, type ConfigIssue } from "../errors.ts";
 import type { SideEffects } from "../types.ts";
 import { suggestion } from "../util/did_you_mean.ts";
 import { readTextFile } from "../util/fs.ts";
-import { shieldProtoKeys } from "../util/proto_keys.ts";
+import { restoreProtoKey, shieldProtoKeys } from "../util/proto_keys.ts";
 import { describePath, issuesFromZod, parseYaml, type YamlSource } from "../util/yaml_source.ts";
 import { checkMcpRef, type McpToolRef, offeredNames } from "./mcp_ref.ts";
+import { type RetrieverConfig, retrieverSchema } from "./retriever_schema.ts";
 import {
   configSchema,
   customToolRefSchema,
   type EvaluationConfig,
   type ModelConfig,
+  nameSchema,
   type RawConfig,
   toolRefSchema,
   type ToolRules,
@@ -49,6 +51,24 @@ export interface ToolInfo {
 export interface Registries {
   systems: ReadonlyMap<string, SystemSchemaInfo>;
   tools: ReadonlyMap<string, ToolInfo>;
+  /** Retriever kinds this build can construct; absent: every kind of the schema. */
+  retrieverKinds?: ReadonlySet<string>;
+}
+
+/** Name of the retriever a searching system uses when it names none. */
+export const DEFAULT_RETRIEVER = "default";
+
+/**
+ * The retriever a system uses, after defaults. `key` identifies one build in
+ * a run: systems with the same key share one index and one set of
+ * embeddings.
+ */
+export interface RetrieverChoice {
+  /** `named:<name>` for an entry of `retrievers:` (or the default), `inline:<system>` otherwise. */
+  key: string;
+  /** The `retrievers:` name, or the system's name for an inline retriever. */
+  name: string;
+  config: RetrieverConfig;
 }
 
 /** A tool a system offers: a built-in with its options, a custom TypeScript tool, or an MCP server's tools. */
@@ -76,6 +96,8 @@ export interface SystemConfig {
   options: Record<string, unknown>;
   /** Tools the system offers besides any it always has; empty for tool-less systems. */
   tools: ToolRef[];
+  /** The retriever of a system whose type takes `retriever:`; null for the others. */
+  retriever: RetrieverChoice | null;
 }
 
 /** A loaded, validated config with every path absolute. */
@@ -93,6 +115,8 @@ export interface Config {
   model: ModelConfig;
   evaluation: EvaluationConfig;
   tools: ToolRules;
+  /** `retrievers:` after defaults, by name. */
+  retrievers: Record<string, RetrieverConfig>;
   systems: SystemConfig[];
 }
 
@@ -130,9 +154,13 @@ export function parseConfig(
     const systemsList = configSchema.shape.systems.safeParse(shieldProtoKeys(value.systems));
     if (systemsList.success) {
       const rules = toolRulesSchema.safeParse(value.tools ?? {});
+      const retrievers = configSchema.shape.retrievers.safeParse(
+        shieldProtoKeys(value.retrievers),
+      );
       const partial = {
         systems: systemsList.data,
         tools: rules.success ? rules.data : toolRulesSchema.parse({}),
+        retrievers: retrievers.success ? retrievers.data : {},
       };
       const systems = checkSystems(partial, source, registries, where.absolute, problems);
       if (rules.success) checkAllowList(partial, systems, source, registries, problems);
@@ -141,6 +169,7 @@ export function parseConfig(
   }
   const raw = parsed.data;
   const problems: ConfigIssue[] = [];
+  checkRetrieverKinds(raw, source, registries, problems);
   const systems = checkSystems(raw, source, registries, where.absolute, problems);
   checkAllowList(raw, systems, source, registries, problems);
   if (problems.length) throw new ConfigError("config", problems);
@@ -157,6 +186,7 @@ export function parseConfig(
     model: raw.model,
     evaluation: raw.evaluation,
     tools: raw.tools,
+    retrievers: raw.retrievers,
     systems,
   };
 }
@@ -183,7 +213,7 @@ function sortByPosition(issues: ConfigIssue[]): ConfigIssue[] {
 }
 
 /** The parts of the config the system checks read. */
-type SystemsPart = Pick<RawConfig, "systems" | "tools">;
+type SystemsPart = Pick<RawConfig, "systems" | "tools" | "retrievers">;
 
 /**
  * Checks every system entry and returns the sound ones. Each entry is checked
@@ -224,6 +254,21 @@ function checkSystems(
         hint: suggestion(entry.type, typeNames),
       });
     }
+    const takesRetriever = info !== undefined && "retriever" in info.options.shape;
+    let checkedEntry: Record<string, unknown> = entry;
+    if (info && !takesRetriever && "retriever" in entry) {
+      const searching = typeNames.filter((t) =>
+        "retriever" in (registries.systems.get(t)?.options.shape ?? {})
+      );
+      problems.push({
+        position: source.positionOf([...path, "retriever"], { key: true }),
+        message: `system type "${entry.type}" takes no retriever`,
+        hint: `remove its retriever:, or use a system that retrieves (${searching.join(", ")})`,
+      });
+      // Check the other options as if the key were not there.
+      const { retriever: _retriever, ...others } = checkedEntry;
+      checkedEntry = others;
+    }
     const toolsGiven = "tools" in entry;
     let options: Record<string, unknown> | undefined;
     if (info && !info.acceptsTools && toolsGiven) {
@@ -236,15 +281,22 @@ function checkSystems(
         })`,
       });
       // Check the other options as if the list were not there.
-      const { tools: _tools, ...rest } = entry;
+      const { tools: _tools, ...rest } = checkedEntry;
       const checked = info.options.safeParse(rest);
       if (!checked.success) {
         problems.push(...issuesFromZod(source, checked.error, info.options, path, rest));
       }
     } else if (info) {
-      const checked = info.options.safeParse(entry);
+      const checked = info.options.safeParse(checkedEntry);
       if (checked.success) options = checked.data as Record<string, unknown>;
-      else problems.push(...issuesFromZod(source, checked.error, info.options, path, entry));
+      else problems.push(...issuesFromZod(source, checked.error, info.options, path, checkedEntry));
+    }
+    let retriever: RetrieverChoice | null = null;
+    if (takesRetriever) {
+      retriever = chooseRetriever(entry.retriever, name, [...path, "retriever"], raw, source, {
+        registries,
+        problems,
+      }) ?? null;
     }
     // Tool references are checked whatever else is wrong with the entry (not on a tool-less type).
     const refs = options && Array.isArray(options.tools)
@@ -258,10 +310,99 @@ function checkSystems(
       rules: raw.tools,
     });
     if (options && problems.length === before) {
-      systems.push({ type: entry.type, name, options: { ...options, name }, tools });
+      systems.push({ type: entry.type, name, options: { ...options, name }, tools, retriever });
     }
   });
   return systems;
+}
+
+/**
+ * The retriever of a system: the `retrievers:` entry it names, the one it
+ * gives inline, or (when it gives none) the entry named `default`, else BM25
+ * with every default. Undefined when the choice is wrong (a problem is added).
+ */
+function chooseRetriever(
+  given: unknown,
+  systemName: string,
+  at: Array<string | number>,
+  raw: Pick<RawConfig, "retrievers">,
+  source: YamlSource,
+  run: { registries: Registries; problems: ConfigIssue[] },
+): RetrieverChoice | undefined {
+  const named = retrieverEntries(raw);
+  if (given === undefined) {
+    const config = named.get(DEFAULT_RETRIEVER) ?? retrieverSchema.parse({});
+    return { key: `named:${DEFAULT_RETRIEVER}`, name: DEFAULT_RETRIEVER, config };
+  }
+  if (typeof given === "string") {
+    const config = named.get(given);
+    if (config === undefined) {
+      const known = [...named.keys()];
+      run.problems.push({
+        position: source.positionOf(at),
+        message: `unknown retriever "${given}"`,
+        hint: known.length
+          ? suggestion(given, known)
+          : `define it under retrievers: (e.g. retrievers: {${given}: {kind: bm25}})`,
+      });
+      return undefined;
+    }
+    return { key: `named:${given}`, name: given, config };
+  }
+  const parsed = retrieverSchema.safeParse(given);
+  if (!parsed.success) {
+    run.problems.push(...issuesFromZod(source, parsed.error, retrieverSchema, at, given));
+    return undefined;
+  }
+  if (!kindAvailable(parsed.data.kind, run.registries)) {
+    run.problems.push(kindProblem(parsed.data.kind, [...at, "kind"], source, run.registries));
+    return undefined;
+  }
+  return { key: `inline:${systemName}`, name: systemName, config: parsed.data };
+}
+
+function kindAvailable(kind: string, registries: Registries): boolean {
+  return registries.retrieverKinds === undefined || registries.retrieverKinds.has(kind);
+}
+
+function kindProblem(
+  kind: string,
+  at: Array<string | number>,
+  source: YamlSource,
+  registries: Registries,
+): ConfigIssue {
+  return {
+    position: source.positionOf(at),
+    message: `retriever kind "${kind}" is not available in this version of ragbench`,
+    hint: `use one of ${[...(registries.retrieverKinds ?? [])].map((k) => `"${k}"`).join(", ")}`,
+  };
+}
+
+/** The `retrievers:` entries by the names the config wrote (validation shields `__proto__`). */
+function retrieverEntries(raw: Pick<RawConfig, "retrievers">): Map<string, RetrieverConfig> {
+  return new Map(Object.entries(raw.retrievers).map(([k, v]) => [restoreProtoKey(k), v]));
+}
+
+/** Every entry of `retrievers:` needs a valid name and a kind this build can construct. */
+function checkRetrieverKinds(
+  raw: RawConfig,
+  source: YamlSource,
+  registries: Registries,
+  problems: ConfigIssue[],
+): void {
+  for (const [name, config] of retrieverEntries(raw)) {
+    const checked = nameSchema.safeParse(name);
+    if (!checked.success) {
+      problems.push({
+        position: source.positionOf(["retrievers", name], { key: true }),
+        message: `retriever name "${name}" is not valid: ${checked.error.issues[0].message}`,
+      });
+      continue;
+    }
+    if (!kindAvailable(config.kind, registries)) {
+      problems.push(kindProblem(config.kind, ["retrievers", name, "kind"], source, registries));
+    }
+  }
 }
 
 function checkToolRefs(

@@ -23,7 +23,9 @@ export const chunkSchema = z.strictObject({
 
 /** BM25 parameters and text analysis. */
 export const bm25Schema = z.strictObject({
-  k1: z.number().min(0).max(10).default(1.2),
+  /** Term-frequency saturation (the default of rank_bm25 and bm25s; see lib/retrieval/bm25.ts). */
+  k1: z.number().min(0).max(10).default(1.5),
+  /** Length normalisation, 0 (none) to 1 (full). */
   b: z.number().min(0).max(1).default(0.75),
   /** `snowball` (English Porter2), `plural` (plural endings only) or `none`. */
   stemmer: z.enum(["snowball", "plural", "none"]).default("snowball"),

@@ -8,6 +8,7 @@
  */
 
 import { z } from "zod";
+import { retrieverSchema } from "./retriever_schema.ts";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -124,6 +125,23 @@ export const systemEntrySchema = z.looseObject({
   name: nameSchema.optional(),
 });
 
+/**
+ * A system's `retriever:`: the name of an entry of `retrievers:`, or a
+ * retriever written inline (checked against `retrieverSchema` in the second
+ * pass, so its errors carry their own positions and did-you-mean hints).
+ */
+export const retrieverRefSchema = z.union([
+  z.string().min(1),
+  z.record(z.string(), z.unknown()),
+]);
+
+/**
+ * `retrievers:` — named retrievers, built once per run and shared by every
+ * system naming them. Names are checked against {@link nameSchema} in the
+ * second pass, which can say what is wrong with a key.
+ */
+export const retrieversSchema = z.record(z.string(), retrieverSchema);
+
 /** The whole config file. */
 export const configSchema = z.strictObject({
   name: nameSchema,
@@ -135,6 +153,7 @@ export const configSchema = z.strictObject({
   model: modelSchema.prefault({}),
   evaluation: evaluationSchema.prefault({}),
   tools: toolRulesSchema.prefault({}),
+  retrievers: retrieversSchema.default({}),
   systems: z.array(systemEntrySchema).min(1, "list at least one system"),
 });
 
@@ -154,8 +173,17 @@ export const systemBaseSchema = z.strictObject({
   description: z.string().optional(),
 });
 
-/** Keys every tool-using system accepts (limits per question, and the tool list). */
+/** Keys of a system that retrieves (a `rag`-like system): the base keys plus `retriever:`. */
+export const retrievingSystemBaseSchema = systemBaseSchema.extend({
+  retriever: retrieverRefSchema.optional(),
+});
+
+/**
+ * Keys every tool-using system accepts (limits per question, the tool list,
+ * and the retriever its `search` tool uses).
+ */
 export const toolSystemBaseSchema = systemBaseSchema.extend({
+  retriever: retrieverRefSchema.optional(),
   tools: z.array(toolRefSchema).default([]),
   /** Model turns before the agent must answer. */
   max_steps: z.int().min(1).max(100).default(8),

@@ -9,6 +9,12 @@
  *   gives the entry's answer. When the request offers no tools: before any
  *   tool result it gives the entry's `recall` (or "I don't know."), after
  *   tool results it gives the answer.
+ * - A grounded request (a `rag` system's, see `grounded_prompt.ts`: the
+ *   passages are in the system message, no tools): the retrieval stands for
+ *   the entry's `search` calls, so the entry's `answer`, or its `without`
+ *   answer for the first other tool it would have called; without an entry
+ *   (or an entry with no answer), the start of the first passage with its
+ *   document id cited, or "I don't know." when no passage was retrieved.
  * - Default policy for a question the script does not name: with `search`
  *   offered and no tool called yet, it searches for the question text; once
  *   it has a tool result it answers with the start of the last one; with no
@@ -22,6 +28,7 @@
 
 import type { ToolCall, Usage } from "../types.ts";
 import type { ChatMessage, ChatRequest, ChatResponse, Model, Pricing } from "./model.ts";
+import { groundingPassages } from "./grounded_prompt.ts";
 import { entryFor, type MockEntry, type MockScript } from "./mock_script.ts";
 
 /** The closed-book answer when the script gives no `recall`. */
@@ -52,6 +59,16 @@ function replyTo(script: MockScript, request: ChatRequest): Reply {
   const sawToolResult = request.messages.some((m) => m.role === "tool");
   const offered = new Set(request.tools.map((t) => t.name));
   const entry = entryFor(script, question);
+  const passages = groundingPassages(request.messages);
+  if (passages !== null) {
+    // The retrieval stands for the entry's searches; any other tool it calls was not offered.
+    const missing = entry?.calls.find((c) => c.tool !== "search" && entry.without.has(c.tool));
+    if (entry && missing) return text(entry.without.get(missing.tool)!);
+    if (entry?.answer != null) return text(entry.answer);
+    const first = passages[0];
+    if (!first) return text(UNKNOWN_ANSWER);
+    return text(`From the documents: ${first.text.slice(0, QUOTE_CHARS)} [${first.doc_id}]`);
+  }
   if (entry) return scripted(entry, turn, offered, request.messages);
   return defaultPolicy(question, request.messages, turn, offered, sawToolResult);
 }

@@ -1,6 +1,7 @@
 /**
  * `config.resolved.yaml`: the config as the run used it — defaults filled
- * in, paths absolute, the price applied, each system's offered tools — so a
+ * in, paths absolute, the price applied, each system's retriever (with all
+ * its settings) and offered tools — so a
  * result can be traced to exactly what produced it. It holds no secret: the
  * API key is named by its variable, never read into this file.
  *
@@ -36,8 +37,10 @@ export function resolvedConfigYaml(config: Config, facts: RunFacts): string {
     model: { ...config.model, id: facts.modelId, price: facts.pricing },
     evaluation: { ...config.evaluation, concurrency: facts.concurrency },
     tools: config.tools,
+    retrievers: config.retrievers,
     systems: config.systems.map((s) => ({
       ...s.options,
+      ...(s.retriever ? { retriever: { name: s.retriever.name, ...s.retriever.config } } : {}),
       tools: s.tools.map((t) =>
         t.kind === "builtin" ? { name: t.name, ...t.options } : { ...t, kind: undefined }
       ),

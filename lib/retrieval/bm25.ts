@@ -1,17 +1,30 @@
 /**
  * Okapi BM25 over passages: ragbench's one deterministic lexical retriever.
  *
- * Scoring, for a query with distinct terms `t` (see `tokenizer.ts`) and a
- * passage `p` of `dl` terms, in a collection of `N` passages whose mean
- * length is `avgdl`, where `df(t)` passages contain `t`, `tf` times in `p`:
+ * Scoring, for a query whose terms (see `tokenizer.ts`) include the distinct
+ * term `t` `qtf(t)` times, and a passage `p` of `dl` terms, in a collection of
+ * `N` passages whose mean length is `avgdl`, where `df(t)` passages contain
+ * `t`, `tf` times in `p`:
  *
  *     idf(t)     = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))
- *     score(p)   = sum over t of idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl))
+ *     score(p)   = sum over t of qtf(t) * idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl))
  *
- * with `k1` = 1.2 (how quickly repeats of a term stop adding score) and
- * `b` = 0.75 (how strongly long passages are penalised) by default. This idf
+ * with `k1` = 1.5 (how quickly repeats of a term stop adding score) and
+ * `b` = 0.75 (how strongly long passages are penalised) by default: the
+ * defaults of rank_bm25 and bm25s, inside the 1.2-2.0 range Robertson and
+ * Zaragoza recommend for `k1` (Lucene and FTS5 use 1.2; Anserini 0.9/0.4,
+ * tuned for MS MARCO passages). This idf
  * (Lucene's) is always positive, so a term found in most passages still adds
- * a little rather than subtracting. A term repeated in the query counts once.
+ * a little rather than subtracting.
+ *
+ * Query term frequency: a term that occurs twice in the query counts twice
+ * (`qtf` is a plain multiplier, no saturation), as in Lucene, whose query
+ * parser makes one SHOULD clause per query token (each clause scores on its
+ * own, and newer versions merge equal clauses into one with the boosts
+ * added), and as in rank_bm25 and bm25s, which sum the score of every query
+ * token. SQLite FTS5 is the exception: it counts each distinct phrase once.
+ * Long natural-language queries (BEIR, Cranfield) repeat their key words, so
+ * this matters there.
  * A passage's indexed text is its document's title (unless the title is empty
  * or just repeats the document id) followed by the passage text.
  *
@@ -40,7 +53,7 @@
  */
 
 import { type TermDictionary, TermInterner } from "./term_interner.ts";
-import { tokenize } from "./tokenizer.ts";
+import { type Analysis, DEFAULT_ANALYSIS, tokenize } from "./tokenizer.ts";
 import type { Passage } from "./passages.ts";
 
 /** BM25 parameters (see the module documentation). */
@@ -49,10 +62,12 @@ export interface Bm25Options {
   k1?: number;
   /** Length normalisation, 0..1 (default {@link BM25_B}). */
   b?: number;
+  /** Stopwords and stemmer of documents and queries (default {@link DEFAULT_ANALYSIS}). */
+  analysis?: Readonly<Analysis>;
 }
 
 /** Default `k1`. */
-export const BM25_K1 = 1.2;
+export const BM25_K1 = 1.5;
 /** Default `b`. */
 export const BM25_B = 0.75;
 
@@ -82,6 +97,8 @@ export class Bm25Index {
   readonly k1: number;
   /** The `b` in use. */
   readonly b: number;
+  /** The stopwords and stemmer in use. */
+  readonly analysis: Readonly<Analysis>;
   #terms: TermDictionary;
   #offsets: Uint32Array;
   #postings: Uint32Array;
@@ -106,7 +123,8 @@ export class Bm25Index {
     this.passages = passages;
     this.k1 = k1;
     this.b = b;
-    const built = buildPostings(passages);
+    this.analysis = options.analysis ?? DEFAULT_ANALYSIS;
+    const built = buildPostings(passages, this.analysis);
     this.#terms = built.terms;
     this.#offsets = built.offsets;
     this.#postings = built.postings;
@@ -139,22 +157,26 @@ export class Bm25Index {
   /**
    * The `k` best passages for `query`, best first; equal scores in passage
    * order. Empty when no query term is in the index, including when the
-   * query has no searchable terms at all (check with `tokenize` to tell the
-   * two apart).
+   * query has no searchable terms at all (check with {@link queryTerms} to
+   * tell the two apart).
    *
    * @throws {RangeError} when `k` is not a whole number >= 1.
    */
   search(query: string, k: number): SearchHit[] {
     if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a whole number >= 1.`);
-    const terms: Array<{ term: string; id: number; df: number }> = [];
-    for (const term of new Set(tokenize(query))) {
+    const qtf = new Map<string, number>();
+    for (const term of this.queryTerms(query)) qtf.set(term, (qtf.get(term) ?? 0) + 1);
+    const terms: Array<{ term: string; id: number; df: number; qtf: number }> = [];
+    for (const [term, count] of qtf) {
       const id = this.#terms.idOf(term);
-      if (id !== undefined) terms.push({ term, id, df: this.#offsets[id + 1] - this.#offsets[id] });
+      if (id !== undefined) {
+        terms.push({ term, id, df: this.#offsets[id + 1] - this.#offsets[id], qtf: count });
+      }
     }
     if (terms.length === 0) return [];
     // Rarest first, so the best candidates are known before the long posting lists.
     terms.sort((x, y) => x.df - y.df || (x.term < y.term ? -1 : x.term > y.term ? 1 : 0));
-    const weights = terms.map((t) => this.#idf[t.id] * (this.k1 + 1));
+    const weights = terms.map((t) => t.qtf * this.#idf[t.id] * (this.k1 + 1));
     // bound[i]: the most that terms i.. can add to any passage.
     const bound = new Float64Array(terms.length + 1);
     for (let i = terms.length - 1; i >= 0; i--) {
@@ -179,6 +201,11 @@ export class Bm25Index {
     const best = topK(this.#scores, this.#touched, count, k);
     for (let i = 0; i < count; i++) this.#scores[this.#touched[i]] = 0;
     return best.map(([p, score]) => ({ passage: this.passages[p], score }));
+  }
+
+  /** The terms `query` is searched with, in order, repeats kept (empty: nothing searchable). */
+  queryTerms(query: string): string[] {
+    return tokenize(query, this.analysis);
   }
 
   /** Adds term `id`'s contribution to every passage holding it; returns the new touched count. */
@@ -303,6 +330,9 @@ function topK(
   count: number,
   k: number,
 ): Array<[number, number]> {
+  // Insertion into a sorted array is fastest for the small k of tool calls; a deep ranking
+  // (retrieval_only with top_k 1000) uses a heap, so the cost stays O(count log k).
+  if (k > SMALL_K) return topKByHeap(scores, touched, count, k);
   const size = Math.min(k, count);
   const bestP = new Int32Array(size);
   const bestS = new Float64Array(size);
@@ -327,6 +357,69 @@ function topK(
   }
   const out: Array<[number, number]> = [];
   for (let i = 0; i < m; i++) out.push([bestP[i], bestS[i]]);
+  return out;
+}
+
+/** Largest k selected by insertion (see {@link topK}). */
+const SMALL_K = 64;
+
+/** Whether passage `p` with score `s` ranks below passage `q` with score `t`. */
+function worse(s: number, p: number, t: number, q: number): boolean {
+  return s < t || (s === t && p > q);
+}
+
+/** {@link topK} with a min-heap of the k best (worst at the root), then one sort. */
+function topKByHeap(
+  scores: Float64Array,
+  touched: Uint32Array,
+  count: number,
+  k: number,
+): Array<[number, number]> {
+  const size = Math.min(k, count);
+  const heapP = new Int32Array(size);
+  const heapS = new Float64Array(size);
+  let m = 0;
+  const siftDown = (at: number) => {
+    const p = heapP[at];
+    const s = heapS[at];
+    for (;;) {
+      const left = 2 * at + 1;
+      if (left >= m) break;
+      const right = left + 1;
+      const child = right < m && worse(heapS[right], heapP[right], heapS[left], heapP[left])
+        ? right
+        : left;
+      if (!worse(heapS[child], heapP[child], s, p)) break;
+      heapP[at] = heapP[child];
+      heapS[at] = heapS[child];
+      at = child;
+    }
+    heapP[at] = p;
+    heapS[at] = s;
+  };
+  for (let i = 0; i < count; i++) {
+    const p = touched[i];
+    const s = scores[p];
+    if (m < size) {
+      let at = m++;
+      while (at > 0) {
+        const parent = (at - 1) >> 1;
+        if (!worse(s, p, heapS[parent], heapP[parent])) break;
+        heapP[at] = heapP[parent];
+        heapS[at] = heapS[parent];
+        at = parent;
+      }
+      heapP[at] = p;
+      heapS[at] = s;
+    } else if (worse(heapS[0], heapP[0], s, p)) {
+      heapP[0] = p;
+      heapS[0] = s;
+      siftDown(0);
+    }
+  }
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i < m; i++) out.push([heapP[i], heapS[i]]);
+  out.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
   return out;
 }
 
@@ -375,9 +468,12 @@ class PassageCounter {
   }
 }
 
-function buildPostings(passages: readonly Passage[]): BuiltPostings {
+function buildPostings(
+  passages: readonly Passage[],
+  analysis: Readonly<Analysis>,
+): BuiltPostings {
   const n = passages.length;
-  const interner = new TermInterner();
+  const interner = new TermInterner(analysis);
   const counter = new PassageCounter();
   let chars = 0;
   for (const p of passages) chars += p.text.length;

@@ -105,14 +105,15 @@ interface Unit {
   paragraphEnd: boolean;
 }
 
-function isSpace(c: number): boolean {
+/** @internal Whether UTF-16 unit `c` is whitespace (the word separator of the passage rule). */
+export function isSpace(c: number): boolean {
   return c <= 32 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
     c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 ||
     c === 0xfeff;
 }
 
-/** Han, Hiragana and Katakana units count as one word each (surrogate-pair Han is rare). */
-function isIdeograph(c: number): boolean {
+/** @internal Han, Hiragana and Katakana units count as one word each (surrogate-pair Han is rare). */
+export function isIdeograph(c: number): boolean {
   return (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) ||
     (c >= 0xf900 && c <= 0xfaff);
 }

@@ -1,38 +1,37 @@
 /**
- * The lexical retriever of a corpus, built once per corpus object and shared
- * by every tool call, question and system that searches that corpus.
+ * The default retriever of a corpus outside a run: BM25 with every default
+ * of `retrieverSchema` (Snowball stemming, English stopwords, 200-word
+ * passages), built once per corpus object. Runs build their retrievers in
+ * `registry.ts` instead; this serves callers that have a corpus and no
+ * config: the `search` tool run on its own (`ragbench tools`, in-process
+ * tests) and the benchmarks.
  *
  * The cache is a `WeakMap` keyed by the `Corpus` object itself: the index
- * lives exactly as long as the corpus, and a different corpus object (even
- * with equal content, such as a copy posted to a worker) gets its own index.
- * A corpus is treated as immutable once searched: changing its documents
- * afterwards is not noticed.
+ * lives exactly as long as the corpus. A corpus is treated as immutable once
+ * searched.
  *
  * @module
  */
 
+import { retrieverSchema } from "../config/retriever_schema.ts";
 import type { Corpus } from "../types.ts";
-import { Bm25Index, type SearchHit } from "./bm25.ts";
-import { type Passage, passagesOf } from "./passages.ts";
-
-/** Ranks a corpus's passages for a query. */
-export interface Retriever {
-  /** Every passage of the corpus, in corpus order (the order that breaks ties). */
-  readonly passages: readonly Passage[];
-  /** The `k` best passages for `query`, best first; empty when nothing matches. */
-  search(query: string, k: number): SearchHit[];
-}
+import { createBm25Retriever } from "./bm25_retriever.ts";
+import { chunkCorpus } from "./chunking.ts";
+import type { Retriever } from "./types.ts";
 
 const cache = new WeakMap<Corpus, Retriever>();
 
-/**
- * The BM25 retriever over `corpus`'s passages (default passage sizes and
- * BM25 parameters), built on first use and cached for the corpus object.
- */
+/** The default BM25 retriever over `corpus` (named `default`), built on first use. */
 export function retrieverFor(corpus: Corpus): Retriever {
   let retriever = cache.get(corpus);
   if (retriever === undefined) {
-    retriever = new Bm25Index(passagesOf(corpus));
+    const config = retrieverSchema.parse({});
+    retriever = createBm25Retriever({
+      name: "default",
+      topK: config.top_k,
+      bm25: config.bm25,
+      passages: chunkCorpus(corpus, config.chunk),
+    });
     cache.set(corpus, retriever);
   }
   return retriever;

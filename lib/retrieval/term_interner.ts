@@ -11,7 +11,9 @@
  */
 
 import {
+  type Analysis,
   APOS,
+  DEFAULT_ANALYSIS,
   DIGIT,
   normalizeText,
   scanSpans,
@@ -226,7 +228,8 @@ export class TermDictionary {
  * all are ASCII) skip NFKC and lower-casing, which change nothing there but
  * A-Z, and are split, lower-cased and hashed as bytes in one fused loop that
  * implements step 2 for ASCII; other texts go through {@link normalizeText}
- * and {@link scanSpans}.
+ * and {@link scanSpans}. Stemming (Snowball's many suffix rules) therefore
+ * costs once per distinct surface form, not once per token.
  */
 export class TermInterner {
   /** Term -> id of every term seen. */
@@ -238,6 +241,12 @@ export class TermInterner {
   #bytes = new Uint8Array(1 << 16);
   #spans = new SpanBuffer(1024);
   #out = new Int32Array(1024);
+  #analysis: Readonly<Analysis>;
+
+  /** An interner applying `analysis` (stopwords, stemmer) in steps 4 and 5. */
+  constructor(analysis: Readonly<Analysis> = DEFAULT_ANALYSIS) {
+    this.#analysis = analysis;
+  }
 
   /**
    * The term ids of `text` in order, stopwords skipped, as a view of an
@@ -335,7 +344,7 @@ export class TermInterner {
 
   /** Runs steps 3-5 on a new surface form (hash `h`) and remembers the outcome. */
   #learn(surface: string, h: number): number {
-    const term = termOfSurface(surface);
+    const term = termOfSurface(surface, this.#analysis);
     let id = STOP_ID;
     if (term !== null) {
       const th = term === surface ? h : hashRange(term, 0, term.length);

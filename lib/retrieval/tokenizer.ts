@@ -25,17 +25,24 @@
  *    `covid` and `19`), so a figure written next to its unit is still found.
  * 3. **Clean**: apostrophes and thousands separators are removed
  *    (`don't` -> `dont`, `1,250` -> `1250`, `eiffel's` -> `eiffels`).
- * 4. **Stopwords**: a token in {@link STOPWORDS} (a short list of English
- *    function words and question words) is dropped.
- * 5. **Plural rule** (tokens of four or more characters only; Lucene's
- *    "English minimal stemmer", after Harman 1991): `-ies` becomes `-y`
- *    (`cities` -> `city`); tokens ending in `-us`, `-ss`, `-aies`, `-eies`,
- *    `-aes`, `-ees` or `-oes` are kept; any other final `-s` is dropped
- *    (`towers` -> `tower`, `metres` -> `metre`, `eiffels` -> `eiffel`).
- *    No other stemming, and no accent folding (`café` and `cafe` differ).
+ * 4. **Stopwords** (`stopwords: english`, the default; `none` keeps every
+ *    token): a token in {@link STOPWORDS} (a short list of English function
+ *    words and question words) is dropped.
+ * 5. **Stemming** (`stemmer:`), on tokens that start with a letter:
+ *    - `snowball` (the default): the Snowball English ("Porter2") stemmer,
+ *      from the `porter2` npm package (checked against published Snowball
+ *      stems in a test): `connections` -> `connect`, `generously` ->
+ *      `generous`, `flows`/`flowing` -> `flow`;
+ *    - `plural` (tokens of four or more characters only; Lucene's "English
+ *      minimal stemmer", after Harman 1991): `-ies` becomes `-y` (`cities` ->
+ *      `city`); tokens ending in `-us`, `-ss`, `-aies`, `-eies`, `-aes`,
+ *      `-ees` or `-oes` are kept; any other final `-s` is dropped (`towers`
+ *      -> `tower`, `metres` -> `metre`, `eiffels` -> `eiffel`);
+ *    - `none`: the token as cleaned.
+ *    No accent folding (`café` and `cafe` differ).
  *
- * The result depends on nothing but the input text: no locale, no
- * configuration, no state.
+ * The result depends on nothing but the input text and the {@link Analysis}
+ * (stemmer and stopwords): no locale, no state.
  *
  * {@link tokenize} applies the rule to a query or any text. An index build
  * uses `TermInterner` (term_interner.ts), which gives the same terms as
@@ -45,11 +52,13 @@
  * @module
  */
 
+import { stem as porter2 } from "porter2";
+
 /**
  * Words removed from documents and queries: Lucene's default English
  * stopword set without `no` and `not` (negation matters), plus question words
  * and a few auxiliaries, so "What is the height of ..." searches for "height".
- * Compared after normalising and removing apostrophes, before the plural rule.
+ * Compared after normalising and removing apostrophes, before stemming.
  */
 export const STOPWORDS: ReadonlySet<string> = new Set([
   "a",
@@ -104,6 +113,18 @@ export const STOPWORDS: ReadonlySet<string> = new Set([
   "will",
   "with",
 ]);
+
+/** Which stopwords and stemmer steps 4 and 5 use (a retriever's `bm25:` settings). */
+export interface Analysis {
+  stemmer: "snowball" | "plural" | "none";
+  stopwords: "english" | "none";
+}
+
+/** The default analysis: English stopwords, Snowball stemming. */
+export const DEFAULT_ANALYSIS: Readonly<Analysis> = Object.freeze({
+  stemmer: "snowball",
+  stopwords: "english",
+});
 
 /** Step 1 of the rule: NFKC, then lower-case. */
 export function normalizeText(text: string): string {
@@ -257,12 +278,24 @@ const APOSTROPHES = /['\u2019]/g;
  * Steps 3 to 5 of the rule for one surface form found by {@link scanSpans}:
  * the term it is indexed and searched as, or `null` for a stopword.
  */
-export function termOfSurface(surface: string): string | null {
+export function termOfSurface(
+  surface: string,
+  analysis: Readonly<Analysis> = DEFAULT_ANALYSIS,
+): string | null {
   let word = surface;
   if (word.includes("'") || word.includes("\u2019")) word = word.replace(APOSTROPHES, "");
   if (word.includes(",")) word = word.replaceAll(",", "");
-  if (STOPWORDS.has(word)) return null;
-  return pluralStem(word);
+  if (analysis.stopwords === "english" && STOPWORDS.has(word)) return null;
+  const first = word.charCodeAt(0);
+  if (first >= 48 && first <= 57) return word;
+  if (analysis.stemmer === "snowball") return snowballStem(word);
+  if (analysis.stemmer === "plural") return pluralStem(word);
+  return word;
+}
+
+/** The Snowball English (Porter2) stem of a lower-case word. */
+export function snowballStem(word: string): string {
+  return porter2(word);
 }
 
 /** Step 5: the light plural rule (see the module documentation). */
@@ -286,15 +319,17 @@ const sharedSpans = new SpanBuffer();
 
 /**
  * The terms of `text` in order, by the rule in the module documentation:
- * normalised, split, cleaned, stopwords removed, plural rule applied.
- * Repeated words repeat. An empty array means nothing searchable.
+ * normalised, split, cleaned, stopwords removed and stemmed as `analysis`
+ * says (default {@link DEFAULT_ANALYSIS}). Repeated words repeat. An empty
+ * array means nothing searchable.
  */
-export function tokenize(text: string): string[] {
+export function tokenize(text: string, analysis: Readonly<Analysis> = DEFAULT_ANALYSIS): string[] {
   const normalized = normalizeText(text);
   const count = scanSpans(normalized, sharedSpans);
   const terms: string[] = [];
   for (let t = 0; t < count; t++) {
-    const term = termOfSurface(normalized.slice(sharedSpans.starts[t], sharedSpans.ends[t]));
+    const surface = normalized.slice(sharedSpans.starts[t], sharedSpans.ends[t]);
+    const term = termOfSurface(surface, analysis);
     if (term !== null) terms.push(term);
   }
   return terms;

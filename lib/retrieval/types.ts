@@ -58,5 +58,18 @@ export interface Retriever {
   readonly topK: number;
   /** Every passage, in the order that breaks ties. */
   readonly passages: readonly Passage[];
+  /**
+   * The `k` best passages for `query` (any length), best first. Rejects when
+   * `signal` aborts or a dependency fails (an embedding endpoint, say); a
+   * query with nothing to match resolves with no hits.
+   *
+   * @throws {RangeError} when `k` is not a whole number >= 1.
+   */
   search(query: string, k: number, signal: AbortSignal): Promise<RetrievalOutcome>;
+  /**
+   * Lexical retrievers only: the terms `query` is searched with, after
+   * stopwords and stemming (empty: the query has nothing searchable, which
+   * the `search` tool reports to the model instead of an empty result).
+   */
+  queryTerms?(query: string): readonly string[];
 }

@@ -14,9 +14,10 @@ import type { Question } from "../data/question_schema.ts";
 import { type Model, ModelCallError } from "../llm/model.ts";
 import { scoreTrace } from "../score/score.ts";
 import type { QuestionResult, StepError, Trace, TraceFlags } from "../types.ts";
+import type { Retriever } from "../retrieval/types.ts";
 import type { SystemDef } from "../../systems/system.ts";
 import type { Toolbox } from "../../tools/toolbox.ts";
-import { TraceRecorder } from "./trace_recorder.ts";
+import { RetrievalFailedError, TraceRecorder } from "./trace_recorder.ts";
 
 /** A system ready to run. */
 export interface PlannedSystem {
@@ -25,6 +26,8 @@ export interface PlannedSystem {
   /** Its validated config entry. */
   options: Record<string, unknown>;
   toolbox: Toolbox;
+  /** The system's retriever, built once for the run; null for a system that takes none. */
+  retriever: Retriever | null;
 }
 
 /** Receives progress; the CLI prints it. */
@@ -139,6 +142,7 @@ async function runJob(job: Job, options: RunOptions): Promise<Trace> {
         question: job.question,
         recorder,
         tools: session,
+        retriever: job.system.retriever,
         signal,
       }),
       signal,
@@ -184,6 +188,7 @@ function classify(caught: unknown, signal: AbortSignal, options: RunOptions): St
     };
   }
   if (caught instanceof ModelCallError) return { kind: "model", message: caught.message };
+  if (caught instanceof RetrievalFailedError) return { kind: "retrieval", message: caught.message };
   const error = caught instanceof Error ? caught : new Error(String(caught));
   return { kind: "internal", message: `${error.name}: ${error.message}` };
 }

@@ -1,15 +1,29 @@
 /**
  * Records the steps of one question as a system takes them: every model call
- * (usage, cost, latency, reply) and every tool call (arguments, result). The
- * runner owns the recorder, so the steps taken before a failure are kept.
+ * (usage, cost, latency, reply), every tool call (arguments, result) and
+ * every retrieval a system makes itself (query, ranked passages, embedding
+ * tokens and cost). The runner owns the recorder, so the steps taken before a
+ * failure are kept.
  *
  * @module
  */
 
 import type { ChatRequest, ChatResponse, Model } from "../llm/model.ts";
 import { costOf } from "../llm/model.ts";
-import type { Step, ToolCall, ToolResult, Usage } from "../types.ts";
+import type { RetrievalHit, Retriever } from "../retrieval/types.ts";
+import type { RetrievalStep, Step, ToolCall, ToolResult, Usage } from "../types.ts";
 import type { ToolSession } from "../../tools/toolbox.ts";
+
+/**
+ * Thrown by a system whose own retrieval failed, to end the question as a
+ * `retrieval` error (the runner records it; the run goes on).
+ */
+export class RetrievalFailedError extends Error {
+  constructor(step: RetrievalStep) {
+    super(`retriever "${step.retriever}" failed: ${step.error?.message ?? "unknown error"}`);
+    this.name = "RetrievalFailedError";
+  }
+}
 
 /** Running totals and the steps of one question. */
 export class TraceRecorder {
@@ -19,6 +33,8 @@ export class TraceRecorder {
   costUsd = 0;
   modelCalls = 0;
   toolCalls = 0;
+  /** Embedding tokens spent on retrieval queries so far. */
+  embeddingTokens = 0;
 
   constructor(readonly model: Model) {}
 
@@ -53,6 +69,55 @@ export class TraceRecorder {
     this.toolCalls++;
     this.steps.push({ type: "tool", tool: call.name, call_id: call.id, args, result });
     return result;
+  }
+
+  /**
+   * Retrieves the `k` best passages for `query` (no length limit) and records
+   * a retrieval step; its cost (embedding the query) is added to the
+   * question's. Never rejects: a failure, including an abort, is recorded on
+   * the step (`error`, no results) and the step is returned for the system
+   * to decide (a `rag` system then fails the question; see its file).
+   */
+  async retrieve(
+    retriever: Retriever,
+    query: string,
+    k: number,
+    signal: AbortSignal,
+  ): Promise<{ step: RetrievalStep; hits: RetrievalHit[] }> {
+    const started = performance.now();
+    let hits: RetrievalHit[] = [];
+    let tokens = 0;
+    let cost = 0;
+    let error: RetrievalStep["error"] = null;
+    try {
+      const outcome = await retriever.search(query, k, signal);
+      hits = outcome.hits;
+      tokens = outcome.embedding_tokens;
+      cost = outcome.cost_usd;
+    } catch (caught) {
+      error = {
+        kind: signal.aborted ? "timeout" : "retrieval",
+        message: caught instanceof Error ? caught.message : String(caught),
+      };
+    }
+    this.costUsd += cost;
+    this.embeddingTokens += tokens;
+    const step: RetrievalStep = {
+      type: "retrieval",
+      retriever: retriever.name,
+      query,
+      results: hits.map((h) => ({
+        passage_id: h.passage.id,
+        doc_id: h.passage.doc_id,
+        score: h.score,
+      })),
+      latency_ms: elapsed(started),
+      embedding_tokens: tokens,
+      cost_usd: cost,
+      error,
+    };
+    this.steps.push(step);
+    return { step, hits };
   }
 }
 

@@ -13,13 +13,15 @@
  * - Tool checks (`min_tool_calls`, `max_tool_calls`, `tool_used`) read only
  *   the steps, so they evaluate with or without an answer. Every tool step
  *   counts as a call, failed ones included (bad arguments, unknown tool,
- *   timeout): the model spent a turn on it.
+ *   timeout): the model spent a turn on it. A retrieval step of a system
+ *   that retrieves itself (`rag`, `retrieval_only`) counts as one call of
+ *   `search`, so "searched at least once" means the same for every system.
  *
  * @module
  */
 
 import type { Check } from "../data/question_schema.ts";
-import type { CheckResult, Step, ToolStep } from "../types.ts";
+import type { CheckResult, Step } from "../types.ts";
 import { matchIregex, showIregex } from "./iregex.ts";
 import { extractNumbers } from "./numbers.ts";
 import { bestOver, exactMatch, tokenF1 } from "./squad.ts";
@@ -180,7 +182,12 @@ function equals(value: string, answer: string): Outcome {
   return fail(`answer ${quote(got)} is not exactly ${quote(want)}${caseOnly}`);
 }
 
-function toolCheck(check: ToolCheck, calls: ToolStep[]): Outcome {
+/** A call as the tool checks see it. */
+interface Call {
+  tool: string;
+}
+
+function toolCheck(check: ToolCheck, calls: Call[]): Outcome {
   const count = calls.length;
   switch (check.type) {
     case "min_tool_calls": {
@@ -201,8 +208,13 @@ function toolCheck(check: ToolCheck, calls: ToolStep[]): Outcome {
   }
 }
 
-function toolSteps(steps: Step[]): ToolStep[] {
-  return steps.filter((step): step is ToolStep => step.type === "tool");
+function toolSteps(steps: Step[]): Call[] {
+  const calls: Call[] = [];
+  for (const step of steps) {
+    if (step.type === "tool") calls.push({ tool: step.tool });
+    else if (step.type === "retrieval") calls.push({ tool: "search" });
+  }
+  return calls;
 }
 
 function pass(detail: string): Outcome {

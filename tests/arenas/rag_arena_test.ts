@@ -106,3 +106,34 @@ Deno.test("rag arena under --mock: agent_search 15/15, closed_book less; multi-h
   }
   assert.match(result.stdout, /agent_search\s+15\s+1\.000\s+\[1\.000, 1\.000\]\s+15\/15/);
 });
+
+Deno.test("rag arena under --mock: rag (one BM25 retrieval, then the answer) scores 12/15, missing only the multi-hop second search", async () => {
+  const arenaFile = (name: string) => join(ROOT, "arenas/rag", name);
+  await using t = await tempTree({
+    "c.yaml": `name: rag_only
+corpus: ${arenaFile("corpus.json")}
+questions: ${arenaFile("questions.yaml")}
+mock_script: ${arenaFile("mock.yaml")}
+systems:
+  - {type: rag, name: rag}
+`,
+  });
+  const out = join(t.dir, "run");
+  const result = await runCli(["run", t.path("c.yaml"), "--mock", "--out", out, "--quiet"]);
+  assert.equal(result.code, 0, result.stderr);
+  const lines = await readJsonl(join(out, "per_question_results.jsonl")) as QuestionResult[];
+  // One retrieval of the question, then the scripted answer. Single-hop and unanswerable
+  // items pass; multi-hop items answer right but fail min_tool_calls >= 2 (one retrieval).
+  const rag = lines.filter((l) => l.system === "rag");
+  assert.equal(rag.length, 15);
+  for (const line of rag) {
+    assert.deepEqual(line.steps.map((s) => s.type), ["retrieval", "model"], line.question_id);
+    assert.equal(line.error, null);
+    const failed = line.checks.filter((c) => !c.passed).map((c) => c.type);
+    assert.deepEqual(failed, line.kind === "multi_hop" ? ["min_tool_calls"] : [], line.question_id);
+  }
+  for (const line of rag.filter((l) => l.kind === "single_hop")) {
+    assert.equal(line.retrieval.recall, 1, `${line.question_id}: the evidence was retrieved`);
+  }
+  assert.match(result.stdout, /rag\s+15\s+0\.933\s+\[[^\]]+\]\s+12\/15/);
+});

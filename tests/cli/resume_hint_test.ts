@@ -62,6 +62,7 @@ Deno.test("a disk that fills mid-run: the run stops with the file, keeps the com
       def: closedBook,
       options: closedBook.options.parse({ type: "closed_book" }) as Record<string, unknown>,
       toolbox: toolboxOf([]),
+      retriever: null,
     }],
     questions,
     repeats: 1,

@@ -260,3 +260,28 @@ Deno.test("a custom-tool run under exactly the flags `permissions` prints works;
     "convert_length",
   ]);
 });
+
+Deno.test("--resume refuses when a named retriever's settings changed, though the system names the same one", async () => {
+  await using t = await editableRun();
+  const config = (k1: number) =>
+    `name: rag
+corpus: ${ROOT}arenas/rag/corpus.json
+questions: questions.yaml
+mock_script: mock.yaml
+retrievers:
+  small: {top_k: 3, bm25: {k1: ${k1}}}
+systems:
+  - {type: rag, name: rag, retriever: small}
+`;
+  Deno.writeTextFileSync(t.path("r.yaml"), config(1.5));
+  const out = t.path("run");
+  const args = ["run", t.path("r.yaml"), "--mock", "--quiet", "--limit", "2"];
+  assert.equal((await runCli([...args, "--out", out])).code, 0);
+  const rag = manifestOf(out).systems.find((s) => s.name === "rag")!;
+  Deno.writeTextFileSync(t.path("r.yaml"), config(0.9));
+  const result = await runCli([...args, "--resume", out]);
+  assert.equal(result.code, 2, result.stderr);
+  assert.match(result.stderr, /this run differs from the one in the folder/);
+  assert.match(result.stderr, /"rag"/);
+  assert.match(rag.config_sha256, /^[0-9a-f]{64}$/);
+});

@@ -3,8 +3,18 @@
  * tests of `tokenize` (tokenizer_test.ts) and of `TermInterner`
  * (term_interner_test.ts), which must give the same terms.
  *
+ * Cases without an `analysis` use {@link PLURAL_ANALYSIS} (English stopwords,
+ * the plural rule): steps 1-3 do not depend on the analysis, and the plural
+ * rule's output is easy to read. The last cases cover the other stemmers and
+ * `stopwords: none`.
+ *
  * @module
  */
+
+import type { Analysis } from "../../lib/retrieval/tokenizer.ts";
+
+/** English stopwords and the plural rule: the analysis of cases that name none. */
+export const PLURAL_ANALYSIS: Readonly<Analysis> = { stemmer: "plural", stopwords: "english" };
 
 /** One text and the terms the tokenization rule gives for it, in order. */
 export interface TokenizerCase {
@@ -14,6 +24,13 @@ export interface TokenizerCase {
   text: string;
   /** Expected terms. */
   terms: string[];
+  /** Stopwords and stemmer (default {@link PLURAL_ANALYSIS}). */
+  analysis?: Readonly<Analysis>;
+}
+
+/** The analysis a case is tokenized with. */
+export function analysisOf(c: TokenizerCase): Readonly<Analysis> {
+  return c.analysis ?? PLURAL_ANALYSIS;
 }
 
 /** Texts covering each step of the rule, with their expected terms. */
@@ -111,5 +128,29 @@ export const TOKENIZER_CASES: readonly TokenizerCase[] = [
     name: "the plural rule leaves -ss, -us, -aes/-ees/-oes, -eies/-aies and short words",
     text: "class bonus heroes trees gas yes",
     terms: ["class", "bonus", "heroes", "trees", "gas", "yes"],
+  },
+  {
+    name: "the Snowball stemmer conflates inflections and derivations",
+    text: "Connections connected flowing flows generously Eiffel's",
+    terms: ["connect", "connect", "flow", "flow", "generous", "eiffel"],
+    analysis: { stemmer: "snowball", stopwords: "english" },
+  },
+  {
+    name: "the Snowball stemmer leaves numbers alone",
+    text: "1950s 3.5 1,250 news",
+    terms: ["1950", "s", "3.5", "1250", "news"],
+    analysis: { stemmer: "snowball", stopwords: "english" },
+  },
+  {
+    name: "stemmer none keeps the cleaned token",
+    text: "Cities towers don't",
+    terms: ["cities", "towers", "dont"],
+    analysis: { stemmer: "none", stopwords: "english" },
+  },
+  {
+    name: "stopwords none keeps function words",
+    text: "What is the height of it",
+    terms: ["what", "is", "the", "height", "of", "it"],
+    analysis: { stemmer: "none", stopwords: "none" },
   },
 ];

@@ -44,7 +44,7 @@ async function run(
   const recorder = new TraceRecorder(model);
   const session = toolboxOf(tools).session("q1");
   const outcome = await runAgentLoop(
-    { question: question("q1", "How tall?"), recorder, tools: session, signal },
+    { question: question("q1", "How tall?"), recorder, tools: session, retriever: null, signal },
     { system: "sys" },
     limits,
   );
@@ -114,6 +114,7 @@ Deno.test("agent loop: a cap reached inside one turn answers the extra calls wit
     {
       question: question("q", "?"),
       recorder: new Proxy(recorder, {}),
+      retriever: null,
       tools: {
         ...session,
         specs: session.specs,
@@ -178,6 +179,7 @@ Deno.test("agent_search offers its tools; closed_book calls the model once witho
     question: question("q", "How tall?"),
     recorder,
     tools: session,
+    retriever: null,
     signal,
   });
   assert.equal(outcome.answer, "330 metres");
@@ -192,6 +194,7 @@ Deno.test("agent_search offers its tools; closed_book calls the model once witho
     question: question("q", "How tall?"),
     recorder: new TraceRecorder(closedModel),
     tools: toolboxOf([]).session("q"),
+    retriever: null,
     signal,
   });
   assert.equal(closed.answer, "I think 330 m.");

@@ -58,13 +58,13 @@ Deno.test("search lists passages best first with rank, doc_id, passage id, score
   assert.equal(
     result.output,
     [
-      "[1] doc_id: eiffel | passage: eiffel#0 | score: 2.19",
+      "[1] doc_id: eiffel | passage: eiffel#0 | score: 2.252",
       "The Eiffel Tower in Paris is 330 metres tall. It was completed in 1889.",
       "",
-      "[2] doc_id: tokyo | passage: tokyo#0 | score: 2.068",
+      "[2] doc_id: tokyo | passage: tokyo#0 | score: 2.124",
       "Tokyo Tower, inspired by the Eiffel Tower, is 333 m tall.",
       "",
-      "[3] doc_id: burj | passage: burj#0 | score: 0.374",
+      "[3] doc_id: burj | passage: burj#0 | score: 0.375",
       "The Burj Khalifa in Dubai is 828 m tall.",
     ].join("\n"),
   );
@@ -73,19 +73,19 @@ Deno.test("search lists passages best first with rank, doc_id, passage id, score
       {
         doc_id: "eiffel",
         passage_id: "eiffel#0",
-        score: 2.19,
+        score: 2.252,
         text: "The Eiffel Tower in Paris is 330 metres tall.\nIt was completed in 1889.",
       },
       {
         doc_id: "tokyo",
         passage_id: "tokyo#0",
-        score: 2.068,
+        score: 2.124,
         text: "Tokyo Tower, inspired by the Eiffel Tower, is 333 m tall.",
       },
       {
         doc_id: "burj",
         passage_id: "burj#0",
-        score: 0.374,
+        score: 0.375,
         text: "The Burj Khalifa in Dubai is 828 m tall.",
       },
     ],
@@ -96,7 +96,7 @@ Deno.test("search shows whitespace runs as one space but keeps the text as is in
   const result = await call({ query: "floors" });
   assert.equal(
     result.output,
-    "[1] doc_id: empire | passage: empire#0 | score: 1.261\nThe Empire State Building has 102 floors.",
+    "[1] doc_id: empire | passage: empire#0 | score: 1.267\nThe Empire State Building has 102 floors.",
   );
   const data = result.data as { results: Array<{ text: string }> };
   assert.equal(data.results[0].text, "The Empire State Building\n\n  has 102 floors.");

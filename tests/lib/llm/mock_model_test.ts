@@ -3,6 +3,7 @@ import type { ChatMessage, ChatRequest, ToolSpec } from "../../../lib/llm/model.
 import { createMockModel, UNKNOWN_ANSWER } from "../../../lib/llm/mock_model.ts";
 import { entryFor, parseMockScript } from "../../../lib/llm/mock_script.ts";
 import { ConfigError } from "../../../lib/errors.ts";
+import { groundedMessages, groundingPassages } from "../../../lib/llm/grounded_prompt.ts";
 
 const SCRIPT = parseMockScript(
   `
@@ -232,4 +233,48 @@ Deno.test('mock script: a "__proto__" key in call args is kept, not dropped', ()
   assert.ok(Object.hasOwn(where, "__proto__"));
   assert.equal(where["__proto__"], "x");
   assert.equal(Object.getPrototypeOf(where), Object.prototype);
+});
+
+Deno.test("mock model answers a grounded (rag) request from the script or the first passage", async () => {
+  const script = parseMockScript(
+    `
+"growth rate":
+  - {call: search, args: {query: sales}}
+  - {call: calculator, args: {expression: "1+1"}}
+  - {answer: "26.32%", without: {calculator: "About 26%."}}
+"tower that inspired":
+  - {call: search, args: {query: Tokyo Tower design}}
+  - {answer: "330 metres [eiffel_tower]"}
+`,
+    "mock.yaml",
+  );
+  const model = createMockModel(script, "gpt-4o-mini", PRICING);
+  const passages = [
+    { doc_id: "eiffel_tower", passage_id: "eiffel_tower#0", text: "The Eiffel Tower\nis 330 m." },
+    { doc_id: "tokyo_tower", passage_id: "tokyo_tower#0", text: "Tokyo Tower is 333 m." },
+  ];
+  const ask = async (question: string, shown = passages) =>
+    (await model.chat({ messages: groundedMessages(question, shown), tools: [] }, signal)).content;
+  assert.equal(await ask("Which tower that inspired Tokyo Tower?"), "330 metres [eiffel_tower]");
+  // The calculator the entry would call is not offered to a rag system.
+  assert.equal(await ask("What was the growth rate?"), "About 26%.");
+  assert.equal(
+    await ask("How tall is it?"),
+    "From the documents: The Eiffel Tower is 330 m. [eiffel_tower]",
+  );
+  assert.equal(await ask("How tall is it?", []), UNKNOWN_ANSWER);
+  // The same question outside a grounded prompt is closed-book: the recall answer.
+  const closed = await model.chat(request("Which tower that inspired Tokyo Tower?", []), signal);
+  assert.equal(closed.content, UNKNOWN_ANSWER);
+});
+
+Deno.test("groundingPassages reads back exactly the passages groundedMessages wrote", () => {
+  const passages = [
+    { doc_id: "a", passage_id: "a#0", text: "one two" },
+    { doc_id: "b | c", passage_id: "b#3", text: "[2] doc_id: fake | passage: x" },
+  ];
+  assert.deepEqual(groundingPassages(groundedMessages("q", passages)), passages);
+  assert.deepEqual(groundingPassages(groundedMessages("q", [])), []);
+  assert.equal(groundingPassages([{ role: "system", content: "sys" }]), null);
+  assert.equal(groundingPassages([]), null);
 });

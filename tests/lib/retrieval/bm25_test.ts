@@ -72,8 +72,8 @@ for (const r of rankings) {
   });
 }
 
-Deno.test("BM25 score is the documented formula (k1 = 1.2, b = 0.75, Lucene idf)", () => {
-  assert.equal(BM25_K1, 1.2);
+Deno.test("BM25 score is the documented formula (k1 = 1.5, b = 0.75, Lucene idf)", () => {
+  assert.equal(BM25_K1, 1.5);
   assert.equal(BM25_B, 0.75);
   const index = indexOf({ a: "apple pear", b: "plum fig grape", c: "apple apple plum fig" });
   const n = 3;
@@ -81,11 +81,24 @@ Deno.test("BM25 score is the documented formula (k1 = 1.2, b = 0.75, Lucene idf)
   const avgdl = (2 + 3 + 4) / 3;
   const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
   const expected = (tf: number, dl: number) =>
-    idf * tf * (1.2 + 1) / (tf + 1.2 * (1 - 0.75 + 0.75 * dl / avgdl));
+    idf * tf * (1.5 + 1) / (tf + 1.5 * (1 - 0.75 + 0.75 * dl / avgdl));
   const hits = index.search("apple", 5);
   assert.deepEqual(ids(hits), ["c", "a"]);
   assert.ok(Math.abs(hits[0].score - expected(2, 4)) < 1e-12, `${hits[0].score}`);
   assert.ok(Math.abs(hits[1].score - expected(1, 2)) < 1e-12, `${hits[1].score}`);
+});
+
+Deno.test("BM25 gives the hand-computed scores of a worked example", () => {
+  // N = 3, avgdl = 3; "apple" and "plum" each in 2 passages: idf = ln(1 + 1.5 / 2.5) = 0.470004.
+  // Query "apple apple plum" (qtf 2 and 1), k1 = 1.5, b = 0.75:
+  //   c (dl 4, apple x2, plum x1): 2 * 0.470004 * 2 * 2.5 / (2 + 1.5 * 1.25) + 0.470004 * 2.5 / (1 + 1.5 * 1.25)
+  //   a (dl 2, apple x1):          2 * 0.470004 * 2.5 / (1 + 1.5 * 0.75)
+  //   b (dl 3, plum x1):           0.470004 * 2.5 / (1 + 1.5 * 1)
+  const index = indexOf({ a: "apple pear", b: "plum fig grape", c: "apple apple plum fig" });
+  const hits = index.search("apple apple plum", 5);
+  assert.deepEqual(ids(hits), ["c", "a", "b"]);
+  const expected = [1.621611, 1.105891, 0.470004];
+  hits.forEach((h, i) => assert.ok(Math.abs(h.score - expected[i]) < 1e-5, `${h.score}`));
 });
 
 Deno.test("BM25 idf stays positive for a term in every passage", () => {
@@ -136,9 +149,32 @@ Deno.test("BM25 scores do not depend on query word order, even in the last bit",
   assert.deepEqual(scores("paris tower eiffel"), scores("eiffel tower paris"));
 });
 
-Deno.test("BM25 counts a repeated query term once", () => {
-  const index = indexOf({ a: "apple pear", b: "apple apple kiwi" });
-  assert.deepEqual(index.search("apple apple apple", 5), index.search("apple", 5));
+Deno.test("BM25 counts a repeated query term each time, as Lucene does", () => {
+  const index = indexOf({ a: "apple pear", b: "apple apple kiwi", c: "pear fig" });
+  const once = index.search("apple", 5);
+  const thrice = index.search("apple apple apple", 5);
+  assert.deepEqual(ids(thrice), ids(once));
+  for (const [i, hit] of thrice.entries()) {
+    assert.ok(Math.abs(hit.score - 3 * once[i].score) < 1e-12, `${hit.score}`);
+  }
+  // The repeat changes the ranking when it outweighs a rarer word.
+  assert.deepEqual(ids(index.search("fig pear", 5)), ["c", "a"]);
+  assert.deepEqual(ids(index.search("apple apple apple apple pear", 5))[0], "a");
+});
+
+Deno.test("BM25 applies its analysis to documents and queries", () => {
+  const docs = { a: "the flowing rivers", b: "a flow of the river" };
+  const snowball = indexOf(docs);
+  assert.deepEqual(ids(snowball.search("flows", 5)), ["a", "b"]);
+  const passages = Object.entries(docs).map(([id, text]) => passage(id, text));
+  const plural = new Bm25Index(passages, {
+    analysis: { stemmer: "plural", stopwords: "english" },
+  });
+  assert.deepEqual(ids(plural.search("flows", 5)), ["b"]);
+  const none = new Bm25Index(passages, { analysis: { stemmer: "none", stopwords: "none" } });
+  assert.deepEqual(ids(none.search("the", 5)).sort(), ["a", "b"]);
+  assert.deepEqual(none.queryTerms("The flows"), ["the", "flows"]);
+  assert.deepEqual(snowball.queryTerms("The flows"), ["flow"]);
 });
 
 Deno.test("BM25 returns at most k passages, best first", () => {
@@ -224,7 +260,9 @@ function referenceSearch(
   const avgdl = lengths.reduce((a, b) => a + b, 0) / n || 1;
   const df = new Map<string, number>();
   for (const c of counts) for (const t of c.keys()) df.set(t, (df.get(t) ?? 0) + 1);
-  const terms = [...new Set(tokenize(query))].filter((t) => df.has(t))
+  const qtf = new Map<string, number>();
+  for (const t of tokenize(query)) qtf.set(t, (qtf.get(t) ?? 0) + 1);
+  const terms = [...qtf.keys()].filter((t) => df.has(t))
     .sort((x, y) => df.get(x)! - df.get(y)! || (x < y ? -1 : 1));
   const scored: Array<[number, number]> = [];
   for (const [i, c] of counts.entries()) {
@@ -232,8 +270,9 @@ function referenceSearch(
     for (const t of terms) {
       const tf = c.get(t) ?? 0;
       if (tf === 0) continue;
-      const weight = Math.log(1 + (n - df.get(t)! + 0.5) / (df.get(t)! + 0.5)) * (1.2 + 1);
-      score = score + weight * tf / (tf + 1.2 * (1 - 0.75 + 0.75 * lengths[i] / avgdl));
+      const idf = Math.log(1 + (n - df.get(t)! + 0.5) / (df.get(t)! + 0.5));
+      const weight = qtf.get(t)! * idf * (1.5 + 1);
+      score = score + weight * tf / (tf + 1.5 * (1 - 0.75 + 0.75 * lengths[i] / avgdl));
     }
     if (score > 0) scored.push([i, score]);
   }
@@ -273,7 +312,7 @@ Deno.test("BM25 search (with its pruning) returns exactly what scoring every pas
     );
     if (q % 5 === 0) words.push(`t${q % 7}`);
     const query = words.join(" ");
-    const k = [1, 3, 5, 10, 50][q % 5];
+    const k = [1, 3, 5, 10, 50, 65, 100, 1000][q % 8];
     const got = index.search(query, k).map((h) => [h.passage.id, h.score]);
     assert.deepEqual(got, referenceSearch(passages, query, k, counts), query);
   }

@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
 import { TermInterner } from "../../../lib/retrieval/term_interner.ts";
 import { tokenize } from "../../../lib/retrieval/tokenizer.ts";
-import { TOKENIZER_CASES as cases } from "../../support/tokenizer_cases.ts";
+import {
+  analysisOf,
+  PLURAL_ANALYSIS,
+  TOKENIZER_CASES as cases,
+} from "../../support/tokenizer_cases.ts";
 
 /** A deterministic generator of awkward texts. */
 function* awkwardTexts(count: number, alphabet: string): Generator<string> {
@@ -19,27 +23,46 @@ function* awkwardTexts(count: number, alphabet: string): Generator<string> {
 }
 
 const ASCII_ALPHABET = "abAZ0123456789 ,,..'-\n'sS";
-const interner = new TermInterner();
+const interner = new TermInterner(PLURAL_ANALYSIS);
+const interners = new Map<string, TermInterner>();
 
-function internedTerms(text: string): string[] {
-  return Array.from(interner.termIds(text), (id) => interner.terms[id]);
+function internedTerms(text: string, local = interner): string[] {
+  return Array.from(local.termIds(text), (id) => local.terms[id]);
 }
 
-Deno.test("TermInterner gives exactly tokenize's terms on ASCII text (fast path)", () => {
-  for (const text of awkwardTexts(3000, ASCII_ALPHABET)) {
-    assert.deepEqual(internedTerms(text), tokenize(text), JSON.stringify(text));
-  }
-});
+const ANALYSES = [
+  PLURAL_ANALYSIS,
+  { stemmer: "snowball", stopwords: "english" },
+  { stemmer: "none", stopwords: "none" },
+] as const;
 
-Deno.test("TermInterner gives exactly tokenize's terms on non-ASCII text", () => {
-  for (const text of awkwardTexts(3000, ASCII_ALPHABET + "é\u2019\u00a0Ä東\ufb01")) {
-    assert.deepEqual(internedTerms(text), tokenize(text), JSON.stringify(text));
+for (const analysis of ANALYSES) {
+  const label = `${analysis.stemmer}/${analysis.stopwords}`;
+  const local = new TermInterner(analysis);
+  Deno.test(`TermInterner gives exactly tokenize's terms on ASCII text (fast path, ${label})`, () => {
+    for (const text of awkwardTexts(3000, ASCII_ALPHABET + "ingedly")) {
+      assert.deepEqual(internedTerms(text, local), tokenize(text, analysis), JSON.stringify(text));
+    }
+  });
+
+  Deno.test(`TermInterner gives exactly tokenize's terms on non-ASCII text (${label})`, () => {
+    for (const text of awkwardTexts(3000, ASCII_ALPHABET + "é\u2019\u00a0Ä東\ufb01ing")) {
+      assert.deepEqual(internedTerms(text, local), tokenize(text, analysis), JSON.stringify(text));
+    }
+  });
+}
+
+Deno.test("TermInterner gives each tokenizer case's terms", () => {
+  for (const c of cases) {
+    const key = JSON.stringify(analysisOf(c));
+    let local = interners.get(key);
+    if (!local) interners.set(key, local = new TermInterner(analysisOf(c)));
+    assert.deepEqual(internedTerms(c.text, local), c.terms, c.name);
   }
-  for (const c of cases) assert.deepEqual(internedTerms(c.text), c.terms, c.name);
 });
 
 Deno.test("TermInterner gives one id per term, whichever path and spelling found it", () => {
-  const local = new TermInterner();
+  const local = new TermInterner(PLURAL_ANALYSIS);
   const first = Array.from(local.termIds("Towers tower TOWER's"));
   const second = Array.from(local.termIds("tower\u00a0Tower"));
   assert.equal(new Set([...first, ...second]).size, 1);
@@ -50,7 +73,7 @@ Deno.test("TermInterner gives one id per term, whichever path and spelling found
 });
 
 Deno.test("TermInterner keeps long and similar terms apart across table growth", () => {
-  const local = new TermInterner();
+  const local = new TermInterner(PLURAL_ANALYSIS);
   const words: string[] = [];
   const letters = (n: number) =>
     n.toString(26).replace(/./g, (d) => "abcdefghijklmnopqrstuvwxyz"[parseInt(d, 26)]);
@@ -63,7 +86,7 @@ Deno.test("TermInterner keeps long and similar terms apart across table growth",
 });
 
 Deno.test("TermInterner handles a token longer than its buffers", () => {
-  const local = new TermInterner();
+  const local = new TermInterner(PLURAL_ANALYSIS);
   const long = "q".repeat(100_000);
   assert.deepEqual(Array.from(local.termIds(`${long} end`)), [0, 1]);
   assert.equal(local.terms[0], long);

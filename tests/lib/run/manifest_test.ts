@@ -37,6 +37,7 @@ function config(): Config {
       retrieval_k: [1, 5, 10],
     },
     tools: { allow: [], allow_network: false, timeout_s: 10, max_output_chars: 4000 },
+    retrievers: {},
     systems: [],
   };
 }

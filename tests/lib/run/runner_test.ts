@@ -10,6 +10,8 @@ import {
 import type { QuestionResult } from "../../../lib/types.ts";
 import { agentSearch } from "../../../systems/agent_search.ts";
 import { closedBook } from "../../../systems/closed_book.ts";
+import { rag } from "../../../systems/rag.ts";
+import type { Retriever } from "../../../lib/retrieval/types.ts";
 import { defineSystem, NO_FLAGS } from "../../../systems/system.ts";
 import { systemBaseSchema } from "../../../lib/config/schema.ts";
 import {
@@ -29,6 +31,7 @@ function system(name: string, def = closedBook): PlannedSystem {
     def,
     options: def.options.parse({ type: def.type }) as Record<string, unknown>,
     toolbox: toolboxOf(def === agentSearch ? [fakeSearch] : []),
+    retriever: null,
   };
 }
 
@@ -197,4 +200,29 @@ Deno.test("runner: flags and costs of the system reach the line", async () => {
   assert.deepEqual(o.lines[0].flags, NO_FLAGS);
   assert.equal(o.lines[0].cost_usd, 15 / 1e6);
   assert.deepEqual(o.lines[0].usage, { input_tokens: 10, output_tokens: 5 });
+});
+
+Deno.test("runner: a failed retrieval is that question's retrieval error and the run goes on", async () => {
+  const down: Retriever = {
+    name: "dense",
+    kind: "vector",
+    topK: 3,
+    passages: [],
+    search: () => Promise.reject(new Error("embedding endpoint is down")),
+  };
+  const ragSystem: PlannedSystem = {
+    ...system("rag", rag as unknown as typeof closedBook),
+    retriever: down,
+  };
+  const o = options(answering, { systems: [ragSystem, system("closed")] });
+  const outcome = await runQuestions(o);
+  assert.equal(outcome.results.length, 4);
+  for (const r of o.lines.filter((l) => l.system === "rag")) {
+    assert.deepEqual(r.error, {
+      kind: "retrieval",
+      message: 'retriever "dense" failed: embedding endpoint is down',
+    });
+    assert.equal(r.steps[0].type, "retrieval");
+  }
+  assert.ok(o.lines.filter((l) => l.system === "closed").every((l) => l.error === null));
 });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Check } from "../../../lib/data/question_schema.ts";
 import { loadEngine } from "../../../lib/retrieval/re2.ts";
 import { foldCase, runCheck, runChecks } from "../../../lib/score/checks.ts";
-import type { ModelStep, Step, ToolStep } from "../../../lib/types.ts";
+import type { ModelStep, RetrievalStep, Step, ToolStep } from "../../../lib/types.ts";
 
 // iregex runs on RE2, loaded once (question loading does this in a run).
 await loadEngine();
@@ -31,6 +31,17 @@ const MODEL: ModelStep = {
   content: null,
   tool_calls: [],
   final: false,
+};
+
+const RETRIEVAL: RetrievalStep = {
+  type: "retrieval",
+  retriever: "default",
+  query: "How tall?",
+  results: [{ passage_id: "eiffel#0", doc_id: "eiffel", score: 2.5 }],
+  latency_ms: 1,
+  embedding_tokens: 0,
+  cost_usd: 0,
+  error: null,
 };
 
 /** Two searches (one failed) and a calculator call, between model steps. */
@@ -314,7 +325,23 @@ const CASES: Case[] = [
     passed: false,
     detail: "3 tool calls (allowed at most 2)",
   },
+  {
+    name: "min_tool_calls counts a system's own retrieval as a search call",
+    check: { type: "min_tool_calls", value: 1 },
+    answer: "330",
+    steps: [RETRIEVAL, MODEL],
+    passed: true,
+    detail: "1 tool call (need at least 1)",
+  },
   // tool_used
+  {
+    name: "tool_used search passes on a system's own retrieval",
+    check: { type: "tool_used", tool: "search" },
+    answer: "330",
+    steps: [RETRIEVAL],
+    passed: true,
+    detail: 'tool "search" called 1 time',
+  },
   {
     name: "tool_used passes and counts the calls",
     check: { type: "tool_used", tool: "search" },

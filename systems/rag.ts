@@ -1,0 +1,49 @@
+/**
+ * `rag`: retrieve-then-read. The system's retriever (its `retriever:`
+ * option, by default BM25) returns its `top_k` passages for the question
+ * (recorded as a retrieval step), then one model call answers from those
+ * passages and cites their document ids in square brackets. No tools.
+ *
+ * The question is searched as written, whatever its length (the 1,000-
+ * character limit applies only to queries a model sends to the `search`
+ * tool). When the retrieval fails (an embedding endpoint down, say), the
+ * question ends as a `retrieval` error and the run goes on.
+ *
+ * @module
+ */
+
+import { retrievingSystemBaseSchema } from "../lib/config/schema.ts";
+import { GROUNDED_INSTRUCTIONS, groundedMessages } from "../lib/llm/grounded_prompt.ts";
+import { RetrievalFailedError } from "../lib/run/trace_recorder.ts";
+import { defineSystem, NO_FLAGS } from "./system.ts";
+
+/** The rag system. */
+export const rag = defineSystem({
+  type: "rag",
+  description: "Retrieve the retriever's top_k passages, then one model call answers citing them.",
+  acceptsTools: false,
+  alwaysTools: [],
+  options: retrievingSystemBaseSchema,
+  prompts: [GROUNDED_INSTRUCTIONS],
+  async run(_options, ctx) {
+    if (ctx.retriever === null) throw new TypeError("rag runs with a retriever (see plan.ts)");
+    const question = ctx.question.question;
+    const { step, hits } = await ctx.recorder.retrieve(
+      ctx.retriever,
+      question,
+      ctx.retriever.topK,
+      ctx.signal,
+    );
+    if (step.error) throw new RetrievalFailedError(step);
+    const passages = hits.map((h) => ({
+      doc_id: h.passage.doc_id,
+      passage_id: h.passage.id,
+      text: h.passage.text,
+    }));
+    const reply = await ctx.recorder.chat(
+      { messages: groundedMessages(question, passages), tools: [] },
+      ctx.signal,
+    );
+    return { answer: reply.content, flags: { ...NO_FLAGS } };
+  },
+});

@@ -1,0 +1,163 @@
+import assert from "node:assert/strict";
+import { REGISTRIES } from "../../../lib/cli/setup.ts";
+import { type Config, parseConfig, type Registries } from "../../../lib/config/load.ts";
+import { ConfigError } from "../../../lib/errors.ts";
+
+const WHERE = { file: "r.yaml", absolute: "/project/configs/r.yaml" };
+/** Only BM25 available, as a build without the embedding retrievers. */
+const BM25_ONLY: Registries = { ...REGISTRIES, retrieverKinds: new Set(["bm25"]) };
+
+function load(text: string, registries: Registries = REGISTRIES): Config {
+  return parseConfig(text, WHERE, registries);
+}
+
+const BASE = `name: t
+corpus: c.json
+questions: q.yaml
+`;
+
+Deno.test("config: a system names a retriever of retrievers: and gets its settings", () => {
+  const config = load(`${BASE}retrievers:
+  small: {top_k: 3, chunk: {size: 100, overlap: 20}, bm25: {k1: 0.9, b: 0.4, stemmer: plural}}
+systems:
+  - {type: rag, name: rag_small, retriever: small}
+  - {type: agent_search, name: agent_small, retriever: small}
+  - {type: retrieval_only, name: ranks}
+  - {type: closed_book}
+`);
+  const [rag, agent, ranks, closed] = config.systems;
+  assert.equal(rag.retriever?.key, "named:small");
+  assert.equal(agent.retriever?.key, "named:small");
+  assert.equal(rag.retriever?.config, agent.retriever?.config);
+  assert.deepEqual(rag.retriever?.config, {
+    kind: "bm25",
+    top_k: 3,
+    chunk: { size: 100, overlap: 20, unit: "words" },
+    bm25: { k1: 0.9, b: 0.4, stemmer: "plural", stopwords: "english" },
+    embedding: config.retrievers.small.embedding,
+    fusion: { method: "rrf", k: 60, weights: { bm25: 1, vector: 1 } },
+  });
+  assert.equal(ranks.retriever?.name, "default");
+  assert.deepEqual(ranks.retriever?.config.bm25, {
+    k1: 1.5,
+    b: 0.75,
+    stemmer: "snowball",
+    stopwords: "english",
+  });
+  assert.equal(closed.retriever, null);
+});
+
+Deno.test("config: a retriever named default is the one systems naming none use", () => {
+  const config = load(`${BASE}retrievers:
+  default: {top_k: 8}
+systems:
+  - {type: agent_search}
+  - {type: rag, retriever: {top_k: 2}}
+`);
+  assert.equal(config.systems[0].retriever?.key, "named:default");
+  assert.equal(config.systems[0].retriever?.config.top_k, 8);
+  assert.equal(config.systems[1].retriever?.key, "inline:rag");
+  assert.equal(config.systems[1].retriever?.name, "rag");
+  assert.equal(config.systems[1].retriever?.config.top_k, 2);
+});
+
+const failures: Array<{ name: string; text: string; message: string; registries?: Registries }> = [
+  {
+    name: "an unknown retriever name",
+    text:
+      `${BASE}retrievers: {hybrid_small: {}}\nsystems:\n  - {type: rag, retriever: hybrid_smal}\n`,
+    message:
+      'Cannot load config "r.yaml" (line 6, column 28): unknown retriever "hybrid_smal" — did you mean "hybrid_small"?',
+  },
+  {
+    name: "a retriever name when retrievers: is empty",
+    text: `${BASE}systems:\n  - {type: rag, retriever: small}\n`,
+    message:
+      'Cannot load config "r.yaml" (line 5, column 28): unknown retriever "small" — define it under retrievers: (e.g. retrievers: {small: {kind: bm25}})',
+  },
+  {
+    name: "an unknown key in a named retriever",
+    text: `${BASE}retrievers:\n  small: {topk: 3}\nsystems: [{type: rag, retriever: small}]\n`,
+    message:
+      'Cannot load config "r.yaml" (line 5, column 11): unknown key "topk" in retrievers.small — did you mean "top_k"?',
+  },
+  {
+    name: "an unknown key in an inline retriever's bm25",
+    text: `${BASE}systems:\n  - {type: rag, retriever: {bm25: {stemer: none}}}\n`,
+    message:
+      'Cannot load config "r.yaml" (line 5, column 36): unknown key "stemer" in systems[0].retriever.bm25 — did you mean "stemmer"?',
+  },
+  {
+    name: "an unknown stemmer",
+    text:
+      `${BASE}retrievers:\n  small: {bm25: {stemmer: porter}}\nsystems: [{type: rag, retriever: small}]\n`,
+    message:
+      'Cannot load config "r.yaml" (line 5, column 27): retrievers.small.bm25.stemmer: must be one of "snowball", "plural", "none"',
+  },
+  {
+    name: "an overlap as large as the chunk size",
+    text: `${BASE}systems:\n  - {type: rag, retriever: {chunk: {size: 50, overlap: 50}}}\n`,
+    message:
+      'Cannot load config "r.yaml" (line 5, column 36): systems[0].retriever.chunk: overlap must be smaller than size',
+  },
+  {
+    name: "a retriever name that is not a valid name",
+    text: `${BASE}retrievers:\n  "bad name": {}\nsystems: [{type: rag}]\n`,
+    message: 'Cannot load config "r.yaml"',
+  },
+  {
+    name: "a retriever named like an Object.prototype member",
+    text: `${BASE}retrievers:\n  constructor: {}\nsystems: [{type: rag, retriever: toString}]\n`,
+    message:
+      'Cannot load config "r.yaml" (line 6, column 34): unknown retriever "toString" — expected one of "constructor"',
+  },
+  {
+    name: "a retriever named __proto__",
+    text: `${BASE}retrievers:\n  __proto__: {}\nsystems: [{type: rag, retriever: __proto__}]\n`,
+    // The key is kept (never dropped) and refused by the name rule where it is defined.
+    message:
+      'Cannot load config "r.yaml" (line 5, column 3): retriever name "__proto__" is not valid',
+  },
+  {
+    name: "a retriever on a system that takes none",
+    text: `${BASE}systems:\n  - {type: closed_book, retriever: default}\n`,
+    message:
+      'Cannot load config "r.yaml" (line 5, column 25): system type "closed_book" takes no retriever — remove its retriever:, or use a system that retrieves (agent_search, rag, retrieval_only)',
+  },
+  {
+    name: "a tools: list on rag",
+    text: `${BASE}systems:\n  - {type: rag, tools: [calculator]}\n`,
+    message:
+      'Cannot load config "r.yaml" (line 5, column 17): system type "rag" takes no tools — remove its tools: list, or use a system that accepts tools (agent_search)',
+  },
+  {
+    name: "a kind this build cannot construct (named)",
+    text: `${BASE}retrievers:\n  dense: {kind: vector}\nsystems: [{type: rag, retriever: dense}]\n`,
+    message:
+      'Cannot load config "r.yaml" (line 5, column 17): retriever kind "vector" is not available in this version of ragbench — use one of "bm25"',
+    registries: BM25_ONLY,
+  },
+  {
+    name: "a kind this build cannot construct (inline)",
+    text: `${BASE}systems:\n  - {type: rag, retriever: {kind: hybrid}}\n`,
+    message:
+      'Cannot load config "r.yaml" (line 5, column 35): retriever kind "hybrid" is not available in this version of ragbench — use one of "bm25"',
+    registries: BM25_ONLY,
+  },
+];
+
+for (const f of failures) {
+  Deno.test(`config: ${f.name} is an error with file:line`, () => {
+    assert.throws(
+      () => load(f.text, f.registries),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError, String(error));
+        assert.ok(
+          error.message.startsWith(f.message),
+          `got:  ${error.message}\nwant: ${f.message}`,
+        );
+        return true;
+      },
+    );
+  });
+}
