@@ -1,0 +1,45 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { execCli, spawnCli } from "../support/cli.ts";
+import { slowEndpointRun, waitForLines } from "../support/slow_run.ts";
+
+const RESULTS = "per_question_results.jsonl";
+
+/** The results file with every timing field zeroed. */
+function withoutTiming(path: string): string {
+  return Deno.readTextFileSync(path).replace(/"latency_ms":[0-9.e+-]+/g, '"latency_ms":0');
+}
+
+Deno.test("a run killed with SIGKILL and resumed gives the same results as an uninterrupted run", async () => {
+  await using run = await slowEndpointRun(40);
+  const { t, out, permissions } = run;
+  const whole = join(t.dir, "whole");
+  const clean = await execCli(permissions, ["run", t.path("c.yaml"), "--out", whole, "--quiet"]);
+  assert.equal(clean.code, 0, clean.stderr);
+
+  const child = spawnCli(permissions, ["run", t.path("c.yaml"), "--out", out, "--quiet"]);
+  await waitForLines(join(out, RESULTS), 3);
+  child.kill("SIGKILL");
+  await child.output();
+  const partial = Deno.readTextFileSync(join(out, RESULTS)).trimEnd().split("\n").length;
+  assert.ok(partial >= 3 && partial < 15, `${partial} lines before the kill`);
+  Deno.removeSync(join(out, "run.lock"));
+  const resumed = await execCli(permissions, ["run", t.path("c.yaml"), "--resume", out, "--quiet"]);
+  assert.equal(resumed.code, 0, resumed.stderr);
+
+  assert.equal(withoutTiming(join(out, RESULTS)), withoutTiming(join(whole, RESULTS)));
+  for (const file of ["metrics_summary.csv", "tool_usage.csv"]) {
+    const strip = (text: string) => text.replace(/-?\d+\.\d+/g, "N");
+    assert.equal(
+      strip(Deno.readTextFileSync(join(out, file))),
+      strip(Deno.readTextFileSync(join(whole, file))),
+      file,
+    );
+  }
+  // The score columns (not timing) match exactly.
+  const scores = (dir: string) =>
+    Deno.readTextFileSync(join(dir, "metrics_summary.csv")).split("\n").map((l) =>
+      l.split(",").slice(0, 5).join(",")
+    );
+  assert.deepEqual(scores(out), scores(whole));
+});
