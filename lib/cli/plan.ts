@@ -10,6 +10,7 @@ import type { Config, ToolRef } from "../config/load.ts";
 import type { PlannedSystem } from "../run/runner.ts";
 import type { SummarySystem } from "../report/outputs.ts";
 import type { Corpus } from "../types.ts";
+import type { EmbedderPool } from "../retrieval/embedders.ts";
 import { SYSTEMS } from "../../systems/registry.ts";
 import { parametersJsonSchema } from "../../tools/define_tool.ts";
 import { createInProcessHost, type ToolHost } from "../../tools/host.ts";
@@ -42,6 +43,8 @@ export interface PlanOptions {
   mock?: boolean;
   /** How MCP connections are opened (tests set where `${VAR}` values come from). */
   mcp?: OpenOptions;
+  /** The run's embedders, for vector and hybrid retrievers (lib/retrieval/embedders.ts). */
+  embedders?: EmbedderPool;
 }
 
 /**
