@@ -48,7 +48,7 @@ export function createHashingEmbedder(dimensions = HASHING_DEFAULT_DIMENSIONS): 
   return {
     id: `hashing:v1:${dimensions}`,
     embed(texts, options): Promise<Embeddings> {
-      options.signal.throwIfAborted();
+      if (options.signal.aborted) return Promise.reject(options.signal.reason);
       const vectors = new Float32Array(texts.length * dimensions);
       for (let i = 0; i < texts.length; i++) {
         hashInto(texts[i], vectors.subarray(i * dimensions, (i + 1) * dimensions));

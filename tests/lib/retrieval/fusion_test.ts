@@ -36,10 +36,14 @@ Deno.test("RRF weights scale each ranking's share", () => {
 
 Deno.test("RRF breaks equal fused scores by passage order and cuts to the limit", () => {
   // p5 and p2 each appear once at rank 1: equal scores, p2 first.
-  const fused = reciprocalRankFusion([
-    { items: [5], weight: 1 },
-    { items: [2], weight: 1 },
-  ], 60, 1);
+  const fused = reciprocalRankFusion(
+    [
+      { items: [5], weight: 1 },
+      { items: [2], weight: 1 },
+    ],
+    60,
+    1,
+  );
   assert.deepEqual(fused, [{ index: 2, score: 1 / 61 }]);
 });
 

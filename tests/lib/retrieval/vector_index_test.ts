@@ -98,7 +98,10 @@ Deno.test("a k beyond the index size returns every row; k = 0 none", () => {
 });
 
 Deno.test("the index refuses bad shapes and non-finite values with clear errors", () => {
-  assert.throws(() => new VectorIndex(new Float32Array(10), 3), /not a whole number of 3-dimension/);
+  assert.throws(
+    () => new VectorIndex(new Float32Array(10), 3),
+    /not a whole number of 3-dimension/,
+  );
   assert.throws(() => new VectorIndex(new Float32Array([1, NaN]), 2), /vector 0 has a non-finite/);
   const index = new VectorIndex(new Float32Array(8), 4);
   assert.throws(() => index.search(new Float32Array(3), 1), /query has 3 dimensions, the index 4/);
