@@ -25,7 +25,7 @@ function embedderAt(baseUrl: string, cache: EmbeddingCache, batchSize = 2) {
 
 const CORPUS = ["alpha beta", "gamma", "delta epsilon", "zeta", "eta theta", "iota"];
 
-Deno.test("the cache stores vectors by embedder, prefix and text, and returns copies", async () => {
+Deno.test("the cache stores vectors by embedder, prefix and text", async () => {
   await using tmp = await tempTree();
   using cache = EmbeddingCache.open(join(tmp.dir, "sub", "e.sqlite"));
   const v = new Float32Array([0.5, -1.25, 3]);
