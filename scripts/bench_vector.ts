@@ -202,7 +202,7 @@ async function benchExact(
 
     collectGarbage();
     const rssBefore = rssMb();
-    let started = performance.now();
+    const started = performance.now();
     const index = new VectorIndex(rows, d);
     const buildS = (performance.now() - started) / 1000;
     collectGarbage();
@@ -355,7 +355,7 @@ async function benchCache(texts: number, failures: string[]): Promise<void> {
     const body = syntheticCorpus({ documents: 1 }).documents[0].text.slice(0, 900);
     const all = Array.from({ length: texts }, (_, i) => `${i} ${body}`);
     const random = prng(3);
-    let started = performance.now();
+    const started = performance.now();
     for (let start = 0; start < texts; start += 64) {
       cache.put(
         embedder.id,
