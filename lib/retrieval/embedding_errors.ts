@@ -78,7 +78,8 @@ export function describeEmbeddingFailure(
   }
   if (error instanceof OpenAI.APIError && typeof error.status === "number") {
     const status = error.status;
-    return new EmbeddingError(statusMessage(at, status, detail(error.error, context.apiKey)), {
+    const said = detail(error.error, context.apiKey);
+    return new EmbeddingError(statusMessage(at, status, said, context.apiKey !== null), {
       cause: error,
       retryable: status === 408 || status === 409 || status === 429 || status >= 500,
       retryAfterMs: retryAfter(error.headers),
@@ -110,12 +111,15 @@ export function afterRetries(error: EmbeddingError, retries: number): EmbeddingE
   );
 }
 
-function statusMessage(at: string, status: number, said: string): string {
+function statusMessage(at: string, status: number, said: string, hasKey: boolean): string {
   const quoted = said === "" ? "" : `: ${said}`;
   if (status === 401) {
     // Never echo the server's text: OpenAI quotes part of the rejected key.
-    return `${at} rejected the API key (HTTP 401). ` +
-      "Check that the variable named by embedding.api_key_env holds a valid key for this server.";
+    return hasKey
+      ? `${at} rejected the API key (HTTP 401). ` +
+        "Check that the variable named by embedding.api_key_env holds a valid key for this server."
+      : `${at} requires an API key (HTTP 401) and none was sent. ` +
+        "Set the variable named by embedding.api_key_env (and set embedding.api_key_env if it is null).";
   }
   if (status === 403) {
     return `${at} refused access (HTTP 403${quoted}). Check that the API key may use this model.`;

@@ -161,6 +161,9 @@ Deno.test("a 400 is not retried and a 401 names the key variable, not the key", 
     .embed(["x"], { kind: "passage", signal }).catch((e) => e);
   assert.match(error.message, /rejected the API key \(HTTP 401\).*embedding\.api_key_env/);
   assert.ok(!error.message.includes(KEY.slice(0, 8)));
+  const keyless = await createOpenAIEmbedder(options(denied.baseUrl, { apiKey: null }).all)
+    .embed(["x"], { kind: "passage", signal }).catch((e) => e);
+  assert.match(keyless.message, /requires an API key \(HTTP 401\) and none was sent/);
 });
 
 Deno.test("an endpoint that is down is a clear error naming the server", async () => {
