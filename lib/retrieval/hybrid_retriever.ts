@@ -26,14 +26,22 @@ export const HYBRID_DEPTH = 100;
  * Builds the hybrid retriever `name` from `bm25` (built by the caller over
  * the same `passages`, in the same order) and a vector index it builds.
  *
- * @throws {TypeError} when `bm25` does not rank the same passages.
+ * @throws {TypeError} when `bm25` does not rank the same passages, or `vector`
+ *   is over other passages or uses another embedder.
  * @throws {RagbenchError} ("model") when the passages cannot be embedded.
  */
 export async function buildHybridRetriever(
   name: string,
   config: RetrieverConfig,
   passages: readonly Passage[],
-  deps: VectorRetrieverDeps & { bm25: Retriever },
+  deps: VectorRetrieverDeps & {
+    bm25: Retriever;
+    /**
+     * A vector retriever already built over the same passages with the same
+     * embedder, to share instead of embedding and indexing the passages again.
+     */
+    vector?: VectorRetriever;
+  },
 ): Promise<Retriever> {
   const { bm25 } = deps;
   if (
@@ -42,7 +50,15 @@ export async function buildHybridRetriever(
   ) {
     throw new TypeError(`hybrid retriever ${name}: the BM25 retriever ranks other passages`);
   }
-  const vector: VectorRetriever = await buildVectorRetriever(name, config, passages, deps);
+  const shared = deps.vector;
+  if (
+    shared !== undefined &&
+    (shared.passages !== passages || shared.embedder !== deps.embedderFor(config.embedding))
+  ) {
+    throw new TypeError(`hybrid retriever ${name}: the shared vector retriever differs`);
+  }
+  const vector: VectorRetriever = shared ??
+    await buildVectorRetriever(name, config, passages, deps);
   const order = new Map(passages.map((p, i) => [p.id, i]));
   const { k: rrfK, weights } = config.fusion;
   return {

@@ -260,3 +260,34 @@ Deno.test("a server that never answers times out with a message naming it and th
     ),
   );
 });
+
+Deno.test("replies without index fields, or out of order, are placed by index", async () => {
+  const vector = (x: number) => [x, 0, 0, 0];
+  await using plain = startFakeEmbeddingsServer(() => ({
+    json: { data: [{ embedding: vector(1) }, { embedding: vector(2) }] },
+  }));
+  const a = await createOpenAIEmbedder(options(plain.baseUrl).all).embed(["a", "b"], {
+    kind: "passage",
+    signal,
+  });
+  assert.deepEqual(Array.from(a.vectors), [...vector(1), ...vector(2)]);
+  assert.equal(a.tokens, Math.ceil(("passage: a".length + "passage: b".length) / 4), "estimated");
+  await using shuffled = startFakeEmbeddingsServer(() => ({
+    json: { data: [{ index: 1, embedding: vector(2) }, { index: 0, embedding: vector(1) }] },
+  }));
+  const b = await createOpenAIEmbedder(options(shuffled.baseUrl).all).embed(["a", "b"], {
+    kind: "passage",
+    signal,
+  });
+  assert.deepEqual(Array.from(b.vectors), [...vector(1), ...vector(2)]);
+  await using repeated = startFakeEmbeddingsServer(() => ({
+    json: { data: [{ index: 0, embedding: vector(2) }, { index: 0, embedding: vector(1) }] },
+  }));
+  await assert.rejects(
+    createOpenAIEmbedder(options(repeated.baseUrl).all).embed(["a", "b"], {
+      kind: "passage",
+      signal,
+    }),
+    /item 1 has a bad or repeated index 0/,
+  );
+});

@@ -12,6 +12,7 @@ import { buildVectorRetriever } from "../../../lib/retrieval/vector_retriever.ts
 import { createOpenAIEmbedder } from "../../../lib/retrieval/openai_embedder.ts";
 import { startFakeEmbeddingsServer } from "../../support/fake_embeddings_server.ts";
 import { unusedPort } from "../../support/fake_openai_server.ts";
+import { tempTree } from "../../support/temp.ts";
 
 const signal = new AbortController().signal;
 
@@ -175,4 +176,54 @@ Deno.test("a hybrid retriever refuses a BM25 retriever over other passages", asy
     }),
     /hybrid retriever mix: the BM25 retriever ranks other passages/,
   );
+});
+
+Deno.test("a hybrid retriever can share an already built vector retriever", async () => {
+  using pool = createEmbedderPool({ mock: true, cacheDir: () => "" });
+  const config = retrieverSchema.parse({ kind: "hybrid" });
+  const deps = { embedderFor: pool.embedderFor, signal };
+  const vector = await buildVectorRetriever("v", config, PASSAGES, deps);
+  const hybrid = await buildHybridRetriever("mix", config, PASSAGES, {
+    ...deps,
+    bm25: bm25Retriever(),
+    vector,
+  });
+  assert.equal((await hybrid.search("flat plate", 1, signal)).hits[0].passage.id, "plate#0");
+  const other = await buildVectorRetriever(
+    "v2",
+    retrieverSchema.parse({ embedding: { provider: "hashing", dimensions: 64 } }),
+    PASSAGES,
+    deps,
+  );
+  await assert.rejects(
+    buildHybridRetriever("mix", config, PASSAGES, {
+      ...deps,
+      bm25: bm25Retriever(),
+      vector: other,
+    }),
+    /the shared vector retriever differs/,
+  );
+});
+
+Deno.test("re-building a vector retriever in a new run over the same corpus makes zero requests", async () => {
+  await using tmp = await tempTree();
+  await using server = startFakeEmbeddingsServer();
+  const config = retrieverSchema.parse({
+    kind: "vector",
+    embedding: { base_url: server.baseUrl, model: "m", api_key_env: null, batch_size: 3 },
+  });
+  const build = async () => {
+    using pool = createEmbedderPool({ mock: false, cacheDir: () => tmp.dir });
+    const retriever = await buildVectorRetriever("dense", config, PASSAGES, {
+      embedderFor: pool.embedderFor,
+      signal,
+    });
+    return retriever.indexing;
+  };
+  const first = await build();
+  assert.equal(server.requests.length, 2, "4 passages in batches of 3");
+  assert.equal(first.cached, 0);
+  const second = await build();
+  assert.equal(server.requests.length, 2, "no request on the re-run");
+  assert.deepEqual(second, { tokens: 0, cost_usd: 0, cached: 4 });
 });
