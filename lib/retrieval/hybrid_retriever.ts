@@ -68,10 +68,10 @@ export async function buildHybridRetriever(
     passages,
     async search(query, k, signal): Promise<RetrievalOutcome> {
       const depth = Math.max(k, HYBRID_DEPTH);
-      const [lexical, dense] = await Promise.all([
-        bm25.search(query, depth, signal),
-        vector.search(query, depth, signal),
-      ]);
+      // The vector search first: a remote query embedding is then in flight while BM25 runs.
+      const denseSearch = vector.search(query, depth, signal);
+      const lexicalSearch = bm25.search(query, depth, signal);
+      const [lexical, dense] = await Promise.all([lexicalSearch, denseSearch]);
       const numbers = (outcome: RetrievalOutcome) =>
         outcome.hits.map((hit) => order.get(hit.passage.id) ?? -1).filter((i) => i >= 0);
       const fused = reciprocalRankFusion(
