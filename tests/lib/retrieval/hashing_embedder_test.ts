@@ -51,3 +51,17 @@ Deno.test("hashing embedder refuses impossible dimensions and honours an aborted
     /stop/,
   );
 });
+
+Deno.test("hashing embedder output is pinned (a change alters every --mock result)", async () => {
+  // "Swept wings" -> tokens swept, wing: 2 words (weight 1) and the 9 trigrams of <swept> and
+  // <wing> (weight 0.5), signed, in 16 buckets.
+  const { vectors } = await createHashingEmbedder(16).embed(["Swept wings"], {
+    kind: "query",
+    signal,
+  });
+  // The bucket sums are ±0.5 (nine) and ±1 (two): squares sum to 17/4, so ±0.5 -> 1/sqrt(17).
+  const a = 0.242536;
+  const b = 0.485071;
+  const expected = [0, -a, -b, -a, -a, a, 0, a, 0, -b, -a, 0, 0, -a, -a, -a];
+  assert.deepEqual(Array.from(vectors).map((x) => Number(x.toFixed(6))), expected);
+});

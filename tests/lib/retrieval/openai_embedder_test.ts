@@ -4,7 +4,7 @@ import {
   type OpenAIEmbedderOptions,
   RETRY_BASE_MS,
 } from "../../../lib/retrieval/openai_embedder.ts";
-import { EmbeddingError } from "../../../lib/retrieval/embedding_errors.ts";
+import { EmbeddingError, retryAfter } from "../../../lib/retrieval/embedding_errors.ts";
 import { ModelCallError } from "../../../lib/llm/model.ts";
 import {
   defaultEmbeddingReply,
@@ -290,4 +290,15 @@ Deno.test("replies without index fields, or out of order, are placed by index", 
     }),
     /item 1 has a bad or repeated index 0/,
   );
+});
+
+Deno.test("Retry-After is read as milliseconds, seconds or an HTTP date, capped at 60 s", () => {
+  const now = Date.parse("2026-01-01T00:00:00Z");
+  const h = (init: Record<string, string>) => new Headers(init);
+  assert.equal(retryAfter(h({ "retry-after-ms": "250" }), now), 250);
+  assert.equal(retryAfter(h({ "retry-after": "2" }), now), 2000);
+  assert.equal(retryAfter(h({ "retry-after": "Thu, 01 Jan 2026 00:00:05 GMT" }), now), 5000);
+  assert.equal(retryAfter(h({ "retry-after": "3600" }), now), 60_000);
+  assert.equal(retryAfter(h({ "retry-after": "soon" }), now), null);
+  assert.equal(retryAfter(h({}), now), null);
 });
