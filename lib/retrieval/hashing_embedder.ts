@@ -1,7 +1,8 @@
 /**
  * The offline embedder `hashing`: deterministic feature hashing of a text's
  * words and character n-grams into a fixed number of dimensions. No model,
- * no network, no cache needed (it is faster to recompute than to look up).
+ * no network and no cache (it costs nothing to recompute, and uncached it
+ * keeps `--mock` runs free of disk and environment access).
  *
  * What it is, honestly: a *lexical* stand-in for a real embedding model. Two
  * texts are similar when they share words (after ragbench's tokenizer:
