@@ -64,7 +64,8 @@ export async function buildVectorRetriever(
   const embedder = deps.embedderFor(config.embedding);
   const started = performance.now();
   let last = started;
-  const parts: Float32Array[] = [];
+  // Filled chunk by chunk once the first reply gives the size, so no chunk outlives its copy.
+  let packed: Float32Array | null = null;
   let dimensions = 0;
   let tokens = 0;
   let cost = 0;
@@ -73,13 +74,16 @@ export async function buildVectorRetriever(
     for (let start = 0; start < passages.length; start += INDEX_CHUNK) {
       const texts = passages.slice(start, start + INDEX_CHUNK).map(passageText);
       const got = await embedder.embed(texts, { kind: "passage", signal: deps.signal });
-      if (dimensions === 0) dimensions = got.dimensions;
+      if (packed === null && got.dimensions > 0) {
+        dimensions = got.dimensions;
+        packed = new Float32Array(passages.length * dimensions);
+      }
       if (got.dimensions !== dimensions && got.vectors.length > 0) {
         throw new EmbeddingError(
           `${embedder.id} returned ${got.dimensions}-dimension vectors after ${dimensions}-dimension ones.`,
         );
       }
-      parts.push(got.vectors);
+      packed?.set(got.vectors, start * dimensions);
       tokens += got.tokens;
       cost += got.cost_usd;
       cached += got.cached;
@@ -103,17 +107,11 @@ export async function buildVectorRetriever(
       { cause: error },
     );
   }
-  if (dimensions === 0) {
+  if (packed === null) {
     throw new RagbenchError(
       "model",
       `Cannot build retriever "${name}": every passage is empty, so there is nothing to embed.`,
     );
-  }
-  const packed = new Float32Array(passages.length * dimensions);
-  let offset = 0;
-  for (const part of parts) {
-    packed.set(part, offset);
-    offset += part.length;
   }
   const index = new VectorIndex(packed, dimensions);
   deps.onProgress?.(
