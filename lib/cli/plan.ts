@@ -21,6 +21,7 @@ import type { Retriever } from "../retrieval/types.ts";
 import type { PlannedSystem } from "../run/runner.ts";
 import type { SummarySystem } from "../report/outputs.ts";
 import type { Corpus } from "../types.ts";
+import type { EmbedderPool } from "../retrieval/embedders.ts";
 import { SYSTEMS } from "../../systems/registry.ts";
 import { parametersJsonSchema } from "../../tools/define_tool.ts";
 import { createInProcessHost, type ToolHost } from "../../tools/host.ts";
@@ -63,6 +64,8 @@ export interface PlanOptions {
   retrieverBuilders?: ReadonlyMap<string, RetrieverBuilder>;
   /** Aborted to stop building indexes (Ctrl-C during start-up). */
   signal?: AbortSignal;
+  /** The run's embedders, for vector and hybrid retrievers (lib/retrieval/embedders.ts). */
+  embedders?: EmbedderPool;
 }
 
 /**
