@@ -10,10 +10,36 @@
  * @module
  */
 
-import type { EmbeddingConfig } from "../config/retriever_schema.ts";
+import type { Config } from "../config/load.ts";
+import type { EmbeddingConfig, RetrieverConfig } from "../config/retriever_schema.ts";
 import { type EnvReader, resolveCacheDir } from "../cache/cache_dir.ts";
 import { usesEndpoint } from "../retrieval/embedders.ts";
+import { SYSTEMS } from "../../systems/registry.ts";
+import { search } from "../../tools/search.ts";
+import { defaultRetrieverChoice } from "./plan.ts";
 import { modelHost, type Need } from "./permissions.ts";
+
+/**
+ * The `embedding:` of every vector and hybrid retriever the systems of
+ * `config` use: a system's own retriever, or the config's default one for a
+ * system that offers `search` without naming a retriever (as lib/cli/plan.ts
+ * picks them).
+ */
+export function configEmbeddings(
+  config: Pick<Config, "systems" | "retrievers">,
+): EmbeddingConfig[] {
+  const used: RetrieverConfig[] = [];
+  for (const system of config.systems) {
+    if (system.retriever) {
+      used.push(system.retriever.config);
+      continue;
+    }
+    const offersSearch = (SYSTEMS.get(system.type)?.alwaysTools ?? []).includes(search.name) ||
+      system.tools.some((t) => t.kind === "builtin" && t.name === search.name);
+    if (offersSearch) used.push(defaultRetrieverChoice(config).config);
+  }
+  return used.filter((r) => r.kind !== "bm25").map((r) => r.embedding);
+}
 
 /** Options of {@link embeddingNeeds}. */
 export interface EmbeddingNeedsOptions {

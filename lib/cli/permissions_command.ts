@@ -8,6 +8,7 @@
 
 import { loadConfig } from "../config/load.ts";
 import type { CommandSpec, ParsedArgs } from "./args.ts";
+import { configEmbeddings } from "./embedding_needs.ts";
 import type { CliIO } from "./io.ts";
 import {
   compileFlags,
@@ -43,6 +44,7 @@ export async function permissionsCommand(args: ParsedArgs, io: CliIO): Promise<n
     mock,
     runDir: args.options.get("out") ?? "runs",
     cacheDir: args.options.get("cache-dir"),
+    embeddings: configEmbeddings(config),
   };
   const cwd = Deno.cwd();
   const needs = runNeeds(config, options);

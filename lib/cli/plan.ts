@@ -89,12 +89,18 @@ export async function planSystems(
   });
   const builtinHost = workerHost ?? createInProcessHost([...BUILTIN_TOOLS.values()], env);
   const hosts: ToolHost[] = [builtinHost];
+  const signal = options.signal ?? new AbortController().signal;
+  const retrievers = new RunRetrievers(corpus, {
+    ...(options.retrieverBuilders ? { builders: options.retrieverBuilders } : {}),
+    ...(options.embedders ? { embedders: options.embedders } : {}),
+    mock: options.mock ?? false,
+    ...(options.progress ? { progress: options.progress } : {}),
+  });
   const mcp = createMcpPool(options.mcp);
   const close = async () => {
     await Promise.all([...hosts.map((h) => h.close()), mcp.close()]);
+    retrievers.close();
   };
-  const signal = options.signal ?? new AbortController().signal;
-  const retrievers = new RunRetrievers(corpus, options.retrieverBuilders);
   const searchHosts = new Map<string, ToolHost>();
   const searchHostFor = async (choice: RetrieverChoice): Promise<ToolHost> => {
     let host = searchHosts.get(choice.key);

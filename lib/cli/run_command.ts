@@ -33,6 +33,7 @@ import type { CliIO } from "./io.ts";
 import { planSystems } from "./plan.ts";
 import { createProgress, type ProgressMode } from "./progress.ts";
 import { loadData, REGISTRIES } from "./setup.ts";
+import { configEmbeddings } from "./embedding_needs.ts";
 import { missingNeeds, type Need, permissionFlags, runNeeds } from "./permissions.ts";
 import { loadConfig } from "../config/load.ts";
 import { resolveCacheDir } from "../cache/cache_dir.ts";
@@ -118,7 +119,11 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const dir = resume ?? out ?? freeRunDir(defaultRunDir(config.name), pathExists);
   const runDirRoot = resume ?? out ?? "runs";
   const cacheDir = dirOption(args, "cache-dir");
-  checkPermissions(configPath, runNeeds(config, { mock, runDir: runDirRoot, cacheDir }), mock);
+  checkPermissions(
+    configPath,
+    runNeeds(config, { mock, runDir: runDirRoot, cacheDir, embeddings: configEmbeddings(config) }),
+    mock,
+  );
   // Before the data loads: a wrong folder is refused at once, and before anything is written.
   await checkRunDir(dir, { resume: resume !== undefined });
   const loaded = await loadData(config, selection, { progress: io.progress });

@@ -53,6 +53,8 @@ export interface EmbedderPoolOptions {
 export interface EmbedderPool extends Disposable {
   /** The embedder for `config` (the same object for equal configs). */
   embedderFor(config: EmbeddingConfig): Embedder;
+  /** The config this run really uses for `config` ({@link effectiveEmbedding} with the pool's mock flag). */
+  effective(config: EmbeddingConfig): EmbeddingConfig;
   close(): void;
 }
 
@@ -106,5 +108,10 @@ export function createEmbedderPool(options: EmbedderPoolOptions): EmbedderPool {
     cache?.close();
     cache = null;
   }
-  return { embedderFor, close, [Symbol.dispose]: close };
+  return {
+    embedderFor,
+    effective: (config) => effectiveEmbedding(config, options.mock),
+    close,
+    [Symbol.dispose]: close,
+  };
 }
