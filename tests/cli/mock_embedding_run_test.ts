@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { ROOT, runCli } from "../support/cli.ts";
 import { tempTree } from "../support/temp.ts";
 
