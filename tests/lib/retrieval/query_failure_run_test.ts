@@ -4,12 +4,15 @@ import { systemBaseSchema } from "../../../lib/config/schema.ts";
 import { passagesOf } from "../../../lib/retrieval/passages.ts";
 import { createEmbedderPool } from "../../../lib/retrieval/embedders.ts";
 import { buildVectorRetriever } from "../../../lib/retrieval/vector_retriever.ts";
+import { RunRetrievers } from "../../../lib/retrieval/registry.ts";
 import { runQuestions } from "../../../lib/run/runner.ts";
 import type { QuestionResult } from "../../../lib/types.ts";
+import { rag } from "../../../systems/rag.ts";
 import { defineSystem, NO_FLAGS } from "../../../systems/system.ts";
 import { startFakeEmbeddingsServer } from "../../support/fake_embeddings_server.ts";
 import { modelOf, question, toolboxOf } from "../../support/fixtures.ts";
 import { tempTree } from "../../support/temp.ts";
+import { corpusOf } from "../../support/tool_context.ts";
 
 Deno.test("an embedding endpoint failing on one question's query errors that question only", async () => {
   await using tmp = await tempTree();
@@ -75,5 +78,60 @@ Deno.test("an embedding endpoint failing on one question's query errors that que
     new RegExp(
       `Embedding API at ${server.baseUrl} \\(model "m"\\) failed \\(HTTP 502: bad gateway\\)`,
     ),
+  );
+});
+
+Deno.test("rag over a hybrid retriever: a failing query embedding is that question's retrieval error", async () => {
+  await using tmp = await tempTree();
+  await using server = startFakeEmbeddingsServer((request) =>
+    request.body.input?.[0]?.includes("broken")
+      ? { status: 503, json: { error: { message: "overloaded" } } }
+      : "default"
+  );
+  const corpus = corpusOf([
+    { id: "wing", text: "Lift on a swept wing." },
+    { id: "plate", text: "Flat plate boundary layers." },
+  ]);
+  using embedders = createEmbedderPool({ mock: false, cacheDir: () => tmp.dir });
+  const retrievers = new RunRetrievers(corpus, { embedders });
+  const config = retrieverSchema.parse({
+    kind: "hybrid",
+    top_k: 1,
+    embedding: { base_url: server.baseUrl, model: "m", api_key_env: null, max_retries: 0 },
+  });
+  const retriever = await retrievers.get(
+    { key: "h", name: "mix", config },
+    new AbortController().signal,
+  );
+  const lines: QuestionResult[] = [];
+  await runQuestions({
+    systems: [{
+      name: "r",
+      def: rag,
+      options: rag.options.parse({ type: "rag" }),
+      toolbox: toolboxOf([]),
+      retriever,
+    }],
+    questions: [question("q1", "swept wing lift"), question("q2", "a broken query")],
+    repeats: 1,
+    model: modelOf(() => ({ content: "From [wing]." })),
+    concurrency: 1,
+    questionTimeoutMs: 5000,
+    maxCostUsd: null,
+    done: new Set(),
+    sink: (r) => {
+      lines.push(r);
+      return Promise.resolve();
+    },
+    reporter: { onResult() {} },
+    signal: new AbortController().signal,
+  });
+  const byId = new Map(lines.map((l) => [l.question_id, l]));
+  assert.equal(byId.get("q1")?.error, null);
+  assert.equal(byId.get("q1")?.answer, "From [wing].");
+  assert.equal(byId.get("q2")?.error?.kind, "retrieval");
+  assert.match(
+    byId.get("q2")?.error?.message ?? "",
+    /retriever "mix" failed: Embedding API at http:\/\/127\.0\.0\.1:\d+\/v1 \(model "m"\) failed \(HTTP 503: overloaded\)/,
   );
 });
