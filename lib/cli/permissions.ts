@@ -15,6 +15,8 @@ import type { Config } from "../config/load.ts";
 import { corpusSourcePath } from "../data/corpus.ts";
 import { questionSourcePath } from "../data/questions.ts";
 import { mcpNeeds } from "../../tools/mcp/needs.ts";
+import type { EmbeddingConfig } from "../config/retriever_schema.ts";
+import { embeddingNeeds } from "./embedding_needs.ts";
 
 /** One permission a run needs, and why. */
 export interface Need {
@@ -39,8 +41,18 @@ const SANDBOX_SOURCES = ["../../tools", "../../lib"].map((p) =>
   fileURLToPath(new URL(p, import.meta.url)).replace(/\/$/, "")
 );
 
+/** What `ragbench run` needs besides the config: the run directory, `--cache-dir`, the embedders. */
+export interface RunNeedsOptions {
+  mock: boolean;
+  runDir: string;
+  /** `--cache-dir`, when given. */
+  cacheDir?: string;
+  /** Every `embedding:` of the retrievers the run uses (see embedding_needs.ts). */
+  embeddings?: readonly EmbeddingConfig[];
+}
+
 /** What `ragbench run CONFIG` needs, writing to `runDir` (default `runs`). */
-export function runNeeds(config: Config, options: { mock: boolean; runDir: string }): Need[] {
+export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
   const needs: Need[] = [{ name: "read", value: config.file, why: "the config" }];
   for (const source of config.corpus) {
     needs.push({ name: "read", value: corpusSourcePath(source), why: "the corpus" });
@@ -74,6 +86,7 @@ export function runNeeds(config: Config, options: { mock: boolean; runDir: strin
     }
     needs.push({ name: "net", value: modelHost(config.model.base_url), why: "the model API" });
   }
+  needs.push(...embeddingNeeds(options.embeddings ?? [], options));
   if (config.systems.some((s) => s.tools.some((t) => t.kind === "custom"))) {
     needs.push({ name: "run", value: Deno.execPath(), why: "starting custom tools' processes" });
   }
@@ -87,7 +100,7 @@ export function runNeeds(config: Config, options: { mock: boolean; runDir: strin
  * itself for them, with the permissions it was built with, and each process
  * then drops what its tool's side effects do not need).
  */
-export function compileNeeds(config: Config, options: { mock: boolean; runDir: string }): Need[] {
+export function compileNeeds(config: Config, options: RunNeedsOptions): Need[] {
   // A compiled binary carries its own code: no read of the source folders.
   const needs = runNeeds(config, options).filter((n) =>
     n.name !== "run" && !SANDBOX_SOURCES.includes(n.value)

@@ -8,6 +8,7 @@
 
 import { loadConfig } from "../config/load.ts";
 import type { CommandSpec, ParsedArgs } from "./args.ts";
+import { configEmbeddings } from "./embedding_needs.ts";
 import type { CliIO } from "./io.ts";
 import {
   compileFlags,
@@ -27,6 +28,7 @@ export const PERMISSIONS_SPEC: CommandSpec = {
   options: [
     { name: "mock", description: "For a --mock run (no network, no API key)." },
     { name: "out", value: "DIR", description: "For a run writing to DIR (default runs)." },
+    { name: "cache-dir", value: "DIR", description: "For a run keeping its cache in DIR." },
   ],
   notes:
     "Paths inside the current folder are printed relative to it, so run this from where you\n" +
@@ -38,7 +40,12 @@ export async function permissionsCommand(args: ParsedArgs, io: CliIO): Promise<n
   const configPath = args.positionals[0];
   const mock = args.options.has("mock");
   const config = await loadConfig(configPath, REGISTRIES);
-  const options = { mock, runDir: args.options.get("out") ?? "runs" };
+  const options = {
+    mock,
+    runDir: args.options.get("out") ?? "runs",
+    cacheDir: args.options.get("cache-dir"),
+    embeddings: configEmbeddings(config),
+  };
   const cwd = Deno.cwd();
   const needs = runNeeds(config, options);
   io.out(

@@ -21,6 +21,7 @@ import type { Retriever } from "../retrieval/types.ts";
 import type { PlannedSystem } from "../run/runner.ts";
 import type { SummarySystem } from "../report/outputs.ts";
 import type { Corpus } from "../types.ts";
+import type { EmbedderPool } from "../retrieval/embedders.ts";
 import { SYSTEMS } from "../../systems/registry.ts";
 import { parametersJsonSchema } from "../../tools/define_tool.ts";
 import { createInProcessHost, type ToolHost } from "../../tools/host.ts";
@@ -63,6 +64,8 @@ export interface PlanOptions {
   retrieverBuilders?: ReadonlyMap<string, RetrieverBuilder>;
   /** Aborted to stop building indexes (Ctrl-C during start-up). */
   signal?: AbortSignal;
+  /** The run's embedders, for vector and hybrid retrievers (lib/retrieval/embedders.ts). */
+  embedders?: EmbedderPool;
 }
 
 /**
@@ -86,12 +89,18 @@ export async function planSystems(
   });
   const builtinHost = workerHost ?? createInProcessHost([...BUILTIN_TOOLS.values()], env);
   const hosts: ToolHost[] = [builtinHost];
+  const signal = options.signal ?? new AbortController().signal;
+  const retrievers = new RunRetrievers(corpus, {
+    ...(options.retrieverBuilders ? { builders: options.retrieverBuilders } : {}),
+    ...(options.embedders ? { embedders: options.embedders } : {}),
+    mock: options.mock ?? false,
+    ...(options.progress ? { progress: options.progress } : {}),
+  });
   const mcp = createMcpPool(options.mcp);
   const close = async () => {
     await Promise.all([...hosts.map((h) => h.close()), mcp.close()]);
+    retrievers.close();
   };
-  const signal = options.signal ?? new AbortController().signal;
-  const retrievers = new RunRetrievers(corpus, options.retrieverBuilders);
   const searchHosts = new Map<string, ToolHost>();
   const searchHostFor = async (choice: RetrieverChoice): Promise<ToolHost> => {
     let host = searchHosts.get(choice.key);

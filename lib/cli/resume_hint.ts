@@ -18,14 +18,17 @@ export interface ResumeArgs {
   systems?: string;
   /** `--limit` as given, if any. */
   limit?: string;
+  /** `--cache-dir` as given, if any. */
+  cacheDir?: string;
 }
 
-/** `ragbench run CONFIG --resume DIR [--mock] [--systems A,B] [--limit N]` */
+/** `ragbench run CONFIG --resume DIR [--mock] [--systems A,B] [--limit N] [--cache-dir DIR]` */
 export function resumeCommand(args: ResumeArgs): string {
   const parts = ["ragbench", "run", shellQuote(args.configPath), "--resume", shellQuote(args.dir)];
   if (args.mock) parts.push("--mock");
   if (args.systems !== undefined) parts.push("--systems", shellQuote(args.systems));
   if (args.limit !== undefined) parts.push("--limit", shellQuote(args.limit));
+  if (args.cacheDir !== undefined) parts.push("--cache-dir", shellQuote(args.cacheDir));
   return parts.join(" ");
 }
 

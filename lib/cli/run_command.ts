@@ -33,8 +33,11 @@ import type { CliIO } from "./io.ts";
 import { planSystems } from "./plan.ts";
 import { createProgress, type ProgressMode } from "./progress.ts";
 import { loadData, REGISTRIES } from "./setup.ts";
+import { configEmbeddings } from "./embedding_needs.ts";
 import { missingNeeds, type Need, permissionFlags, runNeeds } from "./permissions.ts";
 import { loadConfig } from "../config/load.ts";
+import { resolveCacheDir } from "../cache/cache_dir.ts";
+import { createEmbedderPool } from "../retrieval/embedders.ts";
 import { VERSION } from "./version.ts";
 import { checkResume, currentManifest, writeManifest } from "./run_manifest.ts";
 import { resumeCommand, writeFailure } from "./resume_hint.ts";
@@ -83,6 +86,12 @@ export const RUN_SPEC: CommandSpec = {
       value: "FILE",
       description: "Also write JUnit XML (one test case per system × question) to FILE.",
     },
+    {
+      name: "cache-dir",
+      value: "DIR",
+      description: "Keep the embedding cache in DIR (default $RAGBENCH_CACHE_DIR, " +
+        "$XDG_CACHE_HOME/ragbench or ~/.cache/ragbench).",
+    },
   ],
   notes: "Exit status: 0 success; 1 the run finished but a system errored on every question,\n" +
     "the run's cost cap stopped it, or its files could not be written; 2 usage or config error\n" +
@@ -109,7 +118,12 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const config = await loadConfig(configPath, REGISTRIES);
   const dir = resume ?? out ?? freeRunDir(defaultRunDir(config.name), pathExists);
   const runDirRoot = resume ?? out ?? "runs";
-  checkPermissions(configPath, runNeeds(config, { mock, runDir: runDirRoot }), mock);
+  const cacheDir = dirOption(args, "cache-dir");
+  checkPermissions(
+    configPath,
+    runNeeds(config, { mock, runDir: runDirRoot, cacheDir, embeddings: configEmbeddings(config) }),
+    mock,
+  );
   // Before the data loads: a wrong folder is refused at once, and before anything is written.
   await checkRunDir(dir, { resume: resume !== undefined });
   const loaded = await loadData(config, selection, { progress: io.progress });
@@ -123,13 +137,20 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     mock,
     systems: args.options.get("systems"),
     limit: args.options.get("limit"),
+    cacheDir,
   });
   const startedAt = new Date().toISOString();
+  using embedders = createEmbedderPool({
+    mock,
+    cacheDir: () => resolveCacheDir(cacheDir).dir,
+    onProgress: (line) => io.progress(line),
+  });
   // Tools start before the folder is made, so a tool that cannot load leaves nothing behind.
   const plan = await planSystems(config, loaded.corpus, {
     concurrency,
     mock,
     progress: io.progress,
+    embedders,
   });
   const unregisterPlan = io.onQuit?.(() => plan.close());
   try {
@@ -333,7 +354,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
  *
  * @throws {UsageError} for `--out ""` (an unset variable in a script).
  */
-function dirOption(args: ParsedArgs, name: "out" | "resume"): string | undefined {
+function dirOption(args: ParsedArgs, name: "out" | "resume" | "cache-dir"): string | undefined {
   const value = args.options.get(name);
   if (value !== undefined && value.trim() === "") {
     throw new UsageError(`--${name} is empty; give it a folder: --${name} DIR.`);

@@ -14,7 +14,6 @@ import { loadQuestionSets } from "../data/questions.ts";
 import { ConfigError, UsageError } from "../errors.ts";
 import { EMPTY_SCRIPT, loadMockScripts, type MockScript } from "../llm/mock_script.ts";
 import { checkMockScript } from "../llm/mock_script_checks.ts";
-import { RETRIEVER_BUILDERS } from "../retrieval/registry.ts";
 import type { Corpus } from "../types.ts";
 import { suggestion } from "../util/did_you_mean.ts";
 import type { ProgressSink } from "../util/load_progress.ts";
@@ -25,7 +24,6 @@ import { BUILTIN_TOOLS } from "../../tools/registry.ts";
 export const REGISTRIES: Registries = {
   systems: SYSTEMS,
   tools: BUILTIN_TOOLS,
-  retrieverKinds: new Set(RETRIEVER_BUILDERS.keys()),
 };
 
 /** Everything a run reads, loaded and checked. */

@@ -201,6 +201,8 @@ export async function toolCommand(args: ParsedArgs, io: CliIO): Promise<number> 
   const now = today ?? config?.evaluation.tools_now ?? "2026-01-01";
   const rules = config?.tools ?? toolRulesSchema.parse({});
   let tool;
+  // Owns the embedder pool (and embedding cache) of a vector or hybrid search.
+  let retrievers: RunRetrievers | null = null;
   if (custom) {
     tool = await offerCustom(custom, { corpus, now, maxProcesses: 1, progress: io.progress }, {
       tools: rules,
@@ -208,7 +210,8 @@ export async function toolCommand(args: ParsedArgs, io: CliIO): Promise<number> 
   } else if (name === search.name) {
     // As in a run: search is served in this process over the default retriever.
     const choice = defaultRetrieverChoice(config ?? { retrievers: {} });
-    const retriever = await new RunRetrievers(corpus).get(choice, io.signal);
+    retrievers = new RunRetrievers(corpus, { progress: io.progress });
+    const retriever = await retrievers.get(choice, io.signal);
     const host = createRetrievalHost(retriever, { corpus, now });
     tool = offerBuiltin(name, builtinOptions(config, name), host, { tools: rules });
   } else {
@@ -224,6 +227,7 @@ export async function toolCommand(args: ParsedArgs, io: CliIO): Promise<number> 
     return 0;
   } finally {
     await tool.host.close();
+    retrievers?.close();
   }
 }
 

@@ -51,8 +51,6 @@ export interface ToolInfo {
 export interface Registries {
   systems: ReadonlyMap<string, SystemSchemaInfo>;
   tools: ReadonlyMap<string, ToolInfo>;
-  /** Retriever kinds this build can construct; absent: every kind of the schema. */
-  retrieverKinds?: ReadonlySet<string>;
 }
 
 /** Name of the retriever a searching system uses when it names none. */
@@ -169,7 +167,7 @@ export function parseConfig(
   }
   const raw = parsed.data;
   const problems: ConfigIssue[] = [];
-  checkRetrieverKinds(raw, source, registries, problems);
+  checkRetrieverNames(raw, source, problems);
   const systems = checkSystems(raw, source, registries, where.absolute, problems);
   checkAllowList(raw, systems, source, registries, problems);
   if (problems.length) throw new ConfigError("config", problems);
@@ -354,28 +352,7 @@ function chooseRetriever(
     run.problems.push(...issuesFromZod(source, parsed.error, retrieverSchema, at, given));
     return undefined;
   }
-  if (!kindAvailable(parsed.data.kind, run.registries)) {
-    run.problems.push(kindProblem(parsed.data.kind, [...at, "kind"], source, run.registries));
-    return undefined;
-  }
   return { key: `inline:${systemName}`, name: systemName, config: parsed.data };
-}
-
-function kindAvailable(kind: string, registries: Registries): boolean {
-  return registries.retrieverKinds === undefined || registries.retrieverKinds.has(kind);
-}
-
-function kindProblem(
-  kind: string,
-  at: Array<string | number>,
-  source: YamlSource,
-  registries: Registries,
-): ConfigIssue {
-  return {
-    position: source.positionOf(at),
-    message: `retriever kind "${kind}" is not available in this version of ragbench`,
-    hint: `use one of ${[...(registries.retrieverKinds ?? [])].map((k) => `"${k}"`).join(", ")}`,
-  };
 }
 
 /** The `retrievers:` entries by the names the config wrote (validation shields `__proto__`). */
@@ -383,24 +360,19 @@ function retrieverEntries(raw: Pick<RawConfig, "retrievers">): Map<string, Retri
   return new Map(Object.entries(raw.retrievers).map(([k, v]) => [restoreProtoKey(k), v]));
 }
 
-/** Every entry of `retrievers:` needs a valid name and a kind this build can construct. */
-function checkRetrieverKinds(
+/** Every entry of `retrievers:` needs a valid name. */
+function checkRetrieverNames(
   raw: RawConfig,
   source: YamlSource,
-  registries: Registries,
   problems: ConfigIssue[],
 ): void {
-  for (const [name, config] of retrieverEntries(raw)) {
+  for (const name of retrieverEntries(raw).keys()) {
     const checked = nameSchema.safeParse(name);
     if (!checked.success) {
       problems.push({
         position: source.positionOf(["retrievers", name], { key: true }),
         message: `retriever name "${name}" is not valid: ${checked.error.issues[0].message}`,
       });
-      continue;
-    }
-    if (!kindAvailable(config.kind, registries)) {
-      problems.push(kindProblem(config.kind, ["retrievers", name, "kind"], source, registries));
     }
   }
 }

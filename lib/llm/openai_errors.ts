@@ -160,7 +160,7 @@ function serverDetail(body: unknown, apiKey: string | null): string {
 }
 
 /** Removes anything that looks like a credential, so the text can go into a results file. */
-function scrub(text: string, apiKey: string | null): string {
+export function scrub(text: string, apiKey: string | null): string {
   let clean = text;
   if (apiKey !== null && apiKey.length >= 4) clean = clean.replaceAll(apiKey, "[redacted]");
   return clean
@@ -168,7 +168,8 @@ function scrub(text: string, apiKey: string | null): string {
     .replace(/\bsk-[\w*.\-]{3,}/g, "[redacted]");
 }
 
-function clip(text: string, limit = 300): string {
+/** `text` cut to `limit` characters, with `...` when cut. */
+export function clip(text: string, limit = 300): string {
   return text.length <= limit ? text : `${text.slice(0, limit)}...`;
 }
 

@@ -6,21 +6,29 @@
  * {@link RETRIEVER_BUILDERS}.
  *
  * Builds are shared by settings, not only by name: two retrievers with
- * equal settings (a named one and an inline copy of it, say) share one
- * index, each keeping its own name. Passages are shared too: retrievers with
- * equal `chunk:` settings get the same passage array (so a hybrid and a BM25
- * retriever over the same chunks rank the same passage objects).
+ * equal build settings (a named one and an inline copy of it, say) share one
+ * index, each keeping its own name and `top_k`. Build settings are the keys
+ * the kind uses (`chunk` and `bm25` for BM25; `chunk` and the embedding the
+ * run really uses for vector, after the `--mock` substitution; all of them
+ * for hybrid), so a `top_k` or an unused key never causes a second build.
+ * A hybrid asks the run for its BM25 and vector parts like any retriever
+ * ({@link RetrieverBuildRequest.part}), so it shares them with BM25 and
+ * vector retrievers of the same settings. Passages are shared too:
+ * retrievers with equal `chunk:` settings get the same passage array.
  *
  * @module
  */
 
 import type { RetrieverConfig } from "../config/retriever_schema.ts";
-import { RagbenchError } from "../errors.ts";
+import { resolveCacheDir } from "../cache/cache_dir.ts";
 import type { Corpus } from "../types.ts";
 import { createBm25Retriever } from "./bm25_retriever.ts";
 import { chunkCorpus } from "./chunking.ts";
+import { createEmbedderPool, type EmbedderPool } from "./embedders.ts";
+import { buildHybridRetriever } from "./hybrid_retriever.ts";
 import type { Passage } from "./passages.ts";
 import type { Retriever } from "./types.ts";
+import { buildVectorRetriever, type VectorRetriever } from "./vector_retriever.ts";
 
 /** Everything a builder gets to build one retriever. */
 export interface RetrieverBuildRequest {
@@ -32,6 +40,15 @@ export interface RetrieverBuildRequest {
   passages: readonly Passage[];
   /** Aborted when the run is cancelled while indexes are built. */
   signal: AbortSignal;
+  /** The run's embedders (vector and hybrid). */
+  embedders: EmbedderPool;
+  /**
+   * The run's build for `config` (same corpus, same signal), shared with
+   * every retriever of the same build settings: how a hybrid gets its parts.
+   */
+  part(config: RetrieverConfig): Promise<Retriever>;
+  /** Progress lines while indexing. */
+  progress?: (line: string) => void;
 }
 
 /** Builds one retriever of a kind. Rejects with a RagbenchError a user can act on. */
@@ -57,18 +74,79 @@ export async function buildBm25Retriever(request: RetrieverBuildRequest): Promis
   });
 }
 
+/** Builds a `kind: vector` retriever: embeds every passage (through the embedding cache). */
+export async function buildVector(request: RetrieverBuildRequest): Promise<Retriever> {
+  return await buildVectorRetriever(request.name, request.config, request.passages, {
+    embedderFor: request.embedders.embedderFor,
+    signal: request.signal,
+    ...(request.progress ? { onProgress: request.progress } : {}),
+  });
+}
+
+/** Builds a `kind: hybrid` retriever over the run's BM25 and vector builds of its settings. */
+export async function buildHybrid(request: RetrieverBuildRequest): Promise<Retriever> {
+  const [lexical, dense] = await Promise.all([
+    request.part({ ...request.config, kind: "bm25" }),
+    request.part({ ...request.config, kind: "vector" }),
+  ]);
+  if (!isVectorRetriever(dense)) {
+    throw new TypeError(`hybrid retriever ${request.name}: the vector part has no index`);
+  }
+  return await buildHybridRetriever(request.name, request.config, request.passages, {
+    embedderFor: request.embedders.embedderFor,
+    signal: request.signal,
+    bm25: lexical,
+    vector: dense,
+  });
+}
+
+function isVectorRetriever(retriever: Retriever): retriever is VectorRetriever {
+  return "index" in retriever && "embedder" in retriever;
+}
+
 /** The builder of each retriever kind. */
 export const RETRIEVER_BUILDERS: ReadonlyMap<string, RetrieverBuilder> = new Map<
   string,
   RetrieverBuilder
 >([
   ["bm25", buildBm25Retriever],
+  ["vector", buildVector],
+  ["hybrid", buildHybrid],
 ]);
+
+/** Options of {@link RunRetrievers}. */
+export interface RunRetrieversOptions {
+  /** Default {@link RETRIEVER_BUILDERS}. */
+  builders?: ReadonlyMap<string, RetrieverBuilder>;
+  /**
+   * The run's embedders (the caller closes them). Default: a pool of this
+   * object's own, with `mock` and the default cache folder, closed by
+   * {@link RunRetrievers.close}.
+   */
+  embedders?: EmbedderPool;
+  /** A `--mock` run (only used for the default pool). */
+  mock?: boolean;
+  /** Progress lines while indexing. */
+  progress?: (line: string) => void;
+}
+
+/** The settings a build of `config` depends on (see the module comment). */
+export function buildSettings(config: RetrieverConfig, embedders: EmbedderPool): unknown {
+  const { kind, chunk, bm25, fusion } = config;
+  if (kind === "bm25") return { kind, chunk, bm25 };
+  const embedding = embedders.effective(config.embedding);
+  if (kind === "vector") return { kind, chunk, embedding };
+  return { kind, chunk, bm25, embedding, fusion };
+}
 
 /** The retrievers of one run over one corpus, each built on first request and kept. */
 export class RunRetrievers {
   readonly #corpus: Corpus;
   readonly #builders: ReadonlyMap<string, RetrieverBuilder>;
+  readonly #embedders: EmbedderPool;
+  /** The pool this object made (and closes), when none was given. */
+  readonly #ownPool: EmbedderPool | null;
+  readonly #progress: ((line: string) => void) | undefined;
   /** Builds by canonical settings. */
   readonly #built = new Map<string, Promise<Retriever>>();
   /** Retrievers by request key (a build under the request's name). */
@@ -76,13 +154,22 @@ export class RunRetrievers {
   readonly #passages = new Map<string, Passage[]>();
   #builds = 0;
 
-  /** Retrievers over `corpus`, built with `builders` (default {@link RETRIEVER_BUILDERS}). */
-  constructor(
-    corpus: Corpus,
-    builders: ReadonlyMap<string, RetrieverBuilder> = RETRIEVER_BUILDERS,
-  ) {
+  /** Retrievers over `corpus`. */
+  constructor(corpus: Corpus, options: RunRetrieversOptions = {}) {
     this.#corpus = corpus;
-    this.#builders = builders;
+    this.#builders = options.builders ?? RETRIEVER_BUILDERS;
+    this.#ownPool = options.embedders ? null : createEmbedderPool({
+      mock: options.mock ?? false,
+      cacheDir: () => resolveCacheDir(undefined).dir,
+      ...(options.progress ? { onProgress: options.progress } : {}),
+    });
+    this.#embedders = options.embedders ?? this.#ownPool!;
+    this.#progress = options.progress;
+  }
+
+  /** Closes the embedder pool this object made (not one it was given). */
+  close(): void {
+    this.#ownPool?.close();
   }
 
   /** How many retrievers were built (each distinct setting once). */
@@ -91,46 +178,50 @@ export class RunRetrievers {
   }
 
   /**
-   * The retriever for `request`, built on the first request for its
+   * The retriever for `request`, built on the first request for its build
    * settings; later requests for the key get the same object (even while it
-   * builds), and requests with other keys but equal settings share the build
-   * under their own name.
+   * builds), and requests with other keys but equal build settings share the
+   * build under their own name and `top_k`.
    *
-   * @throws {RagbenchError} when the kind has no builder, or the build fails.
+   * @throws {RagbenchError} when the build fails.
    */
   get(request: RetrieverRequest, signal: AbortSignal): Promise<Retriever> {
     let named = this.#named.get(request.key);
     if (named === undefined) {
-      const settings = canonicalJson(request.config);
-      let built = this.#built.get(settings);
-      if (built === undefined) {
-        built = this.#build(request, signal);
-        this.#built.set(settings, built);
-      }
-      named = built.then((retriever) => renamed(retriever, request.name));
+      named = this.#builtFor(request.name, request.config, signal).then((retriever) =>
+        renamed(retriever, request.name, request.config.top_k)
+      );
       this.#named.set(request.key, named);
     }
     return named;
   }
 
-  async #build(request: RetrieverRequest, signal: AbortSignal): Promise<Retriever> {
-    const builder = this.#builders.get(request.config.kind);
+  /** The shared build of `config`'s build settings, started by the first asker (`name`). */
+  #builtFor(name: string, config: RetrieverConfig, signal: AbortSignal): Promise<Retriever> {
+    const settings = canonicalJson(buildSettings(config, this.#embedders));
+    let built = this.#built.get(settings);
+    if (built === undefined) {
+      built = this.#build(name, config, signal);
+      this.#built.set(settings, built);
+    }
+    return built;
+  }
+
+  async #build(name: string, config: RetrieverConfig, signal: AbortSignal): Promise<Retriever> {
+    const builder = this.#builders.get(config.kind);
     if (builder === undefined) {
-      throw new RagbenchError(
-        "config",
-        `Cannot build retriever "${request.name}": kind "${request.config.kind}" is not ` +
-          `available in this version of ragbench — use one of ${
-            [...this.#builders.keys()].map((k) => `"${k}"`).join(", ")
-          }.`,
-      );
+      throw new TypeError(`retriever kind "${config.kind}" passed validation but has no builder`);
     }
     this.#builds++;
     return await builder({
-      name: request.name,
-      config: request.config,
+      name,
+      config,
       corpus: this.#corpus,
-      passages: this.#passagesFor(request.config),
+      passages: this.#passagesFor(config),
       signal,
+      embedders: this.#embedders,
+      part: (partConfig) => this.#builtFor(name, partConfig, signal),
+      ...(this.#progress ? { progress: this.#progress } : {}),
     });
   }
 
@@ -146,13 +237,13 @@ export class RunRetrievers {
   }
 }
 
-/** `retriever` under `name` (itself when the name already matches). */
-function renamed(retriever: Retriever, name: string): Retriever {
-  if (retriever.name === name) return retriever;
+/** `retriever` under `name` with `topK` (itself when both already match). */
+function renamed(retriever: Retriever, name: string, topK: number): Retriever {
+  if (retriever.name === name && retriever.topK === topK) return retriever;
   const view: Retriever = {
     name,
     kind: retriever.kind,
-    topK: retriever.topK,
+    topK,
     passages: retriever.passages,
     search: (query, k, signal) => retriever.search(query, k, signal),
   };

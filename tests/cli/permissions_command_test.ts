@@ -105,3 +105,38 @@ systems: [{type: closed_book}]
     new RegExp(`--allow-read=${t.path("c.yaml")},${t.path("data/scifact")},tools`),
   );
 });
+
+Deno.test("permissions for an openai vector retriever adds the cache folder, its variables, the key and the host; --mock adds none", async () => {
+  await using t = await tempTree({
+    "c.yaml": `name: t
+corpus: corpus.json
+questions: q.yaml
+model: {name: llama3, base_url: "http://localhost:11434/v1", api_key_env: null}
+retrievers:
+  dense: {kind: vector, embedding: {base_url: "http://127.0.0.1:8080/v1", api_key_env: EMBED_KEY}}
+  lexical: {kind: hybrid, embedding: {provider: hashing}}
+  unused: {kind: vector, embedding: {base_url: "http://unused.example/v1"}}
+systems:
+  - {type: rag, retriever: dense}
+  - {type: retrieval_only, retriever: lexical}
+`,
+  });
+  const real = await runCli(["permissions", t.path("c.yaml"), "--cache-dir", t.path("cache")]);
+  assert.equal(real.code, 0, real.stderr);
+  const flags = real.stdout.split("\n")[1];
+  assert.match(flags, new RegExp(`--allow-read=[^ ]*${t.path("cache")}`));
+  assert.match(flags, new RegExp(`--allow-write=[^ ]*${t.path("cache")}`));
+  assert.match(flags, / --allow-env=EMBED_KEY /);
+  assert.match(flags, / --allow-net=localhost:11434,127\.0\.0\.1:8080$/);
+  assert.match(real.stdout, /--allow-read=\S+cache +the embedding cache$/m);
+  const noCacheDir = await execCli(["--allow-read", "--allow-env"], [
+    "permissions",
+    t.path("c.yaml"),
+  ], { env: { RAGBENCH_CACHE_DIR: t.path("rb-cache") } });
+  assert.equal(noCacheDir.code, 0, noCacheDir.stderr);
+  assert.match(noCacheDir.stdout, /--allow-env=EMBED_KEY,RAGBENCH_CACHE_DIR /);
+  assert.match(noCacheDir.stdout, /^--allow-env=RAGBENCH_CACHE_DIR +finding the cache folder$/m);
+  const mock = await runCli(["permissions", t.path("c.yaml"), "--mock"]);
+  assert.equal(mock.code, 0, mock.stderr);
+  assert.doesNotMatch(mock.stdout.split("\n")[1], /--allow-env|--allow-net|cache/);
+});

@@ -21,6 +21,10 @@ Deno.test("resume hint: the command repeats the config, folder, --mock and the s
     }),
     "ragbench run 'my configs/a.yaml' --resume runs/x --mock --systems a,b --limit 3",
   );
+  assert.equal(
+    resumeCommand({ configPath: "c.yaml", dir: "r", mock: false, cacheDir: "/my cache" }),
+    "ragbench run c.yaml --resume r --cache-dir '/my cache'",
+  );
 });
 
 Deno.test("resume hint: a failed write says what was kept and how to resume; other errors pass unchanged", () => {

@@ -158,7 +158,10 @@ Deno.test("deno task bench's exact flags are enough: every tool call works, with
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /agent_all_tools\s+21\s+1\.000\s+\[1\.000, 1\.000\]\s+21\/21/);
   assert.match(result.stdout, /rag_bm25\s+21\s+0\.714\s+\[[^\]]+\]\s+13\/21/);
-  assert.match(result.stderr, /\[105\/105\]/);
+  // Vector and hybrid retrieval over the offline hashing embedder, with no env and no cache.
+  assert.match(result.stdout, /rag_vector\s+21\s+0\.714\s+\[[^\]]+\]\s+13\/21\s+0\.990/);
+  assert.match(result.stdout, /rag_hybrid\s+21\s+0\.714\s+\[[^\]]+\]\s+13\/21\s+0\.990/);
+  assert.match(result.stderr, /\[147\/147\]/);
   // Mock answers are scripted, so a broken sandbox would still score: check the tools answered.
   const usage = Deno.readTextFileSync(join(out, "tool_usage.csv")).trim().split("\n").slice(1);
   assert.ok(usage.length > 5);

@@ -2,7 +2,10 @@ import assert from "node:assert/strict";
 import { planSystems } from "../../../lib/cli/plan.ts";
 import { REGISTRIES } from "../../../lib/cli/setup.ts";
 import { parseConfig, type Registries } from "../../../lib/config/load.ts";
+import { createEmbedderPool } from "../../../lib/retrieval/embedders.ts";
 import { search } from "../../../tools/search.ts";
+import { startFakeEmbeddingsServer } from "../../support/fake_embeddings_server.ts";
+import { tempTree } from "../../support/temp.ts";
 import { corpusOf } from "../../support/tool_context.ts";
 
 const corpus = corpusOf([
@@ -88,16 +91,70 @@ Deno.test("plan: search runs in this process, not in the sandbox worker", async 
   }
 });
 
-Deno.test("plan: a retriever kind without a builder is a clear error, and nothing is left open", async () => {
-  // A config checked against every kind, run by a build that has no vector builder.
-  const everyKind = { ...REGISTRIES, retrieverKinds: undefined };
-  const config = configOf("  - {type: rag, retriever: {kind: vector}}\n", "", everyKind);
-  await assert.rejects(
-    planSystems(config, corpus, {
-      concurrency: 1,
-      inProcess: true,
-      retrieverBuilders: new Map(),
-    }),
-    /Cannot build retriever "rag": kind "vector" is not available in this version of ragbench/,
+Deno.test("plan: vector and hybrid retrievers are built once, shared, and served by search", async () => {
+  const config = configOf(
+    `  - {type: rag, name: a, retriever: dense}
+  - {type: retrieval_only, name: b, retriever: mix}
+  - {type: agent_search, name: c, retriever: mix, tools: []}
+`,
+    `retrievers:
+  dense: {kind: vector, embedding: {provider: hashing, dimensions: 64}}
+  mix: {kind: hybrid, embedding: {provider: hashing, dimensions: 64}}
+`,
   );
+  const plan = await planSystems(config, corpus, { concurrency: 1, inProcess: true });
+  try {
+    // dense; mix and its BM25 part (its vector part is dense's build).
+    assert.equal(plan.retrievers.builds, 3);
+    const [a, b, c] = plan.systems;
+    assert.equal(a.retriever?.kind, "vector");
+    assert.equal(b.retriever?.kind, "hybrid");
+    assert.equal(c.retriever, b.retriever);
+    const session = c.toolbox.session("q");
+    const { result } = await session.execute(
+      "search",
+      JSON.stringify({ query: "desert water", top_k: 1 }),
+      new AbortController().signal,
+    );
+    session.close();
+    assert.equal(result.error, null);
+    assert.match(result.output, /^\[1\] doc_id: desert/);
+  } finally {
+    await plan.close();
+  }
+});
+
+Deno.test("plan: a query embedding that fails is an error result the model sees, and search goes on", async () => {
+  await using tmp = await tempTree();
+  await using server = startFakeEmbeddingsServer((request) =>
+    request.body.input?.[0]?.includes("broken")
+      ? { status: 500, json: { error: { message: "model crashed" } } }
+      : "default"
+  );
+  const config = configOf(
+    "  - {type: agent_search, retriever: dense, tools: []}\n",
+    `retrievers:
+  dense:
+    kind: vector
+    embedding: {base_url: "${server.baseUrl}", model: m, api_key_env: null, max_retries: 0}
+`,
+  );
+  using embedders = createEmbedderPool({ mock: false, cacheDir: () => tmp.dir });
+  const plan = await planSystems(config, corpus, { concurrency: 1, inProcess: true, embedders });
+  try {
+    const session = plan.systems[0].toolbox.session("q");
+    const signal = new AbortController().signal;
+    const broken = await session.execute("search", JSON.stringify({ query: "broken" }), signal);
+    assert.equal(broken.result.error?.kind, "unavailable");
+    assert.equal(
+      broken.result.error?.message,
+      "Search is unavailable right now (the retriever failed). Try again, or answer with what you have.",
+    );
+    const fine = await session.execute("search", JSON.stringify({ query: "desert water" }), signal);
+    session.close();
+    assert.equal(fine.result.error, null);
+    assert.match(fine.result.output, /^\[1\] doc_id: desert/);
+  } finally {
+    await plan.close();
+  }
 });

@@ -4,8 +4,6 @@ import { type Config, parseConfig, type Registries } from "../../../lib/config/l
 import { ConfigError } from "../../../lib/errors.ts";
 
 const WHERE = { file: "r.yaml", absolute: "/project/configs/r.yaml" };
-/** Only BM25 available, as a build without the embedding retrievers. */
-const BM25_ONLY: Registries = { ...REGISTRIES, retrieverKinds: new Set(["bm25"]) };
 
 function load(text: string, registries: Registries = REGISTRIES): Config {
   return parseConfig(text, WHERE, registries);
@@ -130,20 +128,6 @@ const failures: Array<{ name: string; text: string; message: string; registries?
     message:
       'Cannot load config "r.yaml" (line 5, column 17): system type "rag" takes no tools — remove its tools: list, or use a system that accepts tools (agent_search)',
   },
-  {
-    name: "a kind this build cannot construct (named)",
-    text: `${BASE}retrievers:\n  dense: {kind: vector}\nsystems: [{type: rag, retriever: dense}]\n`,
-    message:
-      'Cannot load config "r.yaml" (line 5, column 17): retriever kind "vector" is not available in this version of ragbench — use one of "bm25"',
-    registries: BM25_ONLY,
-  },
-  {
-    name: "a kind this build cannot construct (inline)",
-    text: `${BASE}systems:\n  - {type: rag, retriever: {kind: hybrid}}\n`,
-    message:
-      'Cannot load config "r.yaml" (line 5, column 35): retriever kind "hybrid" is not available in this version of ragbench — use one of "bm25"',
-    registries: BM25_ONLY,
-  },
 ];
 
 for (const f of failures) {
@@ -161,3 +145,17 @@ for (const f of failures) {
     );
   });
 }
+
+Deno.test("config: vector and hybrid retrievers load, named and inline", () => {
+  const config = load(`${BASE}retrievers:
+  dense: {kind: vector, embedding: {provider: hashing, dimensions: 64}}
+systems:
+  - {type: rag, name: a, retriever: dense}
+  - {type: retrieval_only, name: b, retriever: {kind: hybrid, fusion: {k: 10}}}
+`);
+  const [a, b] = config.systems;
+  assert.equal(a.retriever?.config.kind, "vector");
+  assert.equal(a.retriever?.config.embedding.dimensions, 64);
+  assert.equal(b.retriever?.config.kind, "hybrid");
+  assert.equal(b.retriever?.config.fusion.k, 10);
+});

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { retrieverSchema } from "../../../lib/config/retriever_schema.ts";
-import { RagbenchError } from "../../../lib/errors.ts";
 import {
   buildBm25Retriever,
   type RetrieverBuilder,
@@ -72,17 +71,78 @@ Deno.test("RunRetrievers passes the bm25 settings to the index", async () => {
   assert.deepEqual(retriever.queryTerms?.("flows"), ["flow"]);
 });
 
-Deno.test("RunRetrievers refuses a kind without a builder, naming the retriever", async () => {
-  const builders = new Map<string, RetrieverBuilder>([["bm25", buildBm25Retriever]]);
-  const retrievers = new RunRetrievers(corpus, builders);
-  const config = retrieverSchema.parse({ kind: "vector" });
-  await assert.rejects(
-    retrievers.get({ key: "v", name: "dense", config }, signal),
-    (error: unknown) =>
-      error instanceof RagbenchError && error.code === "config" &&
-      error.message ===
-        `Cannot build retriever "dense": kind "vector" is not available in this version of ragbench — use one of "bm25".`,
+Deno.test("RunRetrievers builds vector and hybrid retrievers, the hybrid sharing its parts", async () => {
+  const retrievers = new RunRetrievers(corpus);
+  const embedding = { provider: "hashing", dimensions: 64 };
+  const lexical = await retrievers.get({
+    key: "l",
+    name: "lexical",
+    config: retrieverSchema.parse({ embedding }),
+  }, signal);
+  const dense = await retrievers.get({
+    key: "d",
+    name: "dense",
+    config: retrieverSchema.parse({ kind: "vector", embedding, top_k: 1 }),
+  }, signal);
+  assert.equal(retrievers.builds, 2);
+  const mix = await retrievers.get({
+    key: "m",
+    name: "mix",
+    config: retrieverSchema.parse({ kind: "hybrid", embedding }),
+  }, signal);
+  // Only the fusion is new: its BM25 and vector parts are the builds above.
+  assert.equal(retrievers.builds, 3);
+  assert.equal(dense.kind, "vector");
+  assert.equal(dense.topK, 1);
+  assert.equal(mix.kind, "hybrid");
+  assert.equal(mix.passages, lexical.passages);
+  assert.equal((await dense.search("apple pie", 1, signal)).hits[0].passage.doc_id, "b");
+  const fused = await mix.search("apple pie", 2, signal);
+  assert.deepEqual(fused.hits.map((h) => h.passage.doc_id), ["b", "a"]);
+  // RRF: b is first in both rankings, so 1/61 + 1/61.
+  assert.equal(fused.hits[0].score, 2 / 61);
+});
+
+Deno.test("RunRetrievers shares a build between retrievers that differ only in top_k or unused keys", async () => {
+  const retrievers = new RunRetrievers(corpus);
+  const five = await retrievers.get({
+    key: "a",
+    name: "a",
+    config: retrieverSchema.parse({ top_k: 5, fusion: { k: 1 } }),
+  }, signal);
+  const one = await retrievers.get({
+    key: "b",
+    name: "b",
+    config: retrieverSchema.parse({ top_k: 1, embedding: { provider: "hashing" } }),
+  }, signal);
+  assert.equal(retrievers.builds, 1);
+  assert.equal(five.topK, 5);
+  assert.equal(one.topK, 1);
+});
+
+Deno.test("RunRetrievers in --mock builds an openai vector retriever with the hashing embedder", async () => {
+  const lines: string[] = [];
+  const retrievers = new RunRetrievers(corpus, { mock: true, progress: (l) => lines.push(l) });
+  const openai = retrieverSchema.parse({ kind: "vector", embedding: { dimensions: 64 } });
+  const hashing = retrieverSchema.parse({
+    kind: "vector",
+    embedding: { provider: "hashing", dimensions: 64 },
+  });
+  const [a, b] = await Promise.all([
+    retrievers.get({ key: "a", name: "a", config: openai }, signal),
+    retrievers.get({ key: "b", name: "b", config: hashing }, signal),
+  ]);
+  // After the substitution both use hashing:64, so they share one build.
+  assert.equal(retrievers.builds, 1);
+  assert.deepEqual(
+    (await a.search("apple", 2, signal)).hits,
+    (await b.search("apple", 2, signal)).hits,
   );
+  assert.equal(
+    lines.filter((l) => l.startsWith("--mock: openai embedders are replaced")).length,
+    1,
+  );
+  retrievers.close();
 });
 
 Deno.test("RunRetrievers hands a builder the request it needs", async () => {
@@ -91,7 +151,7 @@ Deno.test("RunRetrievers hands a builder the request it needs", async () => {
     seen.push(`${request.name}:${request.config.kind}:${request.passages.length}`);
     return buildBm25Retriever(request);
   };
-  const retrievers = new RunRetrievers(corpus, new Map([["hybrid", builder]]));
+  const retrievers = new RunRetrievers(corpus, { builders: new Map([["hybrid", builder]]) });
   await retrievers.get({
     key: "h",
     name: "mix",

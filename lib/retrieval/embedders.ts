@@ -1,0 +1,117 @@
+/**
+ * Turns `embedding:` configs into {@link Embedder}s for a run: one embedder
+ * per distinct config (two retrievers with the same embedding share it), the
+ * `--mock` substitution, and the embedding cache, opened only when an
+ * embedder that needs it is first asked for.
+ *
+ * In `--mock` every `openai` embedder is replaced by the offline `hashing`
+ * one with the same dimensions (or 384), and a progress line says so: a mock
+ * run makes no network request and needs no cache.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import type { EmbeddingConfig } from "../config/retriever_schema.ts";
+import { EMBEDDING_CACHE_FILE } from "../cache/cache_dir.ts";
+import { EmbeddingCache } from "./embedding_cache.ts";
+import { createHashingEmbedder, HASHING_DEFAULT_DIMENSIONS } from "./hashing_embedder.ts";
+import { createOpenAIEmbedder } from "./openai_embedder.ts";
+import type { Embedder } from "./types.ts";
+
+/**
+ * The embedding config a run really uses: in `--mock`, an `openai` one
+ * becomes `hashing` with the same dimensions (384 when unset); otherwise it
+ * is returned as is.
+ */
+export function effectiveEmbedding(config: EmbeddingConfig, mock: boolean): EmbeddingConfig {
+  if (!mock || config.provider === "hashing") return config;
+  return {
+    ...config,
+    provider: "hashing",
+    dimensions: config.dimensions ?? HASHING_DEFAULT_DIMENSIONS,
+  };
+}
+
+/** Whether a run with this embedding (after {@link effectiveEmbedding}) uses the cache and network. */
+export function usesEndpoint(config: EmbeddingConfig, mock: boolean): boolean {
+  return effectiveEmbedding(config, mock).provider === "openai";
+}
+
+/** Options of {@link createEmbedderPool}. */
+export interface EmbedderPoolOptions {
+  mock: boolean;
+  /** The cache folder (lib/cache/cache_dir.ts); resolved lazily, only if an endpoint embedder is used. */
+  cacheDir: () => string;
+  /** Reads the API key variable; default `Deno.env.get`. */
+  env?: (name: string) => string | undefined;
+  /** Progress lines (the `--mock` substitution, the cache opened). */
+  onProgress?: (line: string) => void;
+}
+
+/** The embedders of one run; close it when the run ends. */
+export interface EmbedderPool extends Disposable {
+  /** The embedder for `config` (the same object for equal configs). */
+  embedderFor(config: EmbeddingConfig): Embedder;
+  /** The config this run really uses for `config` ({@link effectiveEmbedding} with the pool's mock flag). */
+  effective(config: EmbeddingConfig): EmbeddingConfig;
+  close(): void;
+}
+
+/** Creates the run's embedder pool. */
+export function createEmbedderPool(options: EmbedderPoolOptions): EmbedderPool {
+  const byConfig = new Map<string, Embedder>();
+  let cache: EmbeddingCache | null = null;
+  let announced = false;
+  const env = options.env ?? ((name: string) => Deno.env.get(name));
+
+  function openCache(): EmbeddingCache {
+    if (cache === null) {
+      cache = EmbeddingCache.open(join(options.cacheDir(), EMBEDDING_CACHE_FILE));
+      options.onProgress?.(`embedding cache: ${cache.path}`);
+    }
+    return cache;
+  }
+
+  function embedderFor(config: EmbeddingConfig): Embedder {
+    const used = effectiveEmbedding(config, options.mock);
+    if (used !== config && !announced) {
+      announced = true;
+      options.onProgress?.(
+        "--mock: openai embedders are replaced by the offline hashing embedder " +
+          "(same dimensions, or 384); no embedding requests are made",
+      );
+    }
+    const key = JSON.stringify(used);
+    const known = byConfig.get(key);
+    if (known) return known;
+    const embedder = used.provider === "hashing"
+      ? createHashingEmbedder(used.dimensions ?? HASHING_DEFAULT_DIMENSIONS)
+      : createOpenAIEmbedder({
+        model: used.model,
+        baseUrl: used.base_url,
+        apiKey: used.api_key_env === null ? null : env(used.api_key_env) ?? null,
+        dimensions: used.dimensions,
+        batchSize: used.batch_size,
+        maxRetries: used.max_retries,
+        timeoutMs: used.timeout_s * 1000,
+        queryPrefix: used.query_prefix,
+        passagePrefix: used.passage_prefix,
+        pricePerMtok: used.price_per_mtok,
+        cache: openCache(),
+      });
+    byConfig.set(key, embedder);
+    return embedder;
+  }
+
+  function close(): void {
+    cache?.close();
+    cache = null;
+  }
+  return {
+    embedderFor,
+    effective: (config) => effectiveEmbedding(config, options.mock),
+    close,
+    [Symbol.dispose]: close,
+  };
+}
