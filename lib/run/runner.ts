@@ -187,7 +187,9 @@ function classify(caught: unknown, signal: AbortSignal, options: RunOptions): St
       } s (evaluation.question_timeout_s)`,
     };
   }
-  if (caught instanceof ModelCallError) return { kind: "model", message: caught.message };
+  if (caught instanceof ModelCallError) {
+    return { kind: "model", message: caught.message, ...caught.attempts };
+  }
   if (caught instanceof RetrievalFailedError) return { kind: "retrieval", message: caught.message };
   const error = caught instanceof Error ? caught : new Error(String(caught));
   return { kind: "internal", message: `${error.name}: ${error.message}` };

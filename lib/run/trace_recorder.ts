@@ -58,6 +58,11 @@ export class TraceRecorder {
       content: reply.content,
       tool_calls: reply.tool_calls,
       final,
+      ...(reply.attempts === undefined ? {} : {
+        retries: reply.attempts.retries,
+        http_statuses: [...reply.attempts.http_statuses],
+        backoff_ms: reply.attempts.backoff_ms,
+      }),
     });
     return reply;
   }
