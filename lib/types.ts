@@ -133,6 +133,14 @@ export interface ModelStep extends Partial<RetryFields> {
   tool_calls: ToolCall[];
   /** Tools were withheld to force an answer (the final answer call). */
   final: boolean;
+  /**
+   * Served from the response cache (`--cache`): `usage` and `cost_usd` are
+   * then 0 (nothing billed) and the recording's are in `recorded_usage` and
+   * `recorded_cost_usd` (at this run's prices). Absent on live calls.
+   */
+  cached?: true;
+  recorded_usage?: Usage;
+  recorded_cost_usd?: number;
 }
 
 /** One tool call of a question. */

@@ -15,6 +15,7 @@ import type { Config } from "../config/load.ts";
 import { corpusSourcePath } from "../data/corpus.ts";
 import { questionSourcePath } from "../data/questions.ts";
 import { mcpNeeds } from "../../tools/mcp/needs.ts";
+import { type CacheUse, responseCacheNeeds } from "./cache_needs.ts";
 
 /** One permission a run needs, and why. */
 export interface Need {
@@ -39,8 +40,15 @@ const SANDBOX_SOURCES = ["../../tools", "../../lib"].map((p) =>
   fileURLToPath(new URL(p, import.meta.url)).replace(/\/$/, "")
 );
 
-/** What `ragbench run CONFIG` needs, writing to `runDir` (default `runs`). */
-export function runNeeds(config: Config, options: { mock: boolean; runDir: string }): Need[] {
+/**
+ * What `ragbench run CONFIG` needs, writing to `runDir` (default `runs`).
+ * With `cache` (`--cache` and friends; absent means no cache), the cache
+ * folder; in `--cache replay` the model needs no network and no API key.
+ */
+export function runNeeds(
+  config: Config,
+  options: { mock: boolean; runDir: string; cache?: CacheUse },
+): Need[] {
   const needs: Need[] = [{ name: "read", value: config.file, why: "the config" }];
   for (const source of config.corpus) {
     needs.push({ name: "read", value: corpusSourcePath(source), why: "the corpus" });
@@ -64,7 +72,7 @@ export function runNeeds(config: Config, options: { mock: boolean; runDir: strin
     { name: "read", value: options.runDir, why: "the run directory (renaming files into it)" },
     { name: "write", value: options.runDir, why: "the run directory" },
   );
-  if (!options.mock) {
+  if (!options.mock && options.cache?.mode !== "replay") {
     if (config.model.api_key_env !== null) {
       needs.push({
         name: "env",
@@ -73,6 +81,14 @@ export function runNeeds(config: Config, options: { mock: boolean; runDir: strin
       });
     }
     needs.push({ name: "net", value: modelHost(config.model.base_url), why: "the model API" });
+  }
+  if (options.cache !== undefined) {
+    needs.push(...responseCacheNeeds(options.cache, {
+      mock: options.mock,
+      sideEffectTools: config.systems.some((s) =>
+        s.tools.some((t) => t.kind === "custom" && t.side_effects !== "none")
+      ),
+    }));
   }
   if (config.systems.some((s) => s.tools.some((t) => t.kind === "custom"))) {
     needs.push({ name: "run", value: Deno.execPath(), why: "starting custom tools' processes" });
@@ -87,7 +103,10 @@ export function runNeeds(config: Config, options: { mock: boolean; runDir: strin
  * itself for them, with the permissions it was built with, and each process
  * then drops what its tool's side effects do not need).
  */
-export function compileNeeds(config: Config, options: { mock: boolean; runDir: string }): Need[] {
+export function compileNeeds(
+  config: Config,
+  options: { mock: boolean; runDir: string; cache?: CacheUse },
+): Need[] {
   // A compiled binary carries its own code: no read of the source folders.
   const needs = runNeeds(config, options).filter((n) =>
     n.name !== "run" && !SANDBOX_SOURCES.includes(n.value)

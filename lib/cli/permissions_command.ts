@@ -18,6 +18,7 @@ import {
   UNSTABLE_FLAGS,
 } from "./permissions.ts";
 import { REGISTRIES } from "./setup.ts";
+import { CACHE_OPTIONS, cacheUseFromArgs } from "./cache_options.ts";
 
 /** Declaration of `ragbench permissions`. */
 export const PERMISSIONS_SPEC: CommandSpec = {
@@ -27,6 +28,7 @@ export const PERMISSIONS_SPEC: CommandSpec = {
   options: [
     { name: "mock", description: "For a --mock run (no network, no API key)." },
     { name: "out", value: "DIR", description: "For a run writing to DIR (default runs)." },
+    ...CACHE_OPTIONS,
   ],
   notes:
     "Paths inside the current folder are printed relative to it, so run this from where you\n" +
@@ -38,12 +40,13 @@ export async function permissionsCommand(args: ParsedArgs, io: CliIO): Promise<n
   const configPath = args.positionals[0];
   const mock = args.options.has("mock");
   const config = await loadConfig(configPath, REGISTRIES);
-  const options = { mock, runDir: args.options.get("out") ?? "runs" };
+  const cache = cacheUseFromArgs(args);
+  const options = { mock, runDir: args.options.get("out") ?? "runs", cache };
   const cwd = Deno.cwd();
   const needs = runNeeds(config, options);
   io.out(
     [
-      `# deno run flags for: ragbench run ${configPath}${mock ? " --mock" : ""}`,
+      `# deno run flags for: ragbench run ${configPath}${mock ? " --mock" : ""}${cacheFlags(args)}`,
       [...UNSTABLE_FLAGS, ...permissionFlags(needs, cwd)].join(" "),
       "",
       "# deno compile flags for a binary that runs the same (fixed when it is built)",
@@ -54,6 +57,14 @@ export async function permissionsCommand(args: ParsedArgs, io: CliIO): Promise<n
     ].join("\n"),
   );
   return 0;
+}
+
+/** The cache options given, echoed in the header line. */
+function cacheFlags(args: ParsedArgs): string {
+  return ["cache", "cache-tools", "cache-dir"]
+    .filter((name) => args.options.has(name))
+    .map((name) => ` --${name} ${args.options.get(name)}`)
+    .join("");
 }
 
 function explain(needs: readonly Need[], cwd: string): string[] {

@@ -36,6 +36,8 @@ import { loadData, REGISTRIES } from "./setup.ts";
 import { missingNeeds, type Need, permissionFlags, runNeeds } from "./permissions.ts";
 import { loadConfig } from "../config/load.ts";
 import { VERSION } from "./version.ts";
+import { CACHE_OPTIONS, cacheUseFromArgs } from "./cache_options.ts";
+import { openRunCache, replayMisses } from "./run_cache.ts";
 import { checkResume, currentManifest, writeManifest } from "./run_manifest.ts";
 import { resumeCommand, writeFailure } from "./resume_hint.ts";
 
@@ -83,6 +85,7 @@ export const RUN_SPEC: CommandSpec = {
       value: "FILE",
       description: "Also write JUnit XML (one test case per system × question) to FILE.",
     },
+    ...CACHE_OPTIONS,
   ],
   notes: "Exit status: 0 success; 1 the run finished but a system errored on every question,\n" +
     "the run's cost cap stopped it, or its files could not be written; 2 usage or config error\n" +
@@ -109,13 +112,23 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const config = await loadConfig(configPath, REGISTRIES);
   const dir = resume ?? out ?? freeRunDir(defaultRunDir(config.name), pathExists);
   const runDirRoot = resume ?? out ?? "runs";
-  checkPermissions(configPath, runNeeds(config, { mock, runDir: runDirRoot }), mock);
+  const cacheUse = cacheUseFromArgs(args);
+  checkPermissions(
+    configPath,
+    runNeeds(config, { mock, runDir: runDirRoot, cache: cacheUse }),
+    mock,
+  );
   // Before the data loads: a wrong folder is refused at once, and before anything is written.
   await checkRunDir(dir, { resume: resume !== undefined });
   const loaded = await loadData(config, selection, { progress: io.progress });
   const concurrency = concurrencyOption ?? config.evaluation.concurrency;
   const ndcgK = Math.max(...config.evaluation.retrieval_k);
-  const model = await createModel(config.model, { mock, script: loaded.script });
+  using runCache = openRunCache(config, cacheUse, { mock });
+  const model = await createModel(config.model, {
+    mock,
+    script: loaded.script,
+    ...(runCache.model === null ? {} : { cache: runCache.model }),
+  });
   const resultsPath = join(dir, RUN_FILES.results);
   const resumeHint = resumeCommand({
     configPath,
@@ -123,6 +136,10 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     mock,
     systems: args.options.get("systems"),
     limit: args.options.get("limit"),
+    cache: ["cache", "cache-tools", "cache-dir"].flatMap((name): Array<[string, string]> => {
+      const value = args.options.get(name);
+      return value === undefined ? [] : [[name, value]];
+    }),
   });
   const startedAt = new Date().toISOString();
   // Tools start before the folder is made, so a tool that cannot load leaves nothing behind.
@@ -130,6 +147,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     concurrency,
     mock,
     progress: io.progress,
+    toolCache: runCache.tools,
   });
   const unregisterPlan = io.onQuit?.(() => plan.close());
   try {
@@ -307,7 +325,9 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
       );
       return 130;
     }
-    let code = 0;
+    const cacheLine = runCache.summaryLine();
+    if (cacheLine !== null) io.progress(cacheLine);
+    let code = replayMisses(known, io);
     if (outcome.stoppedBy === "max_cost_usd") {
       io.progress(
         `stopped: evaluation.max_cost_usd (${config.evaluation.max_cost_usd}) reached; ${outcome.notRun} questions not run`,

@@ -36,6 +36,8 @@ export interface ChatResponse {
   usage: Usage;
   /** Retries of an HTTP model (absent for the scripted mock, which never retries). */
   attempts?: RetryReport;
+  /** Served from the response cache (lib/llm/cached_model.ts): `usage` is the recorded one, not billed. */
+  cached?: boolean;
 }
 
 /** Price of a model in US dollars per million tokens. */

@@ -44,7 +44,17 @@ Deno.test("a throttled run records retries per step and per system; a question f
     "c.yaml": endpointConfig(server.baseUrl).replace("max_retries: 0", "max_retries: 2"),
   });
   const out = join(t.dir, "run");
-  const result = await runCli(["run", t.path("c.yaml"), "--out", out, "--quiet", "--limit", "3"]);
+  const result = await runCli([
+    "run",
+    t.path("c.yaml"),
+    "--cache",
+    "off",
+    "--out",
+    out,
+    "--quiet",
+    "--limit",
+    "3",
+  ]);
   assert.equal(result.code, 0, result.stderr);
 
   const lines = await readJsonl(join(out, "per_question_results.jsonl")) as QuestionResult[];
