@@ -160,7 +160,7 @@ try {
       name: `${PROMPTFOO} eval (echo)`,
       run: (n) =>
         timed("node", [
-          join(prefix, "node_modules/promptfoo/dist/src/main.js"),
+          join(prefix, "node_modules/promptfoo/dist/src/entrypoint.js"),
           "eval",
           "-c",
           promptfooConfigs.get(n)!,
