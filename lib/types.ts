@@ -101,15 +101,30 @@ export interface ToolCall {
 /**
  * Why a question could not be completed (recorded, never thrown past the
  * runner): the model API failed, the question timed out, a system's own
- * retrieval failed (an embedding endpoint down, say), or a bug.
+ * retrieval failed (an embedding endpoint down, say), or a bug. A failed
+ * call of an HTTP model carries its retries (`retries`, `http_statuses`,
+ * `backoff_ms`, as on {@link ModelStep}).
  */
-export interface StepError {
+export interface StepError extends Partial<RetryFields> {
   kind: "model" | "timeout" | "retrieval" | "internal";
   message: string;
 }
 
-/** One model call of a question. */
-export interface ModelStep {
+/** Retries of one call of an HTTP model (see `lib/llm/retry_policy.ts`). */
+export interface RetryFields {
+  /** Attempts after the first. */
+  retries: number;
+  /** HTTP status of each failed attempt; 0 when no response came. */
+  http_statuses: number[];
+  /** Time slept between attempts, ms (included in `latency_ms`). */
+  backoff_ms: number;
+}
+
+/**
+ * One model call of a question. The retry fields are present for HTTP
+ * models and absent for the scripted mock, which never retries.
+ */
+export interface ModelStep extends Partial<RetryFields> {
   type: "model";
   usage: Usage;
   cost_usd: number;
@@ -118,6 +133,14 @@ export interface ModelStep {
   tool_calls: ToolCall[];
   /** Tools were withheld to force an answer (the final answer call). */
   final: boolean;
+  /**
+   * Served from the response cache (`--cache`): `usage` and `cost_usd` are
+   * then 0 (nothing billed) and the recording's are in `recorded_usage` and
+   * `recorded_cost_usd` (at this run's prices). Absent on live calls.
+   */
+  cached?: true;
+  recorded_usage?: Usage;
+  recorded_cost_usd?: number;
 }
 
 /** One tool call of a question. */

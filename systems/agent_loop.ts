@@ -44,15 +44,19 @@ export function toolCallCapReached(rec: TraceRecorder, limits: AgentLimits): boo
   return limits.max_tool_calls !== null && rec.toolCalls >= limits.max_tool_calls;
 }
 
-/** The per-question cost cap is reached. */
+/**
+ * The per-question cost cap is reached. Replayed calls count at their
+ * recorded cost, so a replay stops where the recording did.
+ */
 export function costCapReached(rec: TraceRecorder, limits: AgentLimits): boolean {
-  return limits.max_cost_usd !== null && rec.costUsd >= limits.max_cost_usd;
+  return limits.max_cost_usd !== null && rec.costUsd + rec.recordedCostUsd >= limits.max_cost_usd;
 }
 
-/** The per-question token cap is reached. */
+/** The per-question token cap is reached (replayed calls count their recorded tokens). */
 export function tokenCapReached(rec: TraceRecorder, limits: AgentLimits): boolean {
-  return limits.max_tokens !== null &&
-    rec.usage.input_tokens + rec.usage.output_tokens >= limits.max_tokens;
+  const used = rec.usage.input_tokens + rec.usage.output_tokens +
+    rec.recordedUsage.input_tokens + rec.recordedUsage.output_tokens;
+  return limits.max_tokens !== null && used >= limits.max_tokens;
 }
 
 /** The first limit that stops the loop, or null to go on. */

@@ -17,6 +17,7 @@ import { questionSourcePath } from "../data/questions.ts";
 import { mcpNeeds } from "../../tools/mcp/needs.ts";
 import type { EmbeddingConfig } from "../config/retriever_schema.ts";
 import { embeddingNeeds } from "./embedding_needs.ts";
+import { type CacheUse, responseCacheNeeds } from "./cache_needs.ts";
 
 /** One permission a run needs, and why. */
 export interface Need {
@@ -41,14 +42,19 @@ const SANDBOX_SOURCES = ["../../tools", "../../lib"].map((p) =>
   fileURLToPath(new URL(p, import.meta.url)).replace(/\/$/, "")
 );
 
-/** What `ragbench run` needs besides the config: the run directory, `--cache-dir`, the embedders. */
+/** What `ragbench run` needs besides the config: the run directory, the caches, the embedders. */
 export interface RunNeedsOptions {
   mock: boolean;
   runDir: string;
-  /** `--cache-dir`, when given. */
+  /** `--cache-dir`, when given (the embedding cache; the response cache takes it from `cache`). */
   cacheDir?: string;
   /** Every `embedding:` of the retrievers the run uses (see embedding_needs.ts). */
   embeddings?: readonly EmbeddingConfig[];
+  /**
+   * `--cache` and friends; absent means no response cache. In `--cache replay`
+   * the model needs no network and no API key.
+   */
+  cache?: CacheUse;
 }
 
 /** What `ragbench run CONFIG` needs, writing to `runDir` (default `runs`). */
@@ -76,7 +82,7 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
     { name: "read", value: options.runDir, why: "the run directory (renaming files into it)" },
     { name: "write", value: options.runDir, why: "the run directory" },
   );
-  if (!options.mock) {
+  if (!options.mock && options.cache?.mode !== "replay") {
     if (config.model.api_key_env !== null) {
       needs.push({
         name: "env",
@@ -87,6 +93,14 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
     needs.push({ name: "net", value: modelHost(config.model.base_url), why: "the model API" });
   }
   needs.push(...embeddingNeeds(options.embeddings ?? [], options));
+  if (options.cache !== undefined) {
+    needs.push(...responseCacheNeeds(options.cache, {
+      mock: options.mock,
+      sideEffectTools: config.systems.some((s) =>
+        s.tools.some((t) => t.kind === "custom" && t.side_effects !== "none")
+      ),
+    }));
+  }
   if (config.systems.some((s) => s.tools.some((t) => t.kind === "custom"))) {
     needs.push({ name: "run", value: Deno.execPath(), why: "starting custom tools' processes" });
   }

@@ -19,6 +19,7 @@ import {
   UNSTABLE_FLAGS,
 } from "./permissions.ts";
 import { REGISTRIES } from "./setup.ts";
+import { CACHE_OPTIONS, cacheUseFromArgs } from "./cache_options.ts";
 
 /** Declaration of `ragbench permissions`. */
 export const PERMISSIONS_SPEC: CommandSpec = {
@@ -28,7 +29,7 @@ export const PERMISSIONS_SPEC: CommandSpec = {
   options: [
     { name: "mock", description: "For a --mock run (no network, no API key)." },
     { name: "out", value: "DIR", description: "For a run writing to DIR (default runs)." },
-    { name: "cache-dir", value: "DIR", description: "For a run keeping its cache in DIR." },
+    ...CACHE_OPTIONS,
   ],
   notes:
     "Paths inside the current folder are printed relative to it, so run this from where you\n" +
@@ -40,17 +41,19 @@ export async function permissionsCommand(args: ParsedArgs, io: CliIO): Promise<n
   const configPath = args.positionals[0];
   const mock = args.options.has("mock");
   const config = await loadConfig(configPath, REGISTRIES);
+  const cache = cacheUseFromArgs(args);
   const options = {
     mock,
     runDir: args.options.get("out") ?? "runs",
-    cacheDir: args.options.get("cache-dir"),
+    cacheDir: cache.dir,
     embeddings: configEmbeddings(config),
+    cache,
   };
   const cwd = Deno.cwd();
   const needs = runNeeds(config, options);
   io.out(
     [
-      `# deno run flags for: ragbench run ${configPath}${mock ? " --mock" : ""}`,
+      `# deno run flags for: ragbench run ${configPath}${mock ? " --mock" : ""}${cacheFlags(args)}`,
       [...UNSTABLE_FLAGS, ...permissionFlags(needs, cwd)].join(" "),
       "",
       "# deno compile flags for a binary that runs the same (fixed when it is built)",
@@ -61,6 +64,14 @@ export async function permissionsCommand(args: ParsedArgs, io: CliIO): Promise<n
     ].join("\n"),
   );
   return 0;
+}
+
+/** The cache options given, echoed in the header line. */
+function cacheFlags(args: ParsedArgs): string {
+  return ["cache", "cache-tools", "cache-dir"]
+    .filter((name) => args.options.has(name))
+    .map((name) => ` --${name} ${args.options.get(name)}`)
+    .join("");
 }
 
 function explain(needs: readonly Need[], cwd: string): string[] {

@@ -34,6 +34,7 @@ import { offerMcpTools, offerMockMcpTools } from "../../tools/mcp/host.ts";
 import { createMcpPool } from "../../tools/mcp/pool.ts";
 import { createRetrievalHost } from "../../tools/retrieval_host.ts";
 import { search } from "../../tools/search.ts";
+import { type ToolCacheSetup, withToolCache } from "../../tools/cached_host.ts";
 
 /** Runnable systems and the hosts to close when the run ends. */
 export interface Plan {
@@ -66,6 +67,8 @@ export interface PlanOptions {
   signal?: AbortSignal;
   /** The run's embedders, for vector and hybrid retrievers (lib/retrieval/embedders.ts). */
   embedders?: EmbedderPool;
+  /** Record and replay the results of tools with side effects (`--cache-tools`). */
+  toolCache?: ToolCacheSetup | null;
 }
 
 /**
@@ -151,6 +154,10 @@ export async function planSystems(
             ...(options.progress ? { progress: options.progress } : {}),
           }, config);
           hosts.push(tool.host);
+          if (options.toolCache && tool.sideEffects !== "none") {
+            const server = `custom:${ref.module}#${ref.exportName}`;
+            tool = { ...tool, host: withToolCache(tool.host, options.toolCache, server) };
+          }
           custom.set(ref.name, tool);
         }
         offered.push(tool);

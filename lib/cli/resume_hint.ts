@@ -18,8 +18,8 @@ export interface ResumeArgs {
   systems?: string;
   /** `--limit` as given, if any. */
   limit?: string;
-  /** `--cache-dir` as given, if any. */
-  cacheDir?: string;
+  /** `--cache`, `--cache-tools`, `--cache-dir` as given (name without dashes, value). */
+  cache?: ReadonlyArray<[string, string]>;
 }
 
 /** `ragbench run CONFIG --resume DIR [--mock] [--systems A,B] [--limit N] [--cache-dir DIR]` */
@@ -28,7 +28,7 @@ export function resumeCommand(args: ResumeArgs): string {
   if (args.mock) parts.push("--mock");
   if (args.systems !== undefined) parts.push("--systems", shellQuote(args.systems));
   if (args.limit !== undefined) parts.push("--limit", shellQuote(args.limit));
-  if (args.cacheDir !== undefined) parts.push("--cache-dir", shellQuote(args.cacheDir));
+  for (const [name, value] of args.cache ?? []) parts.push(`--${name}`, shellQuote(value));
   return parts.join(" ");
 }
 

@@ -39,6 +39,8 @@ import { loadConfig } from "../config/load.ts";
 import { resolveCacheDir } from "../cache/cache_dir.ts";
 import { createEmbedderPool } from "../retrieval/embedders.ts";
 import { VERSION } from "./version.ts";
+import { CACHE_OPTIONS, cacheUseFromArgs } from "./cache_options.ts";
+import { openRunCache, replayMisses } from "./run_cache.ts";
 import { checkResume, currentManifest, writeManifest } from "./run_manifest.ts";
 import { resumeCommand, writeFailure } from "./resume_hint.ts";
 
@@ -86,12 +88,7 @@ export const RUN_SPEC: CommandSpec = {
       value: "FILE",
       description: "Also write JUnit XML (one test case per system × question) to FILE.",
     },
-    {
-      name: "cache-dir",
-      value: "DIR",
-      description: "Keep the embedding cache in DIR (default $RAGBENCH_CACHE_DIR, " +
-        "$XDG_CACHE_HOME/ragbench or ~/.cache/ragbench).",
-    },
+    ...CACHE_OPTIONS,
   ],
   notes: "Exit status: 0 success; 1 the run finished but a system errored on every question,\n" +
     "the run's cost cap stopped it, or its files could not be written; 2 usage or config error\n" +
@@ -118,10 +115,17 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const config = await loadConfig(configPath, REGISTRIES);
   const dir = resume ?? out ?? freeRunDir(defaultRunDir(config.name), pathExists);
   const runDirRoot = resume ?? out ?? "runs";
-  const cacheDir = dirOption(args, "cache-dir");
+  const cacheUse = cacheUseFromArgs(args);
+  const cacheDir = cacheUse.dir;
   checkPermissions(
     configPath,
-    runNeeds(config, { mock, runDir: runDirRoot, cacheDir, embeddings: configEmbeddings(config) }),
+    runNeeds(config, {
+      mock,
+      runDir: runDirRoot,
+      cacheDir,
+      embeddings: configEmbeddings(config),
+      cache: cacheUse,
+    }),
     mock,
   );
   // Before the data loads: a wrong folder is refused at once, and before anything is written.
@@ -129,7 +133,12 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const loaded = await loadData(config, selection, { progress: io.progress });
   const concurrency = concurrencyOption ?? config.evaluation.concurrency;
   const ndcgK = Math.max(...config.evaluation.retrieval_k);
-  const model = await createModel(config.model, { mock, script: loaded.script });
+  using runCache = openRunCache(config, cacheUse, { mock });
+  const model = await createModel(config.model, {
+    mock,
+    script: loaded.script,
+    ...(runCache.model === null ? {} : { cache: runCache.model }),
+  });
   const resultsPath = join(dir, RUN_FILES.results);
   const resumeHint = resumeCommand({
     configPath,
@@ -137,7 +146,10 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     mock,
     systems: args.options.get("systems"),
     limit: args.options.get("limit"),
-    cacheDir,
+    cache: ["cache", "cache-tools", "cache-dir"].flatMap((name): Array<[string, string]> => {
+      const value = args.options.get(name);
+      return value === undefined ? [] : [[name, value]];
+    }),
   });
   const startedAt = new Date().toISOString();
   using embedders = createEmbedderPool({
@@ -151,6 +163,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     mock,
     progress: io.progress,
     embedders,
+    toolCache: runCache.tools,
   });
   const unregisterPlan = io.onQuit?.(() => plan.close());
   try {
@@ -328,7 +341,9 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
       );
       return 130;
     }
-    let code = 0;
+    const cacheLine = runCache.summaryLine();
+    if (cacheLine !== null) io.progress(cacheLine);
+    let code = replayMisses(known, io);
     if (outcome.stoppedBy === "max_cost_usd") {
       io.progress(
         `stopped: evaluation.max_cost_usd (${config.evaluation.max_cost_usd}) reached; ${outcome.notRun} questions not run`,

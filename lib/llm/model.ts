@@ -7,6 +7,7 @@
  */
 
 import type { ToolCall, Usage } from "../types.ts";
+import type { RetryReport } from "./retry_policy.ts";
 
 /** A message of the conversation, in the OpenAI chat shape. */
 export type ChatMessage =
@@ -33,6 +34,10 @@ export interface ChatResponse {
   content: string | null;
   tool_calls: ToolCall[];
   usage: Usage;
+  /** Retries of an HTTP model (absent for the scripted mock, which never retries). */
+  attempts?: RetryReport;
+  /** Served from the response cache (lib/llm/cached_model.ts): `usage` is the recorded one, not billed. */
+  cached?: boolean;
 }
 
 /** Price of a model in US dollars per million tokens. */
@@ -55,6 +60,9 @@ export interface Model {
 
 /** A failed model call. `message` is safe to record (no API key). */
 export class ModelCallError extends Error {
+  /** The retries made before giving up (HTTP models only). */
+  attempts?: RetryReport;
+
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "ModelCallError";

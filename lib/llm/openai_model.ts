@@ -27,12 +27,20 @@ import {
   type ToolSpec,
 } from "./model.ts";
 import { describeFailure, type FailureContext, safeUrl } from "./openai_errors.ts";
+import {
+  type AttemptFailure,
+  isRetryableStatus,
+  RetriesExhausted,
+  type RetryClock,
+  SYSTEM_CLOCK,
+  withRetries,
+} from "./retry_policy.ts";
 
 /** The API root used when `baseUrl` is not set. */
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 /** Default time one HTTP attempt may take, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
-/** Default number of retries after a connection error, timeout, 408, 409, 429 or 5xx. */
+/** Default number of retries after a connection error, timeout, 408, 409, 429 or 5xx (see retry_policy.ts). */
 export const DEFAULT_MAX_RETRIES = 2;
 
 /** Options of {@link createOpenAIModel}. */
@@ -47,8 +55,10 @@ export interface OpenAIModelOptions {
   pricing: Pricing;
   /** Time one HTTP attempt may take, in ms (default 60 000); retries get the same again. */
   timeoutMs?: number;
-  /** Retries after transient failures, with the SDK's backoff (default 2; 0 = none). */
+  /** Retries after transient failures (default 2; 0 = none), made and recorded by retry_policy.ts. */
   maxRetries?: number;
+  /** Clock, sleep and jitter source of the retries (default: the real ones); tests inject their own. */
+  clock?: RetryClock;
   /** Sampling temperature; omitted from the request when not set (o-series models reject it). */
   temperature?: number;
   /**
@@ -106,7 +116,8 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
       webhookSecret: null,
       logLevel: "off",
       timeout: timeoutMs,
-      maxRetries,
+      // Retries are ours (retry_policy.ts), so that each one is recorded.
+      maxRetries: 0,
       defaultHeaders: apiKey === null ? { Authorization: null } : undefined,
     })
   );
@@ -133,17 +144,51 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
     id: context.id,
     pricing: Object.freeze({ ...options.pricing }),
     async chat(request, signal) {
-      let reply: unknown;
+      const body = requestBody(request.messages, request.tools);
+      let outcome;
       try {
-        reply = await client.chat.completions.create(requestBody(request.messages, request.tools), {
-          signal,
-        });
+        outcome = await withRetries(
+          (attemptSignal) => client.chat.completions.create(body, { signal: attemptSignal }),
+          { maxRetries, clock: options.clock ?? SYSTEM_CLOCK, signal, classify: classifyAttempt },
+        );
       } catch (error) {
-        throw describeFailure(error, signal, context);
+        if (!(error instanceof RetriesExhausted)) throw error;
+        const failure = describeFailure(error.cause, signal, {
+          ...context,
+          maxRetries: error.report.retries,
+        });
+        failure.attempts = error.report;
+        throw failure;
       }
-      return parseReply(reply, context);
+      return { ...parseReply(outcome.value, context), attempts: outcome.report };
     },
   };
+}
+
+/** Reads what the SDK threw for the retry loop (see retry_policy.ts for the rules). */
+function classifyAttempt(error: unknown): AttemptFailure {
+  if (error instanceof OpenAI.APIUserAbortError) {
+    return { status: null, headers: null, retryable: false };
+  }
+  if (error instanceof OpenAI.APIConnectionError) {
+    // A missing --allow-net is not cured by asking again.
+    const denied = hasCause(error, (cause) => cause instanceof Deno.errors.NotCapable);
+    return { status: null, headers: null, retryable: !denied };
+  }
+  if (error instanceof OpenAI.APIError && typeof error.status === "number") {
+    const headers = error.headers instanceof Headers ? error.headers : null;
+    return { status: error.status, headers, retryable: isRetryableStatus(error.status, headers) };
+  }
+  return { status: null, headers: null, retryable: false };
+}
+
+function hasCause(error: Error, test: (cause: unknown) => boolean): boolean {
+  let current: unknown = error.cause;
+  for (let depth = 0; current !== undefined && depth < 5; depth++) {
+    if (test(current)) return true;
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return false;
 }
 
 function toApiMessage(message: ChatMessage): ApiMessage {

@@ -12,22 +12,26 @@ import type { Model } from "./model.ts";
 import { createMockModel } from "./mock_model.ts";
 import type { MockScript } from "./mock_script.ts";
 import { pricingFor } from "./pricing.ts";
+import { type ModelCacheSetup, withModelCache } from "./cached_model.ts";
 
 /**
  * Builds the model. The OpenAI client is imported only when needed, so mock
- * runs never load it.
+ * runs never load it. With `cache` the model is wrapped for record and
+ * replay (cached_model.ts); the mock never is. In `replay` mode the API key
+ * is not read: nothing is sent.
  *
  * @throws {RagbenchError} when the API key variable cannot be read or is empty.
  */
 export async function createModel(
   config: ModelConfig,
-  options: { mock: boolean; script: MockScript },
+  options: { mock: boolean; script: MockScript; cache?: ModelCacheSetup },
 ): Promise<Model> {
   const pricing = pricingFor(config.name, config.price);
   if (options.mock) return createMockModel(options.script, config.name, pricing);
-  const apiKey = config.api_key_env === null ? null : readApiKey(config.api_key_env);
+  const replay = options.cache?.mode === "replay";
+  const apiKey = config.api_key_env === null || replay ? null : readApiKey(config.api_key_env);
   const { createOpenAIModel } = await import("./openai_model.ts");
-  return createOpenAIModel({
+  const model = createOpenAIModel({
     name: config.name,
     baseUrl: config.base_url,
     apiKey,
@@ -37,6 +41,7 @@ export async function createModel(
     temperature: config.temperature,
     ...(config.max_output_tokens === null ? {} : { maxTokens: config.max_output_tokens }),
   });
+  return options.cache === undefined ? model : withModelCache(model, config, options.cache);
 }
 
 function readApiKey(variable: string): string {

@@ -12,6 +12,7 @@
 
 import type { Question } from "../data/question_schema.ts";
 import { type Model, ModelCallError } from "../llm/model.ts";
+import { ReplayMissError } from "../llm/cached_model.ts";
 import { scoreTrace } from "../score/score.ts";
 import type { QuestionResult, StepError, Trace, TraceFlags } from "../types.ts";
 import type { Retriever } from "../retrieval/types.ts";
@@ -150,7 +151,7 @@ async function runJob(job: Job, options: RunOptions): Promise<Trace> {
     answer = outcome.answer;
     flags = outcome.flags;
   } catch (caught) {
-    error = classify(caught, signal, options);
+    error = classify(caught, signal, options, job);
   } finally {
     session.close();
   }
@@ -178,7 +179,12 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-function classify(caught: unknown, signal: AbortSignal, options: RunOptions): StepError {
+function classify(
+  caught: unknown,
+  signal: AbortSignal,
+  options: RunOptions,
+  job: Job,
+): StepError {
   if (signal.aborted) {
     return {
       kind: "timeout",
@@ -187,7 +193,13 @@ function classify(caught: unknown, signal: AbortSignal, options: RunOptions): St
       } s (evaluation.question_timeout_s)`,
     };
   }
-  if (caught instanceof ModelCallError) return { kind: "model", message: caught.message };
+  if (caught instanceof ReplayMissError) {
+    const where = { system: job.system.name, question: job.question.id, repeat: job.repeat };
+    return { kind: "model", message: caught.describe(where) };
+  }
+  if (caught instanceof ModelCallError) {
+    return { kind: "model", message: caught.message, ...caught.attempts };
+  }
   if (caught instanceof RetrievalFailedError) return { kind: "retrieval", message: caught.message };
   const error = caught instanceof Error ? caught : new Error(String(caught));
   return { kind: "internal", message: `${error.name}: ${error.message}` };

@@ -11,7 +11,8 @@
 import type { ChatRequest, ChatResponse, Model } from "../llm/model.ts";
 import { costOf } from "../llm/model.ts";
 import type { RetrievalHit, Retriever } from "../retrieval/types.ts";
-import type { RetrievalStep, Step, ToolCall, ToolResult, Usage } from "../types.ts";
+import type { ModelStep, RetrievalStep, Step, ToolCall, ToolResult, Usage } from "../types.ts";
+import { ReplayMissError } from "../llm/cached_model.ts";
 import type { ToolSession } from "../../tools/toolbox.ts";
 
 /**
@@ -29,8 +30,12 @@ export class RetrievalFailedError extends Error {
 export class TraceRecorder {
   readonly steps: Step[] = [];
   readonly usage: Usage = { input_tokens: 0, output_tokens: 0 };
-  /** Model and tool cost so far, US dollars. */
+  /** Model and tool cost so far, US dollars (billed: replayed calls cost 0). */
   costUsd = 0;
+  /** Tokens of model calls served from the response cache, as recorded. */
+  readonly recordedUsage: Usage = { input_tokens: 0, output_tokens: 0 };
+  /** Cost of those calls when they were recorded, US dollars (at the run's prices). */
+  recordedCostUsd = 0;
   modelCalls = 0;
   toolCalls = 0;
   /** Embedding tokens spent on retrieval queries so far. */
@@ -44,13 +49,19 @@ export class TraceRecorder {
    */
   async chat(request: ChatRequest, signal: AbortSignal, final = false): Promise<ChatResponse> {
     const started = performance.now();
-    const reply = await this.model.chat(request, signal);
+    let reply: ChatResponse;
+    try {
+      reply = await this.model.chat(request, signal);
+    } catch (error) {
+      if (error instanceof ReplayMissError) {
+        error.step = this.steps.length + 1;
+        error.call = this.modelCalls + 1;
+      }
+      throw error;
+    }
     const cost = costOf(reply.usage, this.model.pricing);
-    this.usage.input_tokens += reply.usage.input_tokens;
-    this.usage.output_tokens += reply.usage.output_tokens;
-    this.costUsd += cost;
     this.modelCalls++;
-    this.steps.push({
+    const step: ModelStep = {
       type: "model",
       usage: { ...reply.usage },
       cost_usd: cost,
@@ -58,7 +69,30 @@ export class TraceRecorder {
       content: reply.content,
       tool_calls: reply.tool_calls,
       final,
-    });
+      ...(reply.attempts === undefined ? {} : {
+        retries: reply.attempts.retries,
+        http_statuses: [...reply.attempts.http_statuses],
+        backoff_ms: reply.attempts.backoff_ms,
+      }),
+    };
+    if (reply.cached) {
+      // Billed nothing; what the recording cost is kept beside it.
+      this.recordedUsage.input_tokens += reply.usage.input_tokens;
+      this.recordedUsage.output_tokens += reply.usage.output_tokens;
+      this.recordedCostUsd += cost;
+      Object.assign(step, {
+        usage: { input_tokens: 0, output_tokens: 0 },
+        cost_usd: 0,
+        cached: true,
+        recorded_usage: { ...reply.usage },
+        recorded_cost_usd: cost,
+      });
+    } else {
+      this.usage.input_tokens += reply.usage.input_tokens;
+      this.usage.output_tokens += reply.usage.output_tokens;
+      this.costUsd += cost;
+    }
+    this.steps.push(step);
     return reply;
   }
 

@@ -11,9 +11,14 @@ import type { QuestionResult } from "../types.ts";
 import { DEFAULT_RETRIEVAL_K } from "./retrieval.ts";
 import { retrievalColumns, retrievalSummary, systemRetrieves } from "./retrieval_summary.ts";
 import { mean, percentile } from "./stats.ts";
+import {
+  RATE_LIMIT_COLUMNS,
+  type RateLimitSummary,
+  rateLimitSummary,
+} from "./rate_limit_summary.ts";
 
 /** One row of `metrics_summary.csv`. */
-export interface SystemSummary {
+export interface SystemSummary extends RateLimitSummary {
   system: string;
   type: string;
   /** Result lines (questions × repeats) of the system. */
@@ -87,6 +92,7 @@ export const SUMMARY_COLUMNS: ReadonlyArray<keyof SystemSummary> = [
   "evidence_recall",
   "mrr",
   "best_effort_rate",
+  ...RATE_LIMIT_COLUMNS,
 ];
 
 /** Every column of `metrics_summary.csv` for these retrieval cut-offs, in order. */
@@ -157,6 +163,7 @@ export function summarizeSystem(
     evidence_recall: mean(recall),
     mrr: mean(mrr),
     best_effort_rate: mean(lines.map((l) => (l.flags.best_effort ? 1 : 0))),
+    ...rateLimitSummary(lines),
     ...retrievalSummary(lines, retrievalK, systemRetrieves(system.tools ?? [], lines)),
   };
 }

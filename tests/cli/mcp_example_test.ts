@@ -49,13 +49,27 @@ Deno.test("configs/mcp_example.yaml runs live against the example server with th
       `        price: {input_per_mtok: 0, output_per_mtok: 0}, max_retries: 0}\n`,
   );
   const out = t.path("run");
-  const printed = await runCli(["permissions", t.path("mcp_example.yaml"), "--out", out]);
+  const printed = await runCli([
+    "permissions",
+    t.path("mcp_example.yaml"),
+    "--out",
+    out,
+    "--cache-dir",
+    t.path("cache"),
+  ]);
   assert.equal(printed.code, 0, printed.stderr);
   const flags = printed.stdout.split("\n")[1].split(" ").filter((f) => f.startsWith("--allow"));
   assert.ok(flags.includes("--allow-run=deno"), flags.join(" "));
   // `deno` on PATH is the one running these tests.
   const path = `${dirname(Deno.execPath())}:${Deno.env.get("PATH") ?? ""}`;
-  const result = await execCli(flags, ["run", t.path("mcp_example.yaml"), "--out", out], {
+  const result = await execCli(flags, [
+    "run",
+    t.path("mcp_example.yaml"),
+    "--out",
+    out,
+    "--cache-dir",
+    t.path("cache"),
+  ], {
     env: { MCP_TEST_API_KEY: "sk-test", PATH: path },
   });
   assert.equal(result.code, 0, result.stderr);

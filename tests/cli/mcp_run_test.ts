@@ -107,7 +107,7 @@ Deno.test("a live run calls real MCP servers, prices calls and keeps secrets out
   const out = t.path("run");
   const result = await execCli(
     permissions(t.dir, port),
-    ["run", t.path("c.yaml"), "--out", out, "--limit", "1"],
+    ["run", t.path("c.yaml"), "--cache", "off", "--out", out, "--limit", "1"],
     { env: { MCP_TEST_API_KEY: API_KEY, MCP_TEST_SECRET: SECRET } },
   );
   assert.equal(result.code, 0, result.stderr);
@@ -180,7 +180,7 @@ Deno.test("an allow-list typo fails the run before any question, with a did-you-
   const out = t.path("run");
   const result = await execCli(
     permissions(t.dir, 9),
-    ["run", t.path("c.yaml"), "--out", out],
+    ["run", t.path("c.yaml"), "--cache", "off", "--out", out],
     { env: { MCP_TEST_API_KEY: API_KEY, MCP_TEST_SECRET: SECRET } },
   );
   assert.equal(result.code, 2, result.stderr);
@@ -196,7 +196,7 @@ Deno.test("the start-up check names a missing --allow-run for an MCP server befo
   await Deno.writeTextFile(t.path("c.yaml"), configText("http://127.0.0.1:9/v1"));
   const result = await execCli(
     permissions(t.dir, 9).filter((p) => !p.startsWith("--allow-run")),
-    ["run", t.path("c.yaml"), "--out", t.path("run")],
+    ["run", t.path("c.yaml"), "--cache", "off", "--out", t.path("run")],
     { env: { MCP_TEST_API_KEY: API_KEY } },
   );
   assert.equal(result.code, 2);
@@ -236,6 +236,8 @@ async function runWithLiveServers(dir: string) {
   const child = spawnCli(permissions(dir, port), [
     "run",
     join(dir, "c.yaml"),
+    "--cache",
+    "off",
     "--out",
     join(dir, "run"),
   ], {
@@ -338,7 +340,14 @@ Deno.test("a server that fails to start stops the run before any question and cl
     configText("http://127.0.0.1:9/v1", "", marker, "crash"),
   );
   const out = t.path("run");
-  const result = await execCli(permissions(t.dir, 9), ["run", t.path("c.yaml"), "--out", out], {
+  const result = await execCli(permissions(t.dir, 9), [
+    "run",
+    t.path("c.yaml"),
+    "--cache",
+    "off",
+    "--out",
+    out,
+  ], {
     env: { MCP_TEST_API_KEY: API_KEY, MCP_TEST_SECRET: SECRET },
   });
   assert.equal(result.code, 2, result.stderr);

@@ -26,7 +26,14 @@ model: {name: llama3, base_url: "http://localhost:11434/v1", api_key_env: LOCAL_
 systems: [{type: closed_book}]
 `,
   });
-  const result = await runCli(["permissions", t.path("c.yaml"), "--out", t.path("out")]);
+  const result = await runCli([
+    "permissions",
+    t.path("c.yaml"),
+    "--out",
+    t.path("out"),
+    "--cache",
+    "off",
+  ]);
   assert.equal(result.code, 0);
   const flags = result.stdout.split("\n")[1];
   assert.equal(

@@ -14,17 +14,41 @@ Deno.test("a run killed with SIGKILL and resumed gives the same results as an un
   await using run = await slowEndpointRun(40);
   const { t, out, permissions } = run;
   const whole = join(t.dir, "whole");
-  const clean = await execCli(permissions, ["run", t.path("c.yaml"), "--out", whole, "--quiet"]);
+  const clean = await execCli(permissions, [
+    "run",
+    t.path("c.yaml"),
+    "--out",
+    whole,
+    "--quiet",
+    "--cache",
+    "off",
+  ]);
   assert.equal(clean.code, 0, clean.stderr);
 
-  const child = spawnCli(permissions, ["run", t.path("c.yaml"), "--out", out, "--quiet"]);
+  const child = spawnCli(permissions, [
+    "run",
+    t.path("c.yaml"),
+    "--out",
+    out,
+    "--quiet",
+    "--cache",
+    "off",
+  ]);
   await waitForLines(join(out, RESULTS), 3);
   child.kill("SIGKILL");
   await child.output();
   const partial = Deno.readTextFileSync(join(out, RESULTS)).trimEnd().split("\n").length;
   assert.ok(partial >= 3 && partial < 15, `${partial} lines before the kill`);
   Deno.removeSync(join(out, "run.lock"));
-  const resumed = await execCli(permissions, ["run", t.path("c.yaml"), "--resume", out, "--quiet"]);
+  const resumed = await execCli(permissions, [
+    "run",
+    t.path("c.yaml"),
+    "--resume",
+    out,
+    "--quiet",
+    "--cache",
+    "off",
+  ]);
   assert.equal(resumed.code, 0, resumed.stderr);
 
   assert.equal(withoutTiming(join(out, RESULTS)), withoutTiming(join(whole, RESULTS)));

@@ -22,7 +22,12 @@ Deno.test("resume hint: the command repeats the config, folder, --mock and the s
     "ragbench run 'my configs/a.yaml' --resume runs/x --mock --systems a,b --limit 3",
   );
   assert.equal(
-    resumeCommand({ configPath: "c.yaml", dir: "r", mock: false, cacheDir: "/my cache" }),
+    resumeCommand({
+      configPath: "c.yaml",
+      dir: "r",
+      mock: false,
+      cache: [["cache-dir", "/my cache"]],
+    }),
     "ragbench run c.yaml --resume r --cache-dir '/my cache'",
   );
 });

@@ -88,7 +88,7 @@ Deno.test("an unreachable model endpoint gives an error per question, not a cras
     "c.yaml": endpointConfig(`http://127.0.0.1:${unusedPort()}/v1`),
   });
   const out = join(t.dir, "run");
-  const result = await runCli(["run", t.path("c.yaml"), "--out", out, "--quiet"]);
+  const result = await runCli(["run", t.path("c.yaml"), "--cache", "off", "--out", out, "--quiet"]);
   assert.equal(result.code, 1);
   assert.match(result.stderr, /failed: every question of closed_book errored/);
   const lines = await readJsonl(join(out, RESULTS)) as QuestionResult[];
@@ -118,7 +118,17 @@ Deno.test("a real model endpoint: answers are scored, tokens and cost come from 
     ),
   });
   const out = join(t.dir, "run");
-  const result = await runCli(["run", t.path("c.yaml"), "--out", out, "--quiet", "--limit", "3"]);
+  const result = await runCli([
+    "run",
+    t.path("c.yaml"),
+    "--cache",
+    "off",
+    "--out",
+    out,
+    "--quiet",
+    "--limit",
+    "3",
+  ]);
   assert.equal(result.code, 0, result.stderr);
   const lines = await readJsonl(join(out, RESULTS)) as QuestionResult[];
   assert.equal(lines.length, 3);
@@ -135,7 +145,7 @@ Deno.test("a missing API key stops the run before any question", async () => {
     ),
   });
   const out = join(t.dir, "run");
-  const result = await runCli(["run", t.path("c.yaml"), "--out", out]);
+  const result = await runCli(["run", t.path("c.yaml"), "--cache", "off", "--out", out]);
   assert.equal(result.code, 2);
   assert.equal(
     result.stderr,
@@ -171,7 +181,7 @@ Deno.test("deno task bench's exact flags are enough: every tool call works, with
 Deno.test("Ctrl-C keeps only complete lines, exits 130, and --resume finishes the rest", async () => {
   await using run = await slowEndpointRun(120);
   const { t, out, permissions } = run;
-  const child = spawnCli(permissions, ["run", t.path("c.yaml"), "--out", out]);
+  const child = spawnCli(permissions, ["run", t.path("c.yaml"), "--cache", "off", "--out", out]);
   await waitForLines(join(out, RESULTS), 3);
   child.kill("SIGINT");
   const first = await child.output();
@@ -179,7 +189,7 @@ Deno.test("Ctrl-C keeps only complete lines, exits 130, and --resume finishes th
   assert.equal(first.code, 130, stderr);
   assert.match(
     stderr,
-    /cancelled: \d+ questions not run; the summaries cover what finished\. Finish with:\n {2}ragbench run \S+c\.yaml --resume \S+run\n/,
+    /cancelled: \d+ questions not run; the summaries cover what finished\. Finish with:\n {2}ragbench run \S+c\.yaml --resume \S+run --cache off\n/,
   );
   // The graceful stop writes the summaries of what finished.
   assert.match(Deno.readTextFileSync(join(out, "metrics_summary.csv")), /^closed_book,/m);
@@ -188,7 +198,15 @@ Deno.test("Ctrl-C keeps only complete lines, exits 130, and --resume finishes th
   const partial = text.trimEnd().split("\n").map((l) => JSON.parse(l));
   assert.ok(partial.length >= 3 && partial.length < 15, `${partial.length} lines`);
 
-  const resumed = await execCli(permissions, ["run", t.path("c.yaml"), "--resume", out, "--quiet"]);
+  const resumed = await execCli(permissions, [
+    "run",
+    t.path("c.yaml"),
+    "--cache",
+    "off",
+    "--resume",
+    out,
+    "--quiet",
+  ]);
   assert.equal(resumed.code, 0, resumed.stderr);
   const all = await readJsonl(join(out, RESULTS)) as QuestionResult[];
   assert.equal(all.length, 15);
@@ -198,7 +216,15 @@ Deno.test("Ctrl-C keeps only complete lines, exits 130, and --resume finishes th
 Deno.test("a killed run (SIGKILL) leaves only complete JSON lines and a stale lock; after rm, resume repairs and completes it", async () => {
   await using run = await slowEndpointRun(80);
   const { t, out, permissions } = run;
-  const child = spawnCli(permissions, ["run", t.path("c.yaml"), "--out", out, "--quiet"]);
+  const child = spawnCli(permissions, [
+    "run",
+    t.path("c.yaml"),
+    "--cache",
+    "off",
+    "--out",
+    out,
+    "--quiet",
+  ]);
   await waitForLines(join(out, RESULTS), 2);
   child.kill("SIGKILL");
   await child.output();
@@ -206,7 +232,15 @@ Deno.test("a killed run (SIGKILL) leaves only complete JSON lines and a stale lo
   const text = Deno.readTextFileSync(join(out, RESULTS));
   assert.ok(text.endsWith("\n"), "the file ends with a complete line");
   for (const line of text.trimEnd().split("\n")) JSON.parse(line);
-  const refused = await execCli(permissions, ["run", t.path("c.yaml"), "--resume", out, "--quiet"]);
+  const refused = await execCli(permissions, [
+    "run",
+    t.path("c.yaml"),
+    "--cache",
+    "off",
+    "--resume",
+    out,
+    "--quiet",
+  ]);
   assert.equal(refused.code, 2, refused.stderr);
   assert.match(
     refused.stderr,
@@ -214,7 +248,15 @@ Deno.test("a killed run (SIGKILL) leaves only complete JSON lines and a stale lo
   );
   assert.match(refused.stderr, new RegExp(`\n  rm ${join(out, "run.lock")}\n`));
   Deno.removeSync(join(out, "run.lock"));
-  const resumed = await execCli(permissions, ["run", t.path("c.yaml"), "--resume", out, "--quiet"]);
+  const resumed = await execCli(permissions, [
+    "run",
+    t.path("c.yaml"),
+    "--cache",
+    "off",
+    "--resume",
+    out,
+    "--quiet",
+  ]);
   assert.equal(resumed.code, 0, resumed.stderr);
   assert.equal((await readJsonl(join(out, RESULTS))).length, 15);
 });

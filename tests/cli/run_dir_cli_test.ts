@@ -179,14 +179,29 @@ Deno.test("two runs started together on one --out: one refuses, the other's resu
 Deno.test("a live run's folder is refused to a second run, whether named relatively or absolutely", async () => {
   await using run = await slowEndpointRun(150);
   const { t, out, permissions } = run;
-  const child = spawnCli(permissions, ["run", t.path("c.yaml"), "--out", out, "--quiet"]);
+  const child = spawnCli(permissions, [
+    "run",
+    t.path("c.yaml"),
+    "--cache",
+    "off",
+    "--out",
+    out,
+    "--quiet",
+  ]);
   try {
     await waitForLines(join(out, RESULTS), 1);
     // From another working folder, through a relative path: the same lock.
     const cwd = t.path("elsewhere");
     Deno.mkdirSync(cwd);
     const rel = relative(cwd, out);
-    const second = await execCli(permissions, ["run", t.path("c.yaml"), "--resume", rel], { cwd });
+    const second = await execCli(permissions, [
+      "run",
+      t.path("c.yaml"),
+      "--cache",
+      "off",
+      "--resume",
+      rel,
+    ], { cwd });
     assert.equal(second.code, 2, second.stderr);
     assert.match(
       second.stderr,

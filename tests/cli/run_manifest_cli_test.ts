@@ -162,6 +162,8 @@ Deno.test("--resume without --mock of a --mock run refuses, saying so", async ()
   const result = await runCli([
     "run",
     t.path("c.yaml"),
+    "--cache",
+    "off",
     "--resume",
     out,
     "--quiet",

@@ -22,7 +22,15 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
   Deno.test(`${signal} quits at once (exit ${code}) with its lines intact, the lock released and the resume command; resume writes the summaries`, async () => {
     await using run = await slowEndpointRun(150);
     const { t, out, permissions } = run;
-    const child = spawnCli(permissions, ["run", t.path("c.yaml"), "--out", out, "--quiet"]);
+    const child = spawnCli(permissions, [
+      "run",
+      t.path("c.yaml"),
+      "--cache",
+      "off",
+      "--out",
+      out,
+      "--quiet",
+    ]);
     await waitForLines(join(out, RESULTS), 2);
     child.kill(signal);
     const status = await child.output();
@@ -33,7 +41,7 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
       stderr.includes(
         `Stopped at once: the finished results are kept in ${join(out, RESULTS)}; ` +
           `the summaries are written when the run is resumed. Continue with:\n` +
-          `  ragbench run ${t.path("c.yaml")} --resume ${out}\n`,
+          `  ragbench run ${t.path("c.yaml")} --resume ${out} --cache off\n`,
       ),
       stderr,
     );
@@ -45,6 +53,8 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
     const resumed = await execCli(permissions, [
       "run",
       t.path("c.yaml"),
+      "--cache",
+      "off",
       "--resume",
       out,
       "--quiet",
@@ -63,7 +73,15 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
 Deno.test("a second Ctrl-C quits at once (exit 130) with its lines intact and the resume command", async () => {
   await using run = await slowEndpointRun(2000);
   const { t, out, permissions } = run;
-  const child = spawnCli(permissions, ["run", t.path("c.yaml"), "--out", out, "--quiet"]);
+  const child = spawnCli(permissions, [
+    "run",
+    t.path("c.yaml"),
+    "--cache",
+    "off",
+    "--out",
+    out,
+    "--quiet",
+  ]);
   await waitForLines(join(out, RESULTS), 1);
   child.kill("SIGINT");
   // The first waits for the question in progress (2 s); the second, apart from it, quits at once.

@@ -24,13 +24,14 @@ export interface RecordedRequest {
 /**
  * What the server answers to one request:
  * - `{json}`: a JSON body (status 200 unless given);
- * - `{text}`: a raw body, for malformed replies.
+ * - `{text}`: a raw body, for malformed replies;
+ * - `headers` on either: extra response headers (e.g. `retry-after`).
  *
  * For a server that never answers, use {@link startBlackHoleServer}.
  */
 export type FakeReply =
-  | { status?: number; json: unknown }
-  | { status?: number; text: string; contentType?: string };
+  | { status?: number; json: unknown; headers?: Record<string, string> }
+  | { status?: number; text: string; contentType?: string; headers?: Record<string, string> };
 
 /** Picks the reply to the `index`-th request (0-based) to `/v1/chat/completions` (may wait first). */
 export type FakeHandler = (
@@ -79,10 +80,12 @@ export function startFakeOpenAIServer(script: FakeReply[] | FakeHandler): FakeOp
     }
     requests.push(recorded);
     const reply = await choose(recorded, requests.length - 1);
-    if ("json" in reply) return Response.json(reply.json, { status: reply.status ?? 200 });
+    if ("json" in reply) {
+      return Response.json(reply.json, { status: reply.status ?? 200, headers: reply.headers });
+    }
     return new Response(reply.text, {
       status: reply.status ?? 200,
-      headers: { "content-type": reply.contentType ?? "application/json" },
+      headers: { "content-type": reply.contentType ?? "application/json", ...reply.headers },
     });
   }
 

@@ -81,6 +81,7 @@ Deno.test("chat returns a plain text answer and sends no tools field without too
     content: "Paris.",
     tool_calls: [],
     usage: { input_tokens: 9, output_tokens: 2 },
+    attempts: { retries: 0, http_statuses: [], backoff_ms: 0 },
   });
   assert.equal(model.id, "openai:gpt-4o-mini");
   assert.deepEqual(model.pricing, PRICING);
@@ -124,6 +125,7 @@ Deno.test("a tool-call round trip sends the tools, maps the calls and replays th
     content: null,
     tool_calls: [{ id: "call_a1", name: "corpus_search", arguments: '{"query":"eiffel"}' }],
     usage: { input_tokens: 50, output_tokens: 7 },
+    attempts: { retries: 0, http_statuses: [], backoff_ms: 0 },
   });
   const sent = server.requests[0].body as Record<string, unknown>;
   assert.deepEqual(sent.tools, [{
@@ -545,6 +547,7 @@ Deno.test("a call works under deno run --no-prompt --allow-net=127.0.0.1 and not
     content: "child ok",
     tool_calls: [],
     usage: { input_tokens: 0, output_tokens: 0 },
+    attempts: { retries: 0, http_statuses: [], backoff_ms: 0 },
   });
   assert.ok(!/Requires|permission/i.test(err), err);
 });

@@ -1,0 +1,97 @@
+/**
+ * The response cache of one `ragbench run`: opened once (when the run uses
+ * it, see cache_needs.ts), shared by the model wrapper and the tool-host
+ * wrappers, closed when the run ends, and summed up in one progress line.
+ *
+ * @module
+ */
+
+import { resolveCacheDir } from "../cache/cache_dir.ts";
+import { openResponseCache, type ResponseCache } from "../cache/response_cache.ts";
+import type { Config } from "../config/load.ts";
+import { type CacheStats, emptyCacheStats, type ModelCacheSetup } from "../llm/cached_model.ts";
+import type { CacheUse } from "./cache_needs.ts";
+import { usesResponseCache } from "./cache_needs.ts";
+import { TOOL_REPLAY_MISS_PREFIX, type ToolCacheSetup } from "../../tools/cached_host.ts";
+import { REPLAY_MISS_PREFIX } from "../llm/cached_model.ts";
+import type { QuestionResult } from "../types.ts";
+import type { CliIO } from "./io.ts";
+
+/** The cache of a run; `model` / `tools` are null when that part is not cached. */
+export interface RunCache extends Disposable {
+  readonly model: ModelCacheSetup | null;
+  readonly tools: ToolCacheSetup | null;
+  /** One line for the end of the run, or null when the run used no cache. */
+  summaryLine(): string | null;
+}
+
+/**
+ * Reports what a replay could not replay (a model call that is the
+ * question's error, a tool call that got the replay-miss error) and returns
+ * the exit code: 1 when there was any, else 0. Each is named by system,
+ * question, repeat and step (1-based index in the line's `steps`).
+ */
+export function replayMisses(lines: readonly QuestionResult[], io: CliIO): number {
+  const misses: string[] = [];
+  for (const line of lines) {
+    const where = `question "${line.question_id}" (system ${line.system}, repeat ${line.repeat})`;
+    if (line.error?.message.startsWith(REPLAY_MISS_PREFIX)) {
+      misses.push(line.error.message);
+    }
+    line.steps.forEach((step, index) => {
+      if (step.type === "tool" && step.result.error?.detail?.startsWith(TOOL_REPLAY_MISS_PREFIX)) {
+        misses.push(`${step.result.error.detail} — ${where}, step ${index + 1}`);
+      }
+    });
+  }
+  if (misses.length === 0) return 0;
+  io.progress(`replay: ${misses.length} calls had no usable recording:`);
+  for (const miss of misses.slice(0, 10)) io.progress(`  ${miss}`);
+  if (misses.length > 10) io.progress(`  ... and ${misses.length - 10} more`);
+  return 1;
+}
+
+/**
+ * Opens the run's cache.
+ *
+ * @throws {RagbenchError} when the cache folder cannot be found or the file opened.
+ */
+export function openRunCache(config: Config, use: CacheUse, options: { mock: boolean }): RunCache {
+  const sideEffectTools = config.systems.some((s) =>
+    s.tools.some((t) => t.kind === "custom" && t.side_effects !== "none")
+  );
+  let cache: ResponseCache | null = null;
+  if (usesResponseCache(use, { mock: options.mock, sideEffectTools })) {
+    cache = openResponseCache(resolveCacheDir(use.dir, use.env).dir);
+  }
+  const modelStats = emptyCacheStats();
+  const toolStats = emptyCacheStats();
+  const model = cache !== null && use.mode !== "off"
+    ? { cache, mode: use.mode, stats: modelStats }
+    : null;
+  const tools = cache !== null && use.toolMode !== "off"
+    ? { cache, mode: use.toolMode, stats: toolStats }
+    : null;
+  return {
+    model,
+    tools,
+    summaryLine() {
+      if (cache === null) return null;
+      const parts = [];
+      if (model) parts.push(`model calls ${describe(model.mode, modelStats)}`);
+      if (tools) parts.push(`tool results ${describe(tools.mode, toolStats)}`);
+      return `cache: ${parts.join("; ")} (${cache.path})`;
+    },
+    [Symbol.dispose]() {
+      cache?.close();
+    },
+  };
+}
+
+function describe(mode: string, stats: CacheStats): string {
+  const parts = [`${stats.hits} reused`, `${stats.misses} missed`];
+  if (stats.corrupt > 0) parts.push(`${stats.corrupt} unreadable`);
+  parts.push(`${stats.recorded} recorded`);
+  if (stats.writeFailures > 0) parts.push(`${stats.writeFailures} could not be recorded`);
+  return `(${mode}): ${parts.join(", ")}`;
+}
