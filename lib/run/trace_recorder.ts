@@ -35,6 +35,8 @@ export class TraceRecorder {
   toolCalls = 0;
   /** Embedding tokens spent on retrieval queries so far. */
   embeddingTokens = 0;
+  /** Replies that were not a valid action in the system's reply format. */
+  formatErrors = 0;
 
   constructor(readonly model: Model) {}
 
@@ -60,6 +62,11 @@ export class TraceRecorder {
       final,
     });
     return reply;
+  }
+
+  /** Counts one reply that was not a valid action; the loop shows the model why. */
+  formatError(): void {
+    this.formatErrors++;
   }
 
   /** Executes a tool call through the session and records the step. Never rejects. */
