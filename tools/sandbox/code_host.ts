@@ -88,6 +88,8 @@ export interface CodeSandbox {
   run(run: ProgramRun): Promise<ProgramOutcome>;
   /** Kills the process. */
   close(): Promise<void>;
+  /** Process id of the last process started (for tests that check it is gone); null before any. */
+  readonly pid: number | null;
 }
 
 const callSchema = z.strictObject({
@@ -124,11 +126,15 @@ const readySchema = z.strictObject({ type: z.literal("ready") });
 export function createCodeSandbox(limits: CodeLimits): CodeSandbox {
   let child: Promise<CodeProcess> | null = null;
   let closed = false;
+  let pid: number | null = null;
   const current = () => {
-    child ??= startCodeProcess(limits);
+    child ??= startCodeProcess(limits, (id) => pid = id);
     return child;
   };
   return {
+    get pid() {
+      return pid;
+    },
     warm() {
       if (!closed) void current().catch(() => {});
     },
@@ -191,7 +197,10 @@ interface CodeProcess {
 
 type Line = { line: string } | { overflow: true } | null;
 
-async function startCodeProcess(limits: CodeLimits): Promise<CodeProcess> {
+async function startCodeProcess(
+  limits: CodeLimits,
+  onPid: (pid: number) => void,
+): Promise<CodeProcess> {
   if (!isDenoExecutable(Deno.execPath())) {
     throw new Error(
       "the code agent runs its programs with the deno CLI; a compiled ragbench cannot start them",
@@ -205,6 +214,7 @@ async function startCodeProcess(limits: CodeLimits): Promise<CodeProcess> {
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+  onPid(process.pid);
   let alive = true;
   const exited = trackProcess(process).then(() => {
     alive = false;
