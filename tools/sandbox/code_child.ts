@@ -55,15 +55,6 @@ export function codeChildMain(): void {
   const limitBytes = Number(D.args[0]);
   const marker = "\u001eragbench-code-memory-limit";
 
-  const watchdog = `const limit = ${limitBytes};
-setInterval(() => {
-  const rss = Deno.memoryUsage().rss;
-  if (rss > limit) Deno.stderr.writeSync(new TextEncoder().encode(${
-    stringify(marker)
-  } + " " + rss + "\\n"));
-}, 10);`;
-  new Worker("data:text/javascript," + encodeURIComponent(watchdog), { type: "module" });
-
   const send = (message: unknown) => {
     const bytes = encode(stringify(message) + "\n");
     let offset = 0;
@@ -198,6 +189,14 @@ setInterval(() => {
     const decoder = new TextDecoder();
     let rest = "";
     send({ type: "ready" });
+    const watchdog = `const limit = ${limitBytes};
+  setInterval(() => {
+    const rss = Deno.memoryUsage().rss;
+    if (rss > limit) Deno.stderr.writeSync(new TextEncoder().encode(${
+      stringify(marker)
+    } + " " + rss + "\\n"));
+  }, 10);`;
+    new Worker("data:text/javascript," + encodeURIComponent(watchdog), { type: "module" });
     for await (const chunk of D.stdin.readable) {
       rest += decoder.decode(chunk, { stream: true });
       let newline: number;
