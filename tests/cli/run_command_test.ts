@@ -37,6 +37,7 @@ Deno.test("run --mock writes the run files and the TREC folder; the CSV headers 
   ]);
   assert.deepEqual([...Deno.readDirSync(join(out, "trec"))].map((e) => e.name).sort(), [
     "agent_search.run",
+    "code_agent.run",
     "qrels.txt",
   ]);
   const golden = (name: string) => Deno.readTextFileSync(join(ROOT, "tests/fixtures/golden", name));
@@ -80,7 +81,7 @@ Deno.test("two --mock runs give identical JSONL apart from timing fields", async
     texts.push(withoutTiming(Deno.readTextFileSync(join(out, RESULTS))));
   }
   assert.equal(texts[0], texts[1]);
-  assert.equal(texts[0].split("\n").length, 31);
+  assert.equal(texts[0].split("\n").length, 46);
 });
 
 Deno.test("an unreachable model endpoint gives an error per question, not a crash (exit 1)", async () => {
@@ -147,11 +148,18 @@ Deno.test("a missing API key stops the run before any question", async () => {
 
 Deno.test("deno task bench's exact flags are enough: every tool call works, with no net and no env", async () => {
   const task = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.json"))).tasks.bench as string;
-  assert.doesNotMatch(task, /--allow-net|--allow-env|--allow-run|--allow-all|\s-A\s/);
+  assert.doesNotMatch(task, /--allow-net|--allow-env|--allow-all|\s-A\s/);
+  // Run permission for one executable only: the deno CLI, for the code agent's sandbox.
+  const execPath = "$(deno eval 'console.log(Deno.execPath())')";
+  assert.equal(task.split("--allow-run").length, 2);
+  assert.ok(task.includes(` --allow-run=${execPath} `), task);
   await using t = await tempTree();
   const out = join(t.dir, "run");
   // The task's flags, with its run directory (runs) moved to a temporary folder.
-  const flags = task.replace(/^deno run /, "").replace(/ main\.ts .*$/, "").split(" ")
+  const flags = task.replace(execPath, Deno.execPath()).replace(/^deno run /, "").replace(
+    / main\.ts .*$/,
+    "",
+  ).split(" ")
     .filter((f) => f.startsWith("--allow-"))
     .map((f) => f.replace(/(^|,|=)runs(?=,|$)/g, `$1${out}`));
   const result = await execCli(flags, ["run", "configs/all.yaml", "--mock", "--out", out]);
@@ -162,6 +170,7 @@ Deno.test("deno task bench's exact flags are enough: every tool call works, with
   assert.match(result.stdout, /rag_vector\s+21\s+0\.714\s+\[[^\]]+\]\s+13\/21\s+0\.990/);
   assert.match(result.stdout, /rag_hybrid\s+21\s+0\.714\s+\[[^\]]+\]\s+13\/21\s+0\.990/);
   assert.match(result.stderr, /\[147\/147\]/);
+  assert.match(result.stdout, /code_agent\s+21\s+0\.905\s+\[[0-9., ]+\]\s+19\/21/);
   // Mock answers are scripted, so a broken sandbox would still score: check the tools answered.
   const usage = Deno.readTextFileSync(join(out, "tool_usage.csv")).trim().split("\n").slice(1);
   assert.ok(usage.length > 5);

@@ -68,7 +68,7 @@ const failures: Array<{ name: string; text: string; message: string }> = [
     name: "a tools list on a system that takes none",
     text: `${BASE}systems:\n  - {type: closed_book, tools: [calculator]}\n`,
     message:
-      'Cannot load config "all.yaml" (line 5, column 25): system type "closed_book" takes no tools — remove its tools: list, or use a system that accepts tools (agent_search)',
+      'Cannot load config "all.yaml" (line 5, column 25): system type "closed_book" takes no tools — remove its tools: list, or use a system that accepts tools (agent_search, code_agent)',
   },
   {
     name: "an unknown tool name",
