@@ -40,5 +40,5 @@ Deno.test("rag arena under --mock: code_agent 15/15 on the same tool calls as ag
     assert.equal(searches.length, 2, line.question_id);
     assert.notDeepEqual(searches[0].args, searches[1].args, line.question_id);
   }
-  assert.match(result.stdout, /code_agent\s+15\s+1\.000\s+15\/15/);
+  assert.match(result.stdout, /code_agent\s+15\s+1\.000\s+\[1\.000, 1\.000\]\s+15\/15/);
 });
