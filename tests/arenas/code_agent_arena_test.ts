@@ -5,7 +5,12 @@ import type { QuestionResult, ToolStep } from "../../lib/types.ts";
 import { ROOT, runCli } from "../support/cli.ts";
 import { tempTree } from "../support/temp.ts";
 
-const CONFIG = join(ROOT, "configs/rag.yaml");
+/** configs/rag.yaml with a code_agent beside its systems (paths made absolute). */
+function configWithCodeAgent(): string {
+  return Deno.readTextFileSync(join(ROOT, "configs/rag.yaml"))
+    .replaceAll("../arenas/", join(ROOT, "arenas") + "/")
+    .trimEnd() + "\n  - { type: code_agent, name: code_agent, tools: [] }\n";
+}
 
 const toolCalls = (line: QuestionResult) =>
   line.steps.filter((s): s is ToolStep => s.type === "tool").map((s) => ({
@@ -15,9 +20,9 @@ const toolCalls = (line: QuestionResult) =>
   }));
 
 Deno.test("rag arena under --mock: code_agent 15/15 on the same tool calls as agent_search, two searches per multi-hop item", async () => {
-  await using t = await tempTree();
+  await using t = await tempTree({ "rag.yaml": configWithCodeAgent() });
   const out = join(t.dir, "run");
-  const result = await runCli(["run", CONFIG, "--mock", "--out", out, "--quiet"]);
+  const result = await runCli(["run", t.path("rag.yaml"), "--mock", "--out", out, "--quiet"]);
   assert.equal(result.code, 0, result.stderr);
   const lines = await readJsonl(join(out, "per_question_results.jsonl")) as QuestionResult[];
   const code = lines.filter((l) => l.system === "code_agent");

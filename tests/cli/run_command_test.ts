@@ -37,7 +37,6 @@ Deno.test("run --mock writes the run files and the TREC folder; the CSV headers 
   ]);
   assert.deepEqual([...Deno.readDirSync(join(out, "trec"))].map((e) => e.name).sort(), [
     "agent_search.run",
-    "code_agent.run",
     "qrels.txt",
   ]);
   const golden = (name: string) => Deno.readTextFileSync(join(ROOT, "tests/fixtures/golden", name));
@@ -81,7 +80,7 @@ Deno.test("two --mock runs give identical JSONL apart from timing fields", async
     texts.push(withoutTiming(Deno.readTextFileSync(join(out, RESULTS))));
   }
   assert.equal(texts[0], texts[1]);
-  assert.equal(texts[0].split("\n").length, 46);
+  assert.equal(texts[0].split("\n").length, 31);
 });
 
 Deno.test("an unreachable model endpoint gives an error per question, not a crash (exit 1)", async () => {
