@@ -27,8 +27,11 @@
  * `Deno.args[0]` is the memory limit in bytes: a watchdog Worker (its own
  * thread, so a busy program cannot starve it) writes a marker line to
  * stderr when the process's resident memory passes it — memory outside the
- * V8 heap (ArrayBuffers) is not bounded by `--max-old-space-size` — and the
- * parent kills the process.
+ * V8 heap (ArrayBuffers) is not bounded by `--max-old-space-size` — and
+ * kills the process (`Deno.kill(Deno.pid, "SIGKILL")` needs no permission;
+ * a worker's `Deno.exit()` would end only the worker). It also kills the
+ * process when its parent pid changes: ragbench died without closing it
+ * (SIGKILL), and a spinning program would otherwise run on.
  *
  * @module
  */
@@ -190,12 +193,15 @@ export function codeChildMain(): void {
     let rest = "";
     send({ type: "ready" });
     const watchdog = `const limit = ${limitBytes};
-  setInterval(() => {
-    const rss = Deno.memoryUsage().rss;
-    if (rss > limit) Deno.stderr.writeSync(new TextEncoder().encode(${
-      stringify(marker)
-    } + " " + rss + "\\n"));
-  }, 10);`;
+const parent = Deno.ppid;
+setInterval(() => {
+  if (Deno.ppid !== parent) Deno.kill(Deno.pid, "SIGKILL");
+  const rss = Deno.memoryUsage().rss;
+  if (rss > limit) {
+    Deno.stderr.writeSync(new TextEncoder().encode(${stringify(marker)} + " " + rss + "\\n"));
+    Deno.kill(Deno.pid, "SIGKILL");
+  }
+}, 10);`;
     new Worker("data:text/javascript," + encodeURIComponent(watchdog), { type: "module" });
     for await (const chunk of D.stdin.readable) {
       rest += decoder.decode(chunk, { stream: true });

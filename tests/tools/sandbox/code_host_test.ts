@@ -44,14 +44,13 @@ async function runIn(
   }
 }
 
+/** The process is gone (or a zombie). `ps`, because reading another process's /proc needs -A. */
 function gone(pid: number | null): boolean {
   assert.ok(pid !== null);
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.split(") ")[1]?.startsWith("Z") ?? true;
-  } catch {
-    return true;
-  }
+  const { stdout } = new Deno.Command("ps", { args: ["-o", "stat=", "-p", String(pid)] })
+    .outputSync();
+  const state = new TextDecoder().decode(stdout).trim();
+  return state === "" || state.startsWith("Z");
 }
 
 Deno.test("code sandbox: a program calls a tool, prints, and answers", async () => {
@@ -313,4 +312,33 @@ Deno.test("code sandbox: a question's programs share one process; a killed one i
   } finally {
     await sandbox.close();
   }
+});
+
+Deno.test("code sandbox: the process dies with ragbench, even while its program spins", async () => {
+  const parent = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-read",
+      "--allow-run",
+      "--allow-env",
+      new URL("../../fixtures/code/spin_parent.ts", import.meta.url).pathname,
+    ],
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const reader = parent.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const { value } = await reader.read();
+  const pid = Number(value?.trim());
+  assert.ok(pid > 0, `the fixture printed ${value}`);
+  await new Promise((r) => setTimeout(r, 500)); // the program is spinning by now
+  assert.ok(!gone(pid), "the child runs while its parent lives");
+  parent.kill("SIGKILL");
+  await parent.status;
+  await reader.cancel();
+  let dead = false;
+  for (let i = 0; i < 40 && !dead; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    dead = gone(pid);
+  }
+  assert.ok(dead, "the child outlived its parent");
 });
