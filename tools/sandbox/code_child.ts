@@ -111,6 +111,11 @@ export function codeChildMain(): void {
           }).`,
         );
       }
+      if (text.length > 100_000) {
+        return promiseCtor.resolve(
+          "Error (invalid_args): the arguments are longer than 100000 characters.",
+        );
+      }
       const id = nextId++;
       return new promiseCtor<string>((resolve) => {
         pending.set(id, resolve);

@@ -33,7 +33,7 @@ import { childEnv, collectTail, isDenoExecutable, trackProcess } from "./tool_pr
 
 /** Longest line accepted from the child (characters); longer kills it. */
 export const MAX_LINE_CHARS = 1_000_000;
-/** Longest arguments text of one tool call from a program (characters). */
+/** Longest arguments text of one tool call from a program (characters; the child refuses longer). */
 export const MAX_ARGS_CHARS = 100_000;
 /** How long a fresh process may take to start. */
 const START_TIMEOUT_MS = 20_000;

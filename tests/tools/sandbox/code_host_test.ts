@@ -194,6 +194,19 @@ Deno.test("code sandbox: a program that corrupts JSON and Array.prototype cannot
   }
 });
 
+Deno.test("code sandbox: tool arguments that cannot be sent come back to the program as errors", async () => {
+  const outcome = await runIn(`
+    const a = {}; a.self = a;
+    const out = [await search(a), await search({query: "x".repeat(200000)}), await search({n: 1n})];
+    final_answer(out.join("|"));`);
+  assert.equal(outcome.status, "answered", JSON.stringify(outcome));
+  const parts = (outcome.status === "answered" ? outcome.answer : "").split("|");
+  assert.match(parts[0], /^Error \(invalid_args\): the arguments cannot be sent as JSON \(/);
+  assert.equal(parts[1], "Error (invalid_args): the arguments are longer than 100000 characters.");
+  assert.match(parts[2], /^Error \(invalid_args\): the arguments cannot be sent as JSON/);
+  assert.deepEqual(outcome.seen, []);
+});
+
 Deno.test("code sandbox: syntax errors, exceptions and a missing final_answer are reported", async () => {
   const syntax = await runIn("const = 1;");
   assert.equal(syntax.status === "error" && syntax.kind, "syntax");
