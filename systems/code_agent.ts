@@ -28,6 +28,7 @@ import { type AgentLimits, stopReason, toolCallCapReached } from "./agent_loop.t
 import { AGENT_SEARCH_PROMPT } from "./agent_search.ts";
 import {
   CODE_FINAL_PROMPT,
+  CODE_PROGRAM_RULES,
   codeAgentPrompt,
   extractProgram,
   functionNames,
@@ -55,6 +56,7 @@ export const codeAgent = defineSystem({
     "Agent that writes a JavaScript program per reply, calling search (always) and its tools: list as functions, in a sandbox.",
   acceptsTools: true,
   alwaysTools: ["search"],
+  prompts: [AGENT_SEARCH_PROMPT, CODE_PROGRAM_RULES, CODE_FINAL_PROMPT, TOOLS_WITHHELD],
   options: codeAgentSchema,
   async run(options, ctx) {
     const sandbox = createCodeSandbox({

@@ -74,6 +74,18 @@ const RESERVED = new Set(
     "protected public await arguments eval print final_answer console").split(" "),
 );
 
+/** How programs work, as the code agent's system prompt says it (the fixed part). */
+export const CODE_PROGRAM_RULES = [
+  CODE_AGENT_MARKER,
+  "The program is the body of an async function. Call each tool as an async function " +
+  'with one object of named arguments, e.g. `const text = await search({query: "..."})`; ' +
+  "it resolves to the tool's output text (an error reads `Error (KIND): message`). " +
+  "`print(...values)` shows you values in the next message. " +
+  "End with `final_answer(text)`, which gives the answer and stops the program. " +
+  "A program that does not call final_answer shows you what it printed, and you write another. " +
+  "The program cannot read files, the network or the environment.",
+].join("\n");
+
 /** The code agent's system prompt for these tools. */
 export function codeAgentPrompt(specs: readonly ToolSpec[], instructions: string): string {
   const names = functionNames(specs);
@@ -83,14 +95,7 @@ export function codeAgentPrompt(specs: readonly ToolSpec[], instructions: string
   return [
     instructions,
     "",
-    CODE_AGENT_MARKER,
-    "The program is the body of an async function. Call each tool as an async function " +
-    'with one object of named arguments, e.g. `const text = await search({query: "..."})`; ' +
-    "it resolves to the tool's output text (an error reads `Error (KIND): message`). " +
-    "`print(...values)` shows you values in the next message. " +
-    "End with `final_answer(text)`, which gives the answer and stops the program. " +
-    "A program that does not call final_answer shows you what it printed, and you write another. " +
-    "The program cannot read files, the network or the environment.",
+    CODE_PROGRAM_RULES,
     `${CODE_FUNCTIONS_PREFIX}${names.join(", ") || "(none)"}`,
     ...tools,
   ].join("\n");

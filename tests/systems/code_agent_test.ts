@@ -39,6 +39,7 @@ async function run(
         question: question("q1", "How tall is the tower?"),
         recorder,
         tools: session,
+        retriever: null,
         signal,
       },
     );
