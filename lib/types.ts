@@ -189,6 +189,11 @@ export interface TraceFlags {
   best_effort: boolean;
   /** A cost, token or tool-call cap (not the step limit) stopped it. */
   budget_exhausted: boolean;
+  /**
+   * The agent never produced a valid final answer in its reply format
+   * (code agent: no program of its ended with `final_answer(...)`).
+   */
+  format_error: boolean;
 }
 
 /** Everything one system did on one question (one repeat). */
@@ -202,6 +207,8 @@ export interface Trace {
   cost_usd: number;
   latency_ms: number;
   flags: TraceFlags;
+  /** Replies that were not a valid action in the system's reply format (code agent: no answer). */
+  format_errors: number;
   /** Set when the question could not be completed (model error, bug, timeout). */
   error: StepError | null;
 }

@@ -92,7 +92,10 @@ export async function runAgentLoop(
       ...(reply.tool_calls.length ? { tool_calls: reply.tool_calls } : {}),
     });
     if (reply.tool_calls.length === 0) {
-      return { answer: reply.content, flags: { best_effort: false, budget_exhausted: false } };
+      return {
+        answer: reply.content,
+        flags: { best_effort: false, budget_exhausted: false, format_error: false },
+      };
     }
     for (const call of reply.tool_calls) {
       const content = toolCallCapReached(recorder, limits)
@@ -105,6 +108,6 @@ export async function runAgentLoop(
   const reply = await recorder.chat({ messages, tools: [] }, signal, true);
   return {
     answer: reply.content,
-    flags: { best_effort: true, budget_exhausted: stop !== "max_steps" },
+    flags: { best_effort: true, budget_exhausted: stop !== "max_steps", format_error: false },
   };
 }

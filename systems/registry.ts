@@ -7,6 +7,7 @@
 
 import { agentSearch } from "./agent_search.ts";
 import { closedBook } from "./closed_book.ts";
+import { codeAgent } from "./code_agent.ts";
 import { rag } from "./rag.ts";
 import { retrievalOnly } from "./retrieval_only.ts";
 import type { SystemDef } from "./system.ts";
@@ -17,4 +18,5 @@ export const SYSTEMS: ReadonlyMap<string, SystemDef> = new Map<string, SystemDef
   [agentSearch.type, agentSearch],
   [rag.type, rag],
   [retrievalOnly.type, retrievalOnly],
+  [codeAgent.type, codeAgent],
 ]);

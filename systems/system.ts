@@ -63,4 +63,8 @@ export function defineSystem<O extends z.ZodObject>(def: SystemDef<O>): SystemDe
 }
 
 /** Flags of a system that answered on its own. */
-export const NO_FLAGS: TraceFlags = { best_effort: false, budget_exhausted: false };
+export const NO_FLAGS: TraceFlags = {
+  best_effort: false,
+  budget_exhausted: false,
+  format_error: false,
+};

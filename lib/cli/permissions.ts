@@ -2,7 +2,7 @@
  * The Deno permissions a run needs, derived from its config: read of the
  * config and the files it names, read and write of the run directory, env
  * only for the API key variable, net only for the model host, run only to
- * start custom tools' processes. `ragbench permissions` prints them as
+ * start custom tools' processes and the code agent's sandbox processes. `ragbench permissions` prints them as
  * flags; `ragbench run` checks them with `Deno.permissions.query` before any
  * question runs.
  *
@@ -18,6 +18,9 @@ import { mcpNeeds } from "../../tools/mcp/needs.ts";
 import type { EmbeddingConfig } from "../config/retriever_schema.ts";
 import { embeddingNeeds } from "./embedding_needs.ts";
 import { type CacheUse, responseCacheNeeds } from "./cache_needs.ts";
+
+/** The system type whose programs run in `deno run` subprocesses (`systems/code_agent.ts`). */
+const CODE_AGENT_TYPE = "code_agent";
 
 /** One permission a run needs, and why. */
 export interface Need {
@@ -103,6 +106,13 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
   }
   if (config.systems.some((s) => s.tools.some((t) => t.kind === "custom"))) {
     needs.push({ name: "run", value: Deno.execPath(), why: "starting custom tools' processes" });
+  }
+  if (config.systems.some((s) => s.type === CODE_AGENT_TYPE)) {
+    needs.push({
+      name: "run",
+      value: Deno.execPath(),
+      why: "starting the code agent's sandbox processes (deno run, no permissions)",
+    });
   }
   needs.push(...mcpNeeds(config, options));
   return dedupe(needs);

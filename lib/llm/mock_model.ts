@@ -20,6 +20,9 @@
  *   it has a tool result it answers with the start of the last one; with no
  *   tools and no tool result it answers "I don't know."
  *
+ * - A code agent (its system prompt carries `CODE_AGENT_MARKER`) gets
+ *   programs instead (see `mock_code.ts`).
+ *
  * Token usage is estimated as one token per four characters (requests count
  * every message and tool schema), so cost and token columns are exercised.
  *
@@ -29,6 +32,8 @@
 import type { ToolCall, Usage } from "../types.ts";
 import type { ChatMessage, ChatRequest, ChatResponse, Model, Pricing } from "./model.ts";
 import { groundingPassages } from "./grounded_prompt.ts";
+import { codeFunctionNames, isCodeAgentPrompt } from "./code_prompt.ts";
+import { mockCodeReply } from "./mock_code.ts";
 import { entryFor, type MockEntry, type MockScript } from "./mock_script.ts";
 
 /** The closed-book answer when the script gives no `recall`. */
@@ -68,6 +73,12 @@ function replyTo(script: MockScript, request: ChatRequest): Reply {
     const first = passages[0];
     if (!first) return text(UNKNOWN_ANSWER);
     return text(`From the documents: ${first.text.slice(0, QUOTE_CHARS)} [${first.doc_id}]`);
+  }
+  const system = request.messages.find((m) => m.role === "system")?.content ?? "";
+  if (isCodeAgentPrompt(system)) {
+    return text(
+      mockCodeReply(entry, { question, turn, offered: new Set(codeFunctionNames(system)) }),
+    );
   }
   if (entry) return scripted(entry, turn, offered, request.messages);
   return defaultPolicy(question, request.messages, turn, offered, sawToolResult);

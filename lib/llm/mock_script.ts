@@ -20,6 +20,10 @@
  * shows what a tool buys. A question matches the longest fragment it
  * contains, compared ignoring case.
  *
+ * `code` turns are the programs a code agent's model writes, one a reply
+ * (see `mock_code.ts`); other systems ignore them, and a code agent with no
+ * `code` turns runs a program made of the entry's calls and answer.
+ *
  * @module
  */
 
@@ -39,9 +43,10 @@ import {
 
 const jsonObject = z.record(z.string(), z.json());
 
-/** The keys a turn may have; the first three say what kind of turn it is. */
-const TURN_KEYS = ["call", "answer", "recall", "args", "without"] as const;
-const TURN_SHAPES = 'a turn is {call: TOOL, args: {...}}, {answer: "..."} or {recall: "..."}';
+/** The keys a turn may have; the first four say what kind of turn it is. */
+const TURN_KEYS = ["call", "answer", "recall", "code", "args", "without"] as const;
+const TURN_SHAPES =
+  'a turn is {call: TOOL, args: {...}}, {answer: "..."}, {recall: "..."} or {code: "..."}';
 
 /** One schema per kind of turn, so an unknown key gets a did-you-mean among that kind's keys. */
 const turnSchemas = {
@@ -51,12 +56,14 @@ const turnSchemas = {
     without: z.record(z.string().min(1), z.string()).optional(),
   }),
   recall: z.strictObject({ recall: z.string() }),
+  code: z.strictObject({ code: z.string() }),
 };
 
 type Turn =
   | z.infer<typeof turnSchemas.call>
   | z.infer<typeof turnSchemas.answer>
-  | z.infer<typeof turnSchemas.recall>;
+  | z.infer<typeof turnSchemas.recall>
+  | z.infer<typeof turnSchemas.code>;
 
 const scriptSchema = z.record(
   z.string().trim().min(1, "a fragment must not be empty"),
@@ -87,6 +94,8 @@ export interface MockEntry {
    * is the fragment (its key), `[turn, ...]` a turn or a value inside it.
    */
   locate?: (path: ValuePath, options?: { key?: boolean }) => SourcePosition;
+  /** Programs a code agent sends, in order (`code` turns). */
+  code: string[];
 }
 
 /** A parsed mock script. */
@@ -145,6 +154,7 @@ export function parseMockScript(text: string, file: string): MockScript {
       without: new Map(),
       recall: null,
       locate: (path, options) => source.positionOf([fragment, ...path], options),
+      code: [],
     };
     turns.forEach((raw, i) => {
       const turn = parseTurn(raw, [fragment, i], source, problems);
@@ -169,6 +179,8 @@ export function parseMockScript(text: string, file: string): MockScript {
         entry.answer = turn.answer;
         entry.answerTurn = i;
         entry.without = new Map(Object.entries(turn.without ?? {}));
+      } else if ("code" in turn) {
+        entry.code.push(turn.code);
       } else {
         if (entry.recall !== null) {
           problems.push({ position: at(), message: `in "${fragment}": more than one recall turn` });
@@ -184,7 +196,7 @@ export function parseMockScript(text: string, file: string): MockScript {
 
 /**
  * One turn, checked against the schema of its kind (told by its `call`,
- * `answer` or `recall` key); problems are added to `problems`.
+ * `answer`, `recall` or `code` key); problems are added to `problems`.
  */
 function parseTurn(
   raw: unknown,
@@ -197,7 +209,7 @@ function parseTurn(
     problems.push({ position: source.positionOf(path), message: `${where}: ${TURN_SHAPES}` });
     return undefined;
   }
-  const kind = (["call", "answer", "recall"] as const).find((k) => Object.hasOwn(raw, k));
+  const kind = (["call", "answer", "recall", "code"] as const).find((k) => Object.hasOwn(raw, k));
   if (kind === undefined) {
     const keys = Object.keys(raw);
     if (keys.length === 0) {

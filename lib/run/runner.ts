@@ -135,7 +135,7 @@ async function runJob(job: Job, options: RunOptions): Promise<Trace> {
   const session = job.system.toolbox.session(key);
   const signal = AbortSignal.timeout(options.questionTimeoutMs);
   let answer: string | null = null;
-  let flags: TraceFlags = { best_effort: false, budget_exhausted: false };
+  let flags: TraceFlags = { best_effort: false, budget_exhausted: false, format_error: false };
   let error: StepError | null = null;
   try {
     const outcome = await abortable(
@@ -165,6 +165,7 @@ async function runJob(job: Job, options: RunOptions): Promise<Trace> {
     cost_usd: recorder.costUsd,
     latency_ms: Math.round((performance.now() - started) * 1000) / 1000,
     flags,
+    format_errors: recorder.formatErrors,
     error,
   };
 }

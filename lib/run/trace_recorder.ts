@@ -40,6 +40,8 @@ export class TraceRecorder {
   toolCalls = 0;
   /** Embedding tokens spent on retrieval queries so far. */
   embeddingTokens = 0;
+  /** Replies that were not a valid action in the system's reply format. */
+  formatErrors = 0;
 
   constructor(readonly model: Model) {}
 
@@ -94,6 +96,11 @@ export class TraceRecorder {
     }
     this.steps.push(step);
     return reply;
+  }
+
+  /** Counts one reply that was not a valid action; the loop shows the model why. */
+  formatError(): void {
+    this.formatErrors++;
   }
 
   /** Executes a tool call through the session and records the step. Never rejects. */

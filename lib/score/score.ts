@@ -46,6 +46,7 @@ export function scoreTrace(
     checks,
     error: trace.error,
     flags: trace.flags,
+    format_errors: trace.format_errors,
     usage: trace.usage,
     cost_usd: trace.cost_usd,
     latency_ms: trace.latency_ms,

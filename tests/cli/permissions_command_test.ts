@@ -5,7 +5,8 @@ import { tempTree } from "../support/temp.ts";
 
 function taskFlags(task: string): string {
   const command = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.json"))).tasks[task] as string;
-  return command.replace(/^deno run /, "").replace(/ main\.ts .*$/, "");
+  return command.replace(/^deno run /, "").replace(/ main\.ts .*$/, "")
+    .replace("$(deno eval 'console.log(Deno.execPath())')", Deno.execPath());
 }
 
 Deno.test("permissions --mock for all.yaml prints exactly the flags deno task bench runs with", async () => {
@@ -13,7 +14,13 @@ Deno.test("permissions --mock for all.yaml prints exactly the flags deno task be
   assert.equal(result.code, 0, result.stderr);
   const runFlags = result.stdout.split("\n")[1];
   assert.equal(runFlags, taskFlags("bench"));
-  assert.doesNotMatch(runFlags, /--allow-net|--allow-env|--allow-run/);
+  assert.doesNotMatch(runFlags, /--allow-net|--allow-env/);
+  // The code agent's sandbox processes: the deno executable, nothing else.
+  assert.ok(runFlags.endsWith(` --allow-run=${Deno.execPath()}`), runFlags);
+  assert.match(
+    result.stdout,
+    /^--allow-run=\S+ +starting the code agent's sandbox processes \(deno run, no permissions\)$/m,
+  );
   assert.match(result.stdout, /^--allow-write=runs +the run directory$/m);
 });
 
@@ -76,6 +83,12 @@ Deno.test("run stops before any question, naming each missing permission flag", 
   assert.match(result.stderr, /^Cannot start the run: Deno did not grant these permissions:$/m);
   assert.match(result.stderr, /^ {2}--allow-read=arenas\/rag\/corpus\.json {2}\(the corpus\)$/m);
   assert.match(result.stderr, /--allow-write=.*out {2}\(the run directory\)$/m);
+  assert.ok(
+    result.stderr.includes(
+      `  --allow-run=${Deno.execPath()}  (starting the code agent's sandbox processes (deno run, no permissions))\n`,
+    ),
+    result.stderr,
+  );
   assert.match(
     result.stderr,
     /Run "ragbench permissions configs\/all\.yaml --mock" to print every flag/,

@@ -157,11 +157,18 @@ Deno.test("a missing API key stops the run before any question", async () => {
 
 Deno.test("deno task bench's exact flags are enough: every tool call works, with no net and no env", async () => {
   const task = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.json"))).tasks.bench as string;
-  assert.doesNotMatch(task, /--allow-net|--allow-env|--allow-run|--allow-all|\s-A\s/);
+  assert.doesNotMatch(task, /--allow-net|--allow-env|--allow-all|\s-A\s/);
+  // Run permission for one executable only: the deno CLI, for the code agent's sandbox.
+  const execPath = "$(deno eval 'console.log(Deno.execPath())')";
+  assert.equal(task.split("--allow-run").length, 2);
+  assert.ok(task.includes(` --allow-run=${execPath} `), task);
   await using t = await tempTree();
   const out = join(t.dir, "run");
   // The task's flags, with its run directory (runs) moved to a temporary folder.
-  const flags = task.replace(/^deno run /, "").replace(/ main\.ts .*$/, "").split(" ")
+  const flags = task.replace(execPath, Deno.execPath()).replace(/^deno run /, "").replace(
+    / main\.ts .*$/,
+    "",
+  ).split(" ")
     .filter((f) => f.startsWith("--allow-"))
     .map((f) => f.replace(/(^|,|=)runs(?=,|$)/g, `$1${out}`));
   const result = await execCli(flags, ["run", "configs/all.yaml", "--mock", "--out", out]);
@@ -171,7 +178,8 @@ Deno.test("deno task bench's exact flags are enough: every tool call works, with
   // Vector and hybrid retrieval over the offline hashing embedder, with no env and no cache.
   assert.match(result.stdout, /rag_vector\s+21\s+0\.714\s+\[[^\]]+\]\s+13\/21\s+0\.990/);
   assert.match(result.stdout, /rag_hybrid\s+21\s+0\.714\s+\[[^\]]+\]\s+13\/21\s+0\.990/);
-  assert.match(result.stderr, /\[147\/147\]/);
+  assert.match(result.stderr, /\[168\/168\]/);
+  assert.match(result.stdout, /code_agent\s+21\s+0\.905\s+\[[0-9., ]+\]\s+19\/21/);
   // Mock answers are scripted, so a broken sandbox would still score: check the tools answered.
   const usage = Deno.readTextFileSync(join(out, "tool_usage.csv")).trim().split("\n").slice(1);
   assert.ok(usage.length > 5);

@@ -10,11 +10,11 @@ Deno.test("validate: the bundled config is OK and the summary names what it foun
   assert.match(result.stdout, /: OK\n/);
   assert.match(
     result.stdout,
-    /systems: +closed_book \(closed_book\), rag_bm25 \(rag\), rag_vector \(rag\), rag_hybrid \(rag\), agent_search_only \(agent_search\), agent_with_tools \(agent_search\), agent_all_tools \(agent_search\)/,
+    /systems: +closed_book \(closed_book\), rag_bm25 \(rag\), rag_vector \(rag\), rag_hybrid \(rag\), agent_search_only \(agent_search\), agent_with_tools \(agent_search\), agent_all_tools \(agent_search\), code_agent \(code_agent\)/,
   );
   assert.match(
     result.stdout,
-    /retrievers: bm25 \(bm25\): rag_bm25; vector_hashing \(vector\): rag_vector; hybrid_hashing \(hybrid\): rag_hybrid; default \(bm25\): agent_search_only, agent_with_tools, agent_all_tools\n/,
+    /retrievers: bm25 \(bm25\): rag_bm25; vector_hashing \(vector\): rag_vector; hybrid_hashing \(hybrid\): rag_hybrid; default \(bm25\): agent_search_only, agent_with_tools, agent_all_tools, code_agent\n/,
   );
   assert.match(result.stdout, /corpus: +31 documents, 1 tables/);
   assert.match(result.stdout, /questions: 21/);

@@ -57,7 +57,7 @@ Deno.test("agent loop: searches, reads the results, answers on its own (no flags
   const { outcome, recorder } = await run(model, LIMITS);
   assert.deepEqual(outcome, {
     answer: "330 metres",
-    flags: { best_effort: false, budget_exhausted: false },
+    flags: { best_effort: false, budget_exhausted: false, format_error: false },
   });
   assert.deepEqual(recorder.steps.map((s) => s.type), ["model", "tool", "model", "tool", "model"]);
   const tool = recorder.steps[1] as ToolStep;
@@ -80,7 +80,11 @@ Deno.test("agent loop: searches, reads the results, answers on its own (no flags
 Deno.test("agent loop: max_steps forces a final answer call without tools (best effort)", async () => {
   const { model, requests } = searchingModel(["a", "b", "c", "d", "e"]);
   const { outcome, recorder } = await run(model, { ...LIMITS, max_steps: 3 });
-  assert.deepEqual(outcome.flags, { best_effort: true, budget_exhausted: false });
+  assert.deepEqual(outcome.flags, {
+    best_effort: true,
+    budget_exhausted: false,
+    format_error: false,
+  });
   const models = recorder.steps.filter((s): s is ModelStep => s.type === "model");
   assert.equal(models.length, 3);
   assert.deepEqual(models.map((m) => m.final), [false, false, true]);
@@ -92,7 +96,11 @@ Deno.test("agent loop: max_steps forces a final answer call without tools (best 
 Deno.test("agent loop: the tool-call cap stops tool use and sets budget_exhausted", async () => {
   const { model } = searchingModel(["a", "b", "c"]);
   const { outcome, recorder } = await run(model, { ...LIMITS, max_tool_calls: 1 });
-  assert.deepEqual(outcome.flags, { best_effort: true, budget_exhausted: true });
+  assert.deepEqual(outcome.flags, {
+    best_effort: true,
+    budget_exhausted: true,
+    format_error: false,
+  });
   assert.equal(recorder.toolCalls, 1);
 });
 
@@ -137,7 +145,11 @@ Deno.test("agent loop: the cost and token caps each stop it with budget_exhauste
   for (const limits of [{ ...LIMITS, max_cost_usd: 1e-9 }, { ...LIMITS, max_tokens: 15 }]) {
     const { model } = searchingModel(["a", "b", "c"]);
     const { outcome, recorder } = await run(model, limits);
-    assert.deepEqual(outcome.flags, { best_effort: true, budget_exhausted: true });
+    assert.deepEqual(outcome.flags, {
+      best_effort: true,
+      budget_exhausted: true,
+      format_error: false,
+    });
     assert.equal(recorder.modelCalls, 2, "one turn, then the final answer call");
   }
 });

@@ -56,7 +56,11 @@ Deno.test("rag retrieves top_k passages, then one model call answers from them",
     contextOf(recorder, await retrieverOf(2), "How tall is the Eiffel Tower in Paris?"),
   );
   assert.equal(outcome.answer, "330 metres [eiffel].");
-  assert.deepEqual(outcome.flags, { best_effort: false, budget_exhausted: false });
+  assert.deepEqual(outcome.flags, {
+    best_effort: false,
+    budget_exhausted: false,
+    format_error: false,
+  });
   assert.deepEqual(recorder.steps.map((s) => s.type), ["retrieval", "model"]);
   const step = recorder.steps[0] as RetrievalStep;
   assert.equal(step.retriever, "small");

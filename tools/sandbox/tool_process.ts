@@ -52,6 +52,19 @@ globalThis.addEventListener("unload", () => {
   }
 });
 
+/**
+ * Registers a sandbox process (a custom tool's, or the code agent's) so that
+ * it is killed if ragbench exits without closing it; it is forgotten when it
+ * exits. Returns a promise that settles when it has exited.
+ */
+export function trackProcess(process: Deno.ChildProcess): Promise<void> {
+  LIVE.add(process);
+  const forget = () => {
+    LIVE.delete(process);
+  };
+  return process.status.then(forget, forget);
+}
+
 /** Variables passed to every tool process (Deno's cache and TLS settings), when set. */
 export const PASSED_ENV = ["DENO_DIR", "DENO_CERT", "SSL_CERT_FILE", "SSL_CERT_DIR"];
 /** Also passed to network tools. */
@@ -148,10 +161,8 @@ export async function spawnChild(
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  LIVE.add(process);
   let alive = true;
-  const exited = process.status.then(() => {
-    LIVE.delete(process);
+  const exited = trackProcess(process).then(() => {
     alive = false;
   });
   const stdin = process.stdin.getWriter();
@@ -428,13 +439,20 @@ export function isDenoExecutable(path: string): boolean {
   return /^deno(\.exe)?$/i.test(name);
 }
 
-/** Keeps the last 4,000 characters of a stream; reading it costs time linear in its length. */
-function collectTail(stream: ReadableStream<Uint8Array>): { text(): string; done: Promise<void> } {
+/**
+ * Keeps the last 4,000 characters of a stream; reading it costs time linear
+ * in its length. `onTail` sees the kept text after each chunk.
+ */
+export function collectTail(
+  stream: ReadableStream<Uint8Array>,
+  onTail?: (tail: string) => void,
+): { text(): string; done: Promise<void> } {
   let tail = "";
   const decoder = new TextDecoder();
   const done = (async () => {
     for await (const chunk of stream) {
       tail = (tail + decoder.decode(chunk, { stream: true })).slice(-4000);
+      onTail?.(tail);
     }
   })().catch(() => {});
   return { text: () => tail, done };

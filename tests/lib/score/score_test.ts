@@ -25,7 +25,8 @@ function trace(error: Trace["error"] = null): Trace {
     usage: { input_tokens: 0, output_tokens: 0 },
     cost_usd: 0,
     latency_ms: 1,
-    flags: { best_effort: false, budget_exhausted: false },
+    flags: { best_effort: false, budget_exhausted: false, format_error: false },
+    format_errors: 0,
     error,
   };
 }

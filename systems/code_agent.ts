@@ -1,0 +1,142 @@
+/**
+ * `code_agent`: the model writes a short JavaScript program in each reply;
+ * the program calls the system's tools as async functions, may print, and
+ * ends with `final_answer(text)`. It always has `search` plus the tools of
+ * its `tools:` list, and the limits of `agent_search` (`max_steps`,
+ * `max_tool_calls`, `max_cost_usd`, `max_tokens`, checked by the functions
+ * of `agent_loop.ts`), plus `program_timeout_s`, `memory_mb` and
+ * `max_print_chars` for each program.
+ *
+ * Programs run in a subprocess with no permissions (`tools/sandbox/code_host.ts`),
+ * one per question, reused across its replies and replaced after a kill. A
+ * tool call from a program is executed here through the question's tool
+ * session, so it is a tool step of the trace like any other. A reply whose
+ * program does not answer (no program, a syntax error, an exception, a
+ * timeout, no `final_answer`) counts as a format error, and the model reads
+ * what happened in the next user message.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { toolSystemBaseSchema } from "../lib/config/schema.ts";
+import type { ChatMessage } from "../lib/llm/model.ts";
+import type { TraceFlags } from "../lib/types.ts";
+import { createCodeSandbox, type ProgramOutcome } from "../tools/sandbox/code_host.ts";
+import { toolMessageText } from "../tools/toolbox.ts";
+import { type AgentLimits, stopReason, toolCallCapReached } from "./agent_loop.ts";
+import { AGENT_SEARCH_PROMPT } from "./agent_search.ts";
+import {
+  CODE_FINAL_PROMPT,
+  CODE_PROGRAM_RULES,
+  codeAgentPrompt,
+  extractProgram,
+  functionNames,
+  observation,
+  TOOLS_WITHHELD,
+} from "./code_program.ts";
+import { defineSystem, type SystemContext, type SystemOutcome } from "./system.ts";
+
+/** The code agent's options. */
+export const codeAgentSchema = toolSystemBaseSchema.extend({
+  /** Run time of one program in seconds, tool calls excluded. */
+  program_timeout_s: z.number().positive().max(600).default(5),
+  /** Memory limit of the program's process (MiB): V8 heap and resident memory. */
+  memory_mb: z.int().min(32).max(4096).default(128),
+  /** Printed characters of one program the model reads back. */
+  max_print_chars: z.int().min(100).max(100_000).default(4000),
+});
+
+type CodeAgentOptions = z.output<typeof codeAgentSchema>;
+
+/** The code_agent system. */
+export const codeAgent = defineSystem({
+  type: "code_agent",
+  description:
+    "Agent that writes a JavaScript program per reply, calling search (always) and its tools: list as functions, in a sandbox.",
+  acceptsTools: true,
+  alwaysTools: ["search"],
+  prompts: [AGENT_SEARCH_PROMPT, CODE_PROGRAM_RULES, CODE_FINAL_PROMPT, TOOLS_WITHHELD],
+  options: codeAgentSchema,
+  async run(options, ctx) {
+    const sandbox = createCodeSandbox({
+      timeoutMs: options.program_timeout_s * 1000,
+      memoryMb: options.memory_mb,
+      maxPrintChars: options.max_print_chars,
+    });
+    sandbox.warm();
+    try {
+      return await codeLoop(
+        ctx,
+        options,
+        (program, tools, call) => sandbox.run({ program, tools, call, signal: ctx.signal }),
+      );
+    } finally {
+      await sandbox.close();
+    }
+  },
+});
+
+type RunProgram = (
+  program: string,
+  tools: readonly string[],
+  call: (tool: string, args: string) => Promise<string>,
+) => Promise<ProgramOutcome>;
+
+/** The reply loop; `runProgram` runs one program in the sandbox. */
+export async function codeLoop(
+  ctx: SystemContext,
+  limits: AgentLimits,
+  runProgram: RunProgram,
+): Promise<SystemOutcome> {
+  const { recorder, tools, signal } = ctx;
+  const names = functionNames(tools.specs);
+  const messages: ChatMessage[] = [
+    { role: "system", content: codeAgentPrompt(tools.specs, AGENT_SEARCH_PROMPT) },
+    { role: "user", content: ctx.question.question },
+  ];
+  let calls = 0;
+  const callTool = async (tool: string, args: string) => {
+    if (toolCallCapReached(recorder, limits)) return TOOLS_WITHHELD;
+    const result = await recorder.tool(
+      tools,
+      { id: `code_${recorder.modelCalls}_${++calls}`, name: tool, arguments: args },
+      signal,
+    );
+    return toolMessageText(result);
+  };
+  const attempt = async (content: string | null, call: typeof callTool) => {
+    const extracted = extractProgram(content);
+    if ("problem" in extracted) return extracted;
+    return await runProgram(extracted.program, names, call);
+  };
+
+  let stop: ReturnType<typeof stopReason>;
+  while ((stop = stopReason(recorder, limits)) === null) {
+    const reply = await recorder.chat({ messages, tools: [] }, signal);
+    messages.push({ role: "assistant", content: reply.content });
+    const outcome = await attempt(reply.content, callTool);
+    if ("status" in outcome && outcome.status === "answered") {
+      return { answer: outcome.answer, flags: flags(false, false, false) };
+    }
+    recorder.formatError();
+    messages.push({ role: "user", content: observation(outcome) });
+  }
+  messages.push({ role: "user", content: CODE_FINAL_PROMPT });
+  const reply = await recorder.chat({ messages, tools: [] }, signal, true);
+  // deno-lint-ignore require-await
+  const outcome = await attempt(reply.content, async () => TOOLS_WITHHELD);
+  const budget = stop !== "max_steps";
+  if ("status" in outcome && outcome.status === "answered") {
+    return { answer: outcome.answer, flags: flags(true, budget, false) };
+  }
+  recorder.formatError();
+  return { answer: null, flags: flags(true, budget, true) };
+}
+
+function flags(bestEffort: boolean, budget: boolean, formatError: boolean): TraceFlags {
+  return { best_effort: bestEffort, budget_exhausted: budget, format_error: formatError };
+}
+
+/** The options type, for tests. */
+export type { CodeAgentOptions };

@@ -1,0 +1,222 @@
+/**
+ * The subprocess side of the code agent's sandbox: runs the model's
+ * JavaScript programs, one at a time, and relays their tool calls to the
+ * parent over stdout / stdin (one JSON message a line).
+ *
+ * {@link codeChildMain} is never imported into the child: the parent sends
+ * its source text (`codeChildMain.toString()`) as the child's main module, a
+ * `data:` URL, so the function must be self-contained (no imports, no
+ * references to this module's scope). It runs in a `deno run` with no
+ * permission flags at all and an import map that sends every `file:` URL to
+ * a blocked remote host, so a program cannot load a local file as a module
+ * (Deno loads local modules without read permission).
+ *
+ * Nothing here is trusted by the parent: a program can overwrite anything
+ * this code relies on, and the parent validates every message it receives.
+ * The primordials are captured before any program runs so that an honest
+ * program that changes `JSON` or `Array.prototype` for its own purposes does
+ * not break the protocol.
+ *
+ * Protocol (see `code_host.ts` for the schemas):
+ * - child → parent: `{type: "ready"}`; `{type: "call", id, tool, args}` with
+ *   `args` the JSON text of the arguments; `{type: "done", status, answer?,
+ *   error?, printed, printed_cut}`.
+ * - parent → child: `{type: "run", program, tools, print_limit}`;
+ *   `{type: "result", id, text}`.
+ *
+ * `Deno.args[0]` is the memory limit in bytes: a watchdog Worker (its own
+ * thread, so a busy program cannot starve it) writes a marker line to
+ * stderr when the process's resident memory passes it — memory outside the
+ * V8 heap (ArrayBuffers) is not bounded by `--max-old-space-size` — and
+ * kills the process (`Deno.kill(Deno.pid, "SIGKILL")` needs no permission;
+ * a worker's `Deno.exit()` would end only the worker). It also kills the
+ * process when its parent pid changes: ragbench died without closing it
+ * (SIGKILL), and a spinning program would otherwise run on.
+ *
+ * @module
+ */
+
+/** The marker line the watchdog writes to stderr when memory passes the limit. */
+export const MEMORY_MARKER = "\u001eragbench-code-memory-limit";
+
+/** The child's whole program; see the module doc. Must stay self-contained. */
+export function codeChildMain(): void {
+  const D = (globalThis as unknown as { Deno: typeof Deno }).Deno;
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  const encoder = new TextEncoder();
+  const encode = encoder.encode.bind(encoder);
+  const stdout = D.stdout;
+  const writeSync = stdout.writeSync.bind(stdout);
+  const stringOf = String;
+  const promiseCtor = Promise;
+  const mapCtor = Map;
+  const errorCtor = Error;
+  const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor as new (
+    ...args: string[]
+  ) => (...args: unknown[]) => Promise<unknown>;
+  const limitBytes = Number(D.args[0]);
+  const marker = "\u001eragbench-code-memory-limit";
+
+  const send = (message: unknown) => {
+    const bytes = encode(stringify(message) + "\n");
+    let offset = 0;
+    while (offset < bytes.length) offset += writeSync(bytes.subarray(offset));
+  };
+
+  const pending = new mapCtor<number, (text: string) => void>();
+  let nextId = 1;
+  let running = false;
+
+  const runProgram = async (program: string, tools: string[], printLimit: number) => {
+    let printed = "";
+    let cut = false;
+    let answered = false;
+    let answer = "";
+    const print = (...values: unknown[]) => {
+      if (cut) return;
+      let line = "";
+      for (let i = 0; i < values.length; i++) {
+        const v = values[i];
+        let text: string;
+        try {
+          text = typeof v === "string" ? v : stringify(v) ?? stringOf(v);
+        } catch {
+          text = stringOf(v);
+        }
+        line += (i ? " " : "") + text;
+      }
+      printed += line + "\n";
+      if (printed.length > printLimit) {
+        printed = printed.slice(0, printLimit);
+        cut = true;
+      }
+    };
+    const stop = { stop: true };
+    const finalAnswer = (value: unknown) => {
+      if (!answered) {
+        answered = true;
+        answer = typeof value === "string" ? value : stringify(value) ?? stringOf(value);
+      }
+      throw stop;
+    };
+    const toolFunction = (tool: string) => (args: unknown = {}) => {
+      let text: string;
+      try {
+        text = stringify(args ?? {}) ?? "";
+      } catch (error) {
+        return promiseCtor.resolve(
+          `Error (invalid_args): the arguments cannot be sent as JSON (${
+            (error as Error)?.message
+          }).`,
+        );
+      }
+      if (text.length > 100_000) {
+        return promiseCtor.resolve(
+          "Error (invalid_args): the arguments are longer than 100000 characters.",
+        );
+      }
+      const id = nextId++;
+      return new promiseCtor<string>((resolve) => {
+        pending.set(id, resolve);
+        send({ type: "call", id, tool, args: text });
+      });
+    };
+    const console = { log: print, info: print, warn: print, error: print, debug: print };
+    let fn: (...args: unknown[]) => Promise<unknown>;
+    try {
+      fn = new AsyncFunction(...tools, "print", "final_answer", "console", program);
+    } catch (error) {
+      send({
+        type: "done",
+        status: "error",
+        error: { kind: "syntax", message: describe(error) },
+        printed,
+        printed_cut: cut,
+      });
+      return;
+    }
+    try {
+      await fn(...tools.map(toolFunction), print, finalAnswer, console);
+    } catch (error) {
+      if (error !== stop && !answered) {
+        send({
+          type: "done",
+          status: "error",
+          error: { kind: "exception", message: describe(error) },
+          printed,
+          printed_cut: cut,
+        });
+        return;
+      }
+    }
+    send(
+      answered
+        ? { type: "done", status: "answered", answer, printed, printed_cut: cut }
+        : { type: "done", status: "no_answer", printed, printed_cut: cut },
+    );
+  };
+
+  function describe(error: unknown): string {
+    try {
+      if (error instanceof errorCtor) return `${error.name}: ${error.message}`;
+      return `thrown value: ${stringify(error) ?? stringOf(error)}`;
+    } catch {
+      return "an exception that cannot be described";
+    }
+  }
+
+  const onMessage = (line: string) => {
+    let message: {
+      type?: unknown;
+      id?: unknown;
+      text?: unknown;
+      program?: unknown;
+      tools?: unknown;
+      print_limit?: unknown;
+    };
+    try {
+      message = parse(line);
+    } catch {
+      return;
+    }
+    if (message.type === "result" && typeof message.id === "number") {
+      const resolve = pending.get(message.id);
+      pending.delete(message.id);
+      resolve?.(typeof message.text === "string" ? message.text : "");
+    } else if (message.type === "run" && !running && typeof message.program === "string") {
+      running = true;
+      const tools = Array.isArray(message.tools) ? message.tools.map(stringOf) : [];
+      runProgram(message.program, tools, Number(message.print_limit) || 4000).finally(() => {
+        running = false;
+      });
+    }
+  };
+
+  (async () => {
+    const decoder = new TextDecoder();
+    let rest = "";
+    send({ type: "ready" });
+    const watchdog = `const limit = ${limitBytes};
+const parent = Deno.ppid;
+setInterval(() => {
+  if (Deno.ppid !== parent) Deno.kill(Deno.pid, "SIGKILL");
+  const rss = Deno.memoryUsage().rss;
+  if (rss > limit) {
+    Deno.stderr.writeSync(new TextEncoder().encode(${stringify(marker)} + " " + rss + "\\n"));
+    Deno.kill(Deno.pid, "SIGKILL");
+  }
+}, 10);`;
+    new Worker("data:text/javascript," + encodeURIComponent(watchdog), { type: "module" });
+    for await (const chunk of D.stdin.readable) {
+      rest += decoder.decode(chunk, { stream: true });
+      let newline: number;
+      while ((newline = rest.indexOf("\n")) !== -1) {
+        const line = rest.slice(0, newline);
+        rest = rest.slice(newline + 1);
+        onMessage(line);
+      }
+    }
+    D.exit(0);
+  })();
+}
