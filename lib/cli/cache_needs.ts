@@ -11,6 +11,7 @@
 import { CACHE_DIR_VARIABLES, type EnvReader, resolveCacheDir } from "../cache/cache_dir.ts";
 import { RagbenchError } from "../errors.ts";
 import type { CacheMode } from "../cache/cache_mode.ts";
+import type { Config } from "../config/load.ts";
 import type { Need } from "./permissions.ts";
 
 /** How a run uses the response cache (`--cache`, `--cache-tools`, `--cache-dir`). */
@@ -23,6 +24,16 @@ export interface CacheUse {
   dir?: string;
   /** Reads the variables that locate the cache (default `Deno.env.get`, checked first). */
   env?: EnvReader;
+}
+
+/**
+ * Whether some system offers a tool whose results `--cache-tools` records:
+ * a custom tool with side effects, or an MCP tool (a server runs elsewhere).
+ */
+export function hasSideEffectTools(config: Config): boolean {
+  return config.systems.some((s) =>
+    s.tools.some((t) => t.kind === "mcp" || (t.kind === "custom" && t.side_effects !== "none"))
+  );
 }
 
 /** Whether a run opens the response cache: never in `--mock`, else when either mode is not `off`. */

@@ -17,7 +17,7 @@ import { questionSourcePath } from "../data/questions.ts";
 import { mcpNeeds } from "../../tools/mcp/needs.ts";
 import type { EmbeddingConfig } from "../config/retriever_schema.ts";
 import { embeddingNeeds } from "./embedding_needs.ts";
-import { type CacheUse, responseCacheNeeds } from "./cache_needs.ts";
+import { type CacheUse, hasSideEffectTools, responseCacheNeeds } from "./cache_needs.ts";
 
 /** The system type whose programs run in `deno run` subprocesses (`systems/code_agent.ts`). */
 const CODE_AGENT_TYPE = "code_agent";
@@ -99,9 +99,7 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
   if (options.cache !== undefined) {
     needs.push(...responseCacheNeeds(options.cache, {
       mock: options.mock,
-      sideEffectTools: config.systems.some((s) =>
-        s.tools.some((t) => t.kind === "custom" && t.side_effects !== "none")
-      ),
+      sideEffectTools: hasSideEffectTools(config),
     }));
   }
   if (config.systems.some((s) => s.tools.some((t) => t.kind === "custom"))) {

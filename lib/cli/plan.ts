@@ -35,6 +35,7 @@ import { createMcpPool } from "../../tools/mcp/pool.ts";
 import { createRetrievalHost } from "../../tools/retrieval_host.ts";
 import { search } from "../../tools/search.ts";
 import { type ToolCacheSetup, withToolCache } from "../../tools/cached_host.ts";
+import type { McpToolRef } from "../config/mcp_ref.ts";
 
 /** Runnable systems and the hosts to close when the run ends. */
 export interface Plan {
@@ -139,10 +140,17 @@ export async function planSystems(
           continue;
         }
         if (ref.kind === "mcp") {
+          const tools = options.mock
+            ? offerMockMcpTools(ref, config.tools)
+            : await offerMcpTools(ref, mcp, config.tools, system.name);
+          const toolCache = options.mock ? null : options.toolCache;
           offered.push(
-            ...(options.mock
-              ? offerMockMcpTools(ref, config.tools)
-              : await offerMcpTools(ref, mcp, config.tools, system.name)),
+            ...(toolCache
+              ? tools.map((t) => ({
+                ...t,
+                host: withToolCache(t.host, toolCache, mcpCacheServer(ref.server)),
+              }))
+              : tools),
           );
           continue;
         }
@@ -187,6 +195,16 @@ export async function planSystems(
     await close();
     throw error;
   }
+}
+
+/**
+ * An MCP server's identity in tool-cache keys: its command line or URL (the
+ * config's own text: `${VAR}` placeholders, never the secrets they expand to).
+ */
+export function mcpCacheServer(server: McpToolRef["server"]): string {
+  return server.kind === "url"
+    ? `mcp:url:${server.url}`
+    : `mcp:command:${JSON.stringify(server.command)}`;
 }
 
 /** Names of the built-in tools the worker serves to some system of the config (not `search`). */

@@ -11,7 +11,7 @@ import { openResponseCache, type ResponseCache } from "../cache/response_cache.t
 import type { Config } from "../config/load.ts";
 import { type CacheStats, emptyCacheStats, type ModelCacheSetup } from "../llm/cached_model.ts";
 import type { CacheUse } from "./cache_needs.ts";
-import { usesResponseCache } from "./cache_needs.ts";
+import { hasSideEffectTools, usesResponseCache } from "./cache_needs.ts";
 import { TOOL_REPLAY_MISS_PREFIX, type ToolCacheSetup } from "../../tools/cached_host.ts";
 import { REPLAY_MISS_PREFIX } from "../llm/cached_model.ts";
 import type { QuestionResult } from "../types.ts";
@@ -57,9 +57,7 @@ export function replayMisses(lines: readonly QuestionResult[], io: CliIO): numbe
  * @throws {RagbenchError} when the cache folder cannot be found or the file opened.
  */
 export function openRunCache(config: Config, use: CacheUse, options: { mock: boolean }): RunCache {
-  const sideEffectTools = config.systems.some((s) =>
-    s.tools.some((t) => t.kind === "custom" && t.side_effects !== "none")
-  );
+  const sideEffectTools = hasSideEffectTools(config);
   let cache: ResponseCache | null = null;
   if (usesResponseCache(use, { mock: options.mock, sideEffectTools })) {
     cache = openResponseCache(resolveCacheDir(use.dir, use.env).dir);
