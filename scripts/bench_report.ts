@@ -103,6 +103,8 @@ async function makeRun(dir: string, lines: number, systems: number): Promise<voi
       "--unstable-raw-imports",
       "--allow-read",
       `--allow-write=${dir}`,
+      // The config's code_agent starts its program sandbox with the Deno executable.
+      `--allow-run=${Deno.execPath()}`,
       join(ROOT, "main.ts"),
       "run",
       join(ROOT, "configs/all.yaml"),
