@@ -190,10 +190,15 @@ export class Bm25Index {
       // score so far exceeds bound[0] - bound[i], so below that there is nothing to check.
       const rest = bound[i] * (1 + 1e-9);
       if (!pruned && i > 0 && count >= k && rest < bound[0] - bound[i]) {
-        if (rest < kthScore(this.#scores, this.#touched, count, k)) {
+        const kth = kthScore(this.#scores, this.#touched, count, k);
+        if (rest < kth) {
           pruned = true;
+          count = this.#dropHopeless(count, kth - rest);
           this.#touched.subarray(0, count).sort();
         }
+      } else if (pruned && i + 1 < terms.length) {
+        // Scores only grow, so the k-th best so far is a floor for the final k-th best.
+        count = this.#dropHopeless(count, kthScore(this.#scores, this.#touched, count, k) - rest);
       }
       if (pruned) this.#addToCandidates(terms[i].id, weights[i], count);
       else count = this.#accumulate(terms[i].id, weights[i], count);
@@ -206,6 +211,24 @@ export class Bm25Index {
   /** The terms `query` is searched with, in order, repeats kept (empty: nothing searchable). */
   queryTerms(query: string): string[] {
     return tokenize(query, this.analysis);
+  }
+
+  /**
+   * Drops from the candidates `touched[0..count)` (keeping their order) every passage scoring
+   * below `floor`: even with all the remaining terms it stays below the k-th best, so it can
+   * neither enter the top k nor tie with it. Its score is reset to 0 (not a candidate).
+   * Returns the new count.
+   */
+  #dropHopeless(count: number, floor: number): number {
+    const scores = this.#scores;
+    const touched = this.#touched;
+    let kept = 0;
+    for (let c = 0; c < count; c++) {
+      const p = touched[c];
+      if (scores[p] >= floor) touched[kept++] = p;
+      else scores[p] = 0;
+    }
+    return kept;
   }
 
   /** Adds term `id`'s contribution to every passage holding it; returns the new touched count. */
