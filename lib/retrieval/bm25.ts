@@ -492,10 +492,10 @@ class PassageCounter {
 }
 
 /**
- * Largest block of the forward log, in pairs (64 MiB: above malloc's largest mmap threshold,
- * so a block freed while inverting goes back to the system).
+ * Largest block of the forward log, in pairs (8 MiB): each is freed as soon as it is inverted,
+ * so smaller blocks lower the peak; larger ones cost fewer allocations.
  */
-const FORWARD_BLOCK = 1 << 24;
+const FORWARD_BLOCK = 1 << 21;
 /** Smallest block of the forward log, in pairs. */
 const FORWARD_FIRST_BLOCK = 1024;
 /** Packed-pair field values meaning "the real value is in the overflow map". */
@@ -577,6 +577,8 @@ function buildPostings(
     const end = pairEnds[p];
     for (; j < end; j++) {
       if (at === block.length) {
+        // Detaching frees the block now; left to the garbage collector it would outlive the loop.
+        block.buffer.transfer(0);
         blocks[b++] = EMPTY_BLOCK;
         block = blocks[b];
         at = 0;
