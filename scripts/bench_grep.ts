@@ -1,12 +1,26 @@
 /**
  * Benchmark of `corpus_grep` against peers measured in the same process.
  *
- *   deno run --unstable-raw-imports --allow-read --v8-flags=--expose-gc \
- *     scripts/bench_grep.ts [--documents N] [--runs N]
+ *   deno run --unstable-raw-imports --allow-read --allow-write --allow-run --allow-sys=loadavg \
+ *     --v8-flags=--expose-gc scripts/bench_grep.ts [--documents N] [--runs N]
  *
- * (`--allow-read` is only for the raw re2-wasm peer, which loads its wasm from
- * the Deno cache; `corpus_grep` itself needs no permission. `--expose-gc`
- * lets the line store's memory be measured without build garbage.)
+ * (`--allow-read` is for the raw re2-wasm peer, which loads its wasm from the
+ * Deno cache; `--allow-write` and `--allow-run` write the corpus's lines to a
+ * temporary file and run ripgrep over it; `corpus_grep` itself needs no
+ * permission. `--expose-gc` lets the line store's memory be measured without
+ * build garbage.)
+ *
+ * Targets (issue 7, item 10), printed first as ratios with PASS/FAIL, the same
+ * work on both sides:
+ * - plain word >= 0.5x ripgrep: one word, case-insensitive, matching lines
+ *   counted; ours in memory, ripgrep (`rg -j1 -i -c`) over a file holding
+ *   exactly the lines ours scans (the same bytes), read from the page cache;
+ * - regex with a literal >= 1x ripgrep: the same (`rg -j1 -i -c PATTERN`);
+ * - regex with no literal >= 1x V8 `RegExp` (flag i) testing each line.
+ * Ripgrep's time is the median wall time of its process minus the median
+ * wall time of the same command over an empty file (process start-up), so
+ * that only its scanning is compared. Without `rg` on PATH
+ * (`apt-get install -y ripgrep`) those rows read "n/a".
  *
  * On the synthetic corpus (scripts/synthetic_corpus.ts, default 100,000
  * documents, ~105 MB) it measures scan speed in MB/s of document text
@@ -40,6 +54,8 @@ const REGEX_TARGET = 100;
 const REGEX = String.raw`\bqu[a-z]*ka\d+\b`;
 /** A pattern with no literal text to look for first: the engine reads every byte. */
 const REGEX_NO_LITERAL = String.raw`\b[a-z]{12}\b`;
+/** Vocabulary ranks of the single words of the plain-word target (a few hundred lines each). */
+const SINGLE_WORDS = [2500, 3100, 2200, 4700];
 /** Vocabulary ranks of the word pairs searched in (a): each word occurs a few hundred times. */
 const PAIRS: Array<[number, number]> = [[2500, 4100], [3100, 5200], [2200, 6100], [4700, 3900]];
 /** Share of lines the slow raw re2-wasm peer scans. */
@@ -93,7 +109,60 @@ async function main(): Promise<void> {
 
   const words = vocabulary(200_000);
   const pairs = PAIRS.map(([a, b]) => [words[a], words[b]]);
+  const singles = SINGLE_WORDS.map((rank) => words[rank]);
   const ctx = context(corpus);
+  const rg = await ripgrep(lines);
+
+  // The targets: one plain word and a regex with a literal against ripgrep, a regex with no
+  // literal against V8.
+  const singleOurs = await measure(runs, mb * singles.length, async () => {
+    let hits = 0;
+    for (const word of singles) hits += await grep(ctx, { pattern: word });
+    return hits;
+  });
+  const singleRg = rg ? await rg.measure(runs, mb * singles.length, singles, false) : undefined;
+  const literalOurs = await measure(runs, mb, () => grep(ctx, { pattern: REGEX, regex: true }));
+  const literalRg = rg ? await rg.measure(runs, mb, [REGEX], true) : undefined;
+  const noLiteralOurs = await measure(
+    Math.min(runs, 3),
+    mb,
+    () => grep(ctx, { pattern: REGEX_NO_LITERAL, regex: true }),
+  );
+  const noLiteralV8 = await measure(
+    Math.min(runs, 3),
+    mb,
+    () => Promise.resolve(v8Count(lines, REGEX_NO_LITERAL)),
+  );
+  say("");
+  say(
+    "targets (same work on both sides: count lines matching, case-insensitive, over the same " +
+      `lines; load average ${loadAverage()})`,
+  );
+  const targetRows: Array<
+    [string, { mbps: number; hits: number }, string, typeof singleRg, number]
+  > = [
+    [`plain word (${singles.join(", ")})`, singleOurs, "ripgrep -j1", singleRg, 0.5],
+    [`regex with a literal /${REGEX}/i`, literalOurs, "ripgrep -j1", literalRg, 1],
+    [`regex, no literal /${REGEX_NO_LITERAL}/i`, noLiteralOurs, "V8 RegExp", noLiteralV8, 1],
+  ];
+  say(
+    `${"what".padEnd(40)} ${"ours MB/s".padStart(10)} ${"peer".padEnd(12)} ` +
+      `${"peer MB/s".padStart(10)} ${"ours/peer".padStart(10)} target`,
+  );
+  for (const [what, ours, peerName, peer, target] of targetRows) {
+    const ratio = peer ? ours.mbps / peer.mbps : NaN;
+    const verdictText = peer === undefined ? "n/a (no rg)" : ratio >= target ? "PASS" : "FAIL";
+    say(
+      `${what.slice(0, 40).padEnd(40)} ${ours.mbps.toFixed(0).padStart(10)} ${
+        peerName.padEnd(12)
+      } ${(peer ? peer.mbps.toFixed(0) : "n/a").padStart(10)} ${
+        (peer ? ratio.toFixed(2) + "x" : "n/a").padStart(10)
+      } >= ${target}x ${verdictText}`,
+    );
+    if (peer && peer.hits !== ours.hits) {
+      say(`MISMATCH: ${peerName} found ${peer.hits} lines, corpus_grep ${ours.hits}`);
+    }
+  }
 
   const plainOurs = await measure(runs, mb * pairs.length, async () => {
     let hits = 0;
@@ -145,6 +214,7 @@ async function main(): Promise<void> {
       note: `first ${Math.round(RAW_RE2_SHARE * 100)}% of lines, 1 run`,
     },
   ];
+  await rg?.dispose();
   say("");
   say(`(a) plain words, ${pairs.length} rare pairs: ${pairs.map((p) => p.join(" ")).join(", ")}`);
   table(plainRows);
@@ -161,6 +231,64 @@ async function main(): Promise<void> {
     table(otherRows.slice(i, i + 2), i === 0);
     check(otherRows.slice(i, i + 2), otherRows[i].hits);
   }
+}
+
+/** ripgrep over a temporary file of `lines`, or undefined when `rg` is not installed. */
+async function ripgrep(lines: readonly string[]) {
+  const dir = await Deno.makeTempDir({ prefix: "bench_grep_" });
+  const file = `${dir}/lines.txt`;
+  const empty = `${dir}/empty.txt`;
+  // The lines as corpus_grep scans them: the first 2000 characters of each.
+  await Deno.writeTextFile(file, lines.map((line) => line.slice(0, 2000)).join("\n") + "\n");
+  await Deno.writeTextFile(empty, "");
+  const run = async (args: string[], path: string): Promise<{ ms: number; count: number }> => {
+    const started = performance.now();
+    const output = await new Deno.Command("rg", { args: [...args, path], stderr: "null" })
+      .output();
+    const ms = performance.now() - started;
+    const text = new TextDecoder().decode(output.stdout).trim();
+    return { ms, count: text === "" ? 0 : Number(text) };
+  };
+  try {
+    await run(["--version"], "");
+  } catch {
+    await Deno.remove(dir, { recursive: true });
+    return undefined;
+  }
+  const median = (values: number[]) => values.sort((a, b) => a - b)[values.length >> 1];
+  return {
+    /** Median MB/s over `patterns` (summed per run), start-up time subtracted. */
+    async measure(runs: number, mb: number, patterns: string[], regex: boolean) {
+      const args = (pattern: string) => ["-j1", "-i", "-c", ...(regex ? [] : ["-F"]), pattern];
+      let hits = 0;
+      const times: number[] = [];
+      const startup: number[] = [];
+      for (let r = 0; r <= runs; r++) {
+        let total = 0;
+        let baseline = 0;
+        hits = 0;
+        for (const pattern of patterns) {
+          const result = await run(args(pattern), file);
+          total += result.ms;
+          hits += result.count;
+          baseline += (await run(args(pattern), empty)).ms;
+        }
+        if (r > 0) {
+          times.push(total);
+          startup.push(baseline);
+        }
+      }
+      const ms = Math.max(median(times) - median(startup), 0.001);
+      return { mbps: mb / (ms / 1000), hits };
+    },
+    async dispose() {
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+function loadAverage(): string {
+  return Deno.loadavg().map((l) => l.toFixed(2)).join(" ");
 }
 
 /** Lines of `lines` matching `pattern` (case-insensitive) with V8's RegExp. */

@@ -190,10 +190,15 @@ export class Bm25Index {
       // score so far exceeds bound[0] - bound[i], so below that there is nothing to check.
       const rest = bound[i] * (1 + 1e-9);
       if (!pruned && i > 0 && count >= k && rest < bound[0] - bound[i]) {
-        if (rest < kthScore(this.#scores, this.#touched, count, k)) {
+        const kth = kthScore(this.#scores, this.#touched, count, k);
+        if (rest < kth) {
           pruned = true;
+          count = this.#dropHopeless(count, kth - rest);
           this.#touched.subarray(0, count).sort();
         }
+      } else if (pruned && i + 1 < terms.length) {
+        // Scores only grow, so the k-th best so far is a floor for the final k-th best.
+        count = this.#dropHopeless(count, kthScore(this.#scores, this.#touched, count, k) - rest);
       }
       if (pruned) this.#addToCandidates(terms[i].id, weights[i], count);
       else count = this.#accumulate(terms[i].id, weights[i], count);
@@ -206,6 +211,24 @@ export class Bm25Index {
   /** The terms `query` is searched with, in order, repeats kept (empty: nothing searchable). */
   queryTerms(query: string): string[] {
     return tokenize(query, this.analysis);
+  }
+
+  /**
+   * Drops from the candidates `touched[0..count)` (keeping their order) every passage scoring
+   * below `floor`: even with all the remaining terms it stays below the k-th best, so it can
+   * neither enter the top k nor tie with it. Its score is reset to 0 (not a candidate).
+   * Returns the new count.
+   */
+  #dropHopeless(count: number, floor: number): number {
+    const scores = this.#scores;
+    const touched = this.#touched;
+    let kept = 0;
+    for (let c = 0; c < count; c++) {
+      const p = touched[c];
+      if (scores[p] >= floor) touched[kept++] = p;
+      else scores[p] = 0;
+    }
+    return kept;
   }
 
   /** Adds term `id`'s contribution to every passage holding it; returns the new touched count. */
@@ -468,6 +491,17 @@ class PassageCounter {
   }
 }
 
+/**
+ * Largest block of the forward log, in pairs (8 MiB): each is freed as soon as it is inverted,
+ * so smaller blocks lower the peak; larger ones cost fewer allocations.
+ */
+const FORWARD_BLOCK = 1 << 21;
+/** Smallest block of the forward log, in pairs. */
+const FORWARD_FIRST_BLOCK = 1024;
+/** Packed-pair field values meaning "the real value is in the overflow map". */
+const ID_ESCAPE = 0xffffff;
+const TF_ESCAPE = 0xff;
+
 function buildPostings(
   passages: readonly Passage[],
   analysis: Readonly<Analysis>,
@@ -475,11 +509,15 @@ function buildPostings(
   const n = passages.length;
   const interner = new TermInterner(analysis);
   const counter = new PassageCounter();
-  let chars = 0;
-  for (const p of passages) chars += p.text.length;
-  // Forward index: the (term, count) pairs of each passage, passage after passage.
-  let pairTerms = new Uint32Array(Math.max(1024, Math.ceil(chars / 8)));
-  let pairTfs = new Uint16Array(pairTerms.length);
+  // Forward log: the (term, count) pairs of each passage, passage after passage, each packed
+  // in one int (term id << 8 | count; a larger id or count is escaped to a map), in blocks
+  // that are never copied to grow and are let go one by one while inverting. It and the
+  // inverted index are the build's peak memory.
+  const blocks: Uint32Array<ArrayBuffer>[] = [];
+  let block: Uint32Array<ArrayBuffer> = EMPTY_BLOCK;
+  let fill = 0;
+  const bigIds = new Map<number, number>();
+  const bigTfs = new Map<number, number>();
   let pairCount = 0;
   const pairEnds = new Uint32Array(n);
   const lengths = new Uint32Array(n);
@@ -491,11 +529,6 @@ function buildPostings(
     if (indexesTitle(passage)) counter.add(interner.termIds(passage.title), interner.terms.length);
     counter.add(interner.termIds(passage.text), interner.terms.length);
     const seenCount = counter.seenCount;
-    if (pairCount + seenCount > pairTerms.length) {
-      const capacity = Math.ceil((pairCount + seenCount) * 1.5);
-      pairTerms = grow(pairTerms, capacity);
-      pairTfs = grow(pairTfs, capacity);
-    }
     if (interner.terms.length > df.length) {
       df = grow(df, Math.max(interner.terms.length, df.length * 2));
     }
@@ -503,8 +536,24 @@ function buildPostings(
     const tf = counter.tf;
     for (let i = 0; i < seenCount; i++) {
       const id = seen[i];
-      pairTerms[pairCount] = id;
-      pairTfs[pairCount] = Math.min(tf[id], 65535);
+      if (fill === block.length) {
+        block = new Uint32Array(Math.min(FORWARD_BLOCK, Math.max(FORWARD_FIRST_BLOCK, pairCount)));
+        blocks.push(block);
+        fill = 0;
+      }
+      const count = tf[id];
+      let packed: number;
+      if (id < ID_ESCAPE) packed = id * 256;
+      else {
+        packed = ID_ESCAPE * 256;
+        bigIds.set(pairCount, id);
+      }
+      if (count < TF_ESCAPE) packed += count;
+      else {
+        packed += TF_ESCAPE;
+        bigTfs.set(pairCount, Math.min(count, 65535));
+      }
+      block[fill++] = packed;
       pairCount++;
       df[id]++;
       tf[id] = 0;
@@ -521,16 +570,33 @@ function buildPostings(
   const postings = new Uint32Array(pairCount);
   const tfs = new Uint16Array(pairCount);
   let j = 0;
+  let b = 0;
+  let at = 0;
+  block = blocks[0] ?? EMPTY_BLOCK;
   for (let p = 0; p < n; p++) {
     const end = pairEnds[p];
     for (; j < end; j++) {
-      const at = cursor[pairTerms[j]]++;
-      postings[at] = p;
-      tfs[at] = pairTfs[j];
+      if (at === block.length) {
+        // Detaching frees the block now; left to the garbage collector it would outlive the loop.
+        block.buffer.transfer(0);
+        blocks[b++] = EMPTY_BLOCK;
+        block = blocks[b];
+        at = 0;
+      }
+      const packed = block[at++];
+      let id = packed >>> 8;
+      if (id === ID_ESCAPE) id = bigIds.get(j)!;
+      let count = packed & 255;
+      if (count === TF_ESCAPE) count = bigTfs.get(j)!;
+      const to = cursor[id]++;
+      postings[to] = p;
+      tfs[to] = count;
     }
   }
   return { terms: interner.dictionary, offsets, postings, tfs, lengths };
 }
+
+const EMPTY_BLOCK: Uint32Array<ArrayBuffer> = new Uint32Array(0);
 
 function grow<T extends Uint32Array | Uint16Array>(array: T, capacity: number): T {
   const bigger = new (array.constructor as new (n: number) => T)(capacity);

@@ -73,7 +73,9 @@ export function scanWords(
     const to = Math.min(range.to - segment.firstLine, count);
     if (from >= to) continue;
     options.signal?.throwIfAborted();
-    if (scanSegmentWords(segment, ordered, from, to, hits, options.limit)) {
+    const counts = sampledCounts(segment);
+    const finders = ordered.map((word) => new WordFinder(word, counts));
+    if (scanSegmentWords(segment, finders, from, to, hits, options.limit)) {
       return { hits, stoppedAtLimit: true };
     }
   }
@@ -88,7 +90,7 @@ export function scanWords(
  */
 function scanSegmentWords(
   segment: TextSegment,
-  words: readonly string[],
+  words: readonly WordFinder[],
   from: number,
   to: number,
   hits: LineHit[],
@@ -98,14 +100,14 @@ function scanSegmentWords(
   const end = offsets[to] - 1;
   let line = from;
   while (line < to) {
-    const at = text.indexOf(words[0], offsets[line]);
+    const at = words[0].find(text, offsets[line]);
     if (at < 0 || at >= end) return false;
     const candidate = upperBound(offsets, at, line, to) - 1;
     const lineStart = offsets[candidate];
     let column = at - lineStart;
     let next = candidate;
     for (let w = 1; w < words.length; w++) {
-      const found = text.indexOf(words[w], lineStart);
+      const found = words[w].find(text, lineStart);
       if (found < 0 || found >= end) return false;
       if (found >= offsets[candidate + 1]) {
         next = upperBound(offsets, found, candidate, to) - 1;
@@ -122,6 +124,58 @@ function scanSegmentWords(
     line = candidate + 1;
   }
   return false;
+}
+
+/** Characters sampled for a segment's character counts: one in this many. */
+const SAMPLE_STEP = 16;
+const segmentCounts = new WeakMap<TextSegment, Uint32Array>();
+
+/**
+ * How often each UTF-16 unit occurs in `segment`'s text, counted on a sample
+ * (one unit in {@link SAMPLE_STEP}); built on first use and kept.
+ */
+function sampledCounts(segment: TextSegment): Uint32Array {
+  let counts = segmentCounts.get(segment);
+  if (counts === undefined) {
+    counts = new Uint32Array(65536);
+    const { text } = segment;
+    for (let i = 0; i < text.length; i += SAMPLE_STEP) counts[text.charCodeAt(i)]++;
+    segmentCounts.set(segment, counts);
+  }
+  return counts;
+}
+
+/**
+ * Finds a word in a segment's text the way `indexOf` does, but looks first
+ * for the part of the word that starts at its rarest character: V8 scans for
+ * a pattern's first character with `memchr`, which is fastest when that
+ * character is rare; each find is then checked for the rest of the word.
+ */
+class WordFinder {
+  readonly #prefix: string;
+  readonly #anchor: string;
+  readonly #skip: number;
+
+  constructor(word: string, counts: Uint32Array) {
+    let rarest = 0;
+    for (let i = 1; i < word.length; i++) {
+      if (counts[word.charCodeAt(i)] < counts[word.charCodeAt(rarest)]) rarest = i;
+    }
+    this.#prefix = word.slice(0, rarest);
+    this.#anchor = word.slice(rarest);
+    this.#skip = rarest;
+  }
+
+  /** The first index >= `from` where the word occurs in `text`, or -1 (as `indexOf`). */
+  find(text: string, from: number): number {
+    const skip = this.#skip;
+    let at = text.indexOf(this.#anchor, from + skip);
+    if (skip === 0) return at;
+    while (at >= 0 && !text.startsWith(this.#prefix, at - skip)) {
+      at = text.indexOf(this.#anchor, at + 1);
+    }
+    return at < 0 ? -1 : at - skip;
+  }
 }
 
 /**

@@ -88,6 +88,29 @@ Deno.test("BM25 score is the documented formula (k1 = 1.5, b = 0.75, Lucene idf)
   assert.ok(Math.abs(hits[1].score - expected(1, 2)) < 1e-12, `${hits[1].score}`);
 });
 
+Deno.test("BM25 counts a term repeated hundreds of times in a passage exactly", () => {
+  // Term counts of 255 and more are stored apart from the small ones while building.
+  const counts = [254, 255, 256, 300, 70000];
+  const docs: Record<string, string> = { other: "plum fig" };
+  for (const tf of counts) docs[`t${tf}`] = `${"apple ".repeat(tf)}plum`;
+  const index = indexOf(docs);
+  const n = counts.length + 1;
+  const df = counts.length;
+  let total = 2;
+  for (const tf of counts) total += tf + 1;
+  const avgdl = total / n;
+  const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  const hits = index.search("apple", 10);
+  const stored = (tf: number) => Math.min(tf, 65535);
+  for (const hit of hits) {
+    const tf = Number(hit.passage.doc_id.slice(1));
+    const want = idf * stored(tf) * 2.5 /
+      (stored(tf) + 1.5 * (1 - 0.75 + 0.75 * (tf + 1) / avgdl));
+    assert.ok(Math.abs(hit.score - want) < 1e-12, `${hit.passage.doc_id}: ${hit.score} vs ${want}`);
+  }
+  assert.equal(hits.length, counts.length);
+});
+
 Deno.test("BM25 gives the hand-computed scores of a worked example", () => {
   // N = 3, avgdl = 3; "apple" and "plum" each in 2 passages: idf = ln(1 + 1.5 / 2.5) = 0.470004.
   // Query "apple apple plum" (qtf 2 and 1), k1 = 1.5, b = 0.75:

@@ -248,3 +248,13 @@ Deno.test("a lone surrogate does not hide the next character from the regex scan
   const re = await regex("ab|cb", false, true);
   assert.deepEqual(scanRegex(store, re, { limit: 10 }).hits, [{ line: 0, column: 1 }]);
 });
+
+Deno.test("scanWords: a word's rare tail found without its head is not a match", () => {
+  // "a" is common and "qz" rare here, so the scan looks for "qz" first: the
+  // first "qz" stands after a space, the first whole "aqz" on the third line.
+  const store = buildLineStore(docs("aaaa aaaa qz\naaaaaaaa a qz\nbaaqz aaaa qz aqz"));
+  const found = scanWords(store, ["aqz"], { caseSensitive: true, limit: 10 });
+  assert.deepEqual(found.hits.map((hit) => address(store, hit)), ["d0:3@2"]);
+  const both = scanWords(store, ["aqz", "qz a"], { caseSensitive: true, limit: 10 });
+  assert.deepEqual(both.hits.map((hit) => address(store, hit)), ["d0:3@2"]);
+});
