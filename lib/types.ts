@@ -191,7 +191,8 @@ export interface TraceFlags {
   budget_exhausted: boolean;
   /**
    * The agent never produced a valid final answer in its reply format
-   * (code agent: no program of its ended with `final_answer(...)`).
+   * (react_json: no valid `{"answer": ...}` action, not even on the final call; code agent: no
+   * program of its ended with `final_answer(...)`).
    */
   format_error: boolean;
 }
@@ -199,6 +200,8 @@ export interface TraceFlags {
 /** Everything one system did on one question (one repeat). */
 export interface Trace {
   system: string;
+  /** Id of the model the system used (`Model.id`, e.g. `openai:gpt-4o`). */
+  model: string;
   question_id: string;
   repeat: number;
   steps: Step[];
@@ -207,7 +210,7 @@ export interface Trace {
   cost_usd: number;
   latency_ms: number;
   flags: TraceFlags;
-  /** Replies that were not a valid action in the system's reply format (code agent: no answer). */
+  /** Replies that were not a valid action in the system's reply format (react_json, code agent). */
   format_errors: number;
   /** Set when the question could not be completed (model error, bug, timeout). */
   error: StepError | null;

@@ -1,14 +1,17 @@
 /**
  * `agent_search`: a function-calling agent that always has `search` plus the
  * tools of its `tools:` list, decides when to search, compute or grep, and
- * writes a cited answer. Limits: `max_steps`, `max_tool_calls`,
+ * writes a cited answer. `agent_mode: react_json` swaps native function
+ * calling for one JSON action a reply (`react_json_loop.ts`). Limits: `max_steps`, `max_tool_calls`,
  * `max_cost_usd`, `max_tokens` (see `agent_loop.ts`).
  *
  * @module
  */
 
 import { toolSystemBaseSchema } from "../lib/config/schema.ts";
-import { FINAL_ANSWER_PROMPT, runAgentLoop } from "./agent_loop.ts";
+import { FINAL_ANSWER_PROMPT } from "./agent_loop.ts";
+import { agentModeSchema, loopOf } from "./agent_mode.ts";
+import { REACT_JSON_PROMPTS } from "../lib/llm/react_json.ts";
 import { defineSystem } from "./system.ts";
 
 /** The instructions the agent gets. */
@@ -25,9 +28,9 @@ export const agentSearch = defineSystem({
   description: "Function-calling agent with search (always) plus the tools of its tools: list.",
   acceptsTools: true,
   alwaysTools: ["search"],
-  prompts: [AGENT_SEARCH_PROMPT, FINAL_ANSWER_PROMPT],
-  options: toolSystemBaseSchema,
+  prompts: [AGENT_SEARCH_PROMPT, FINAL_ANSWER_PROMPT, ...REACT_JSON_PROMPTS],
+  options: toolSystemBaseSchema.extend({ agent_mode: agentModeSchema }),
   run(options, ctx) {
-    return runAgentLoop(ctx, { system: AGENT_SEARCH_PROMPT }, options);
+    return loopOf(options.agent_mode)(ctx, { system: AGENT_SEARCH_PROMPT }, options);
   },
 });

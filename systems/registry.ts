@@ -10,6 +10,7 @@ import { closedBook } from "./closed_book.ts";
 import { codeAgent } from "./code_agent.ts";
 import { rag } from "./rag.ts";
 import { retrievalOnly } from "./retrieval_only.ts";
+import { grepAgent } from "./grep_agent.ts";
 import type { SystemDef } from "./system.ts";
 
 /** System types by name. */
@@ -19,4 +20,5 @@ export const SYSTEMS: ReadonlyMap<string, SystemDef> = new Map<string, SystemDef
   [rag.type, rag],
   [retrievalOnly.type, retrievalOnly],
   [codeAgent.type, codeAgent],
+  [grepAgent.type, grepAgent],
 ]);

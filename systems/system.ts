@@ -44,6 +44,8 @@ export interface SystemDef<O extends z.ZodObject = z.ZodObject> {
   description: string;
   /** Whether a config may give it a `tools:` list. */
   acceptsTools: boolean;
+  /** Why it takes no `tools:` list, for the load error (when `acceptsTools` is false). */
+  noToolsReason?: string;
   /** Tools it always has, whatever its `tools:` list says. */
   alwaysTools: readonly string[];
   /**

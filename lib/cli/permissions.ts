@@ -1,7 +1,8 @@
 /**
  * The Deno permissions a run needs, derived from its config: read of the
  * config and the files it names, read and write of the run directory, env
- * only for the API key variable, net only for the model host, run only to
+ * only for the API key variables and net only for the hosts of the models
+ * the systems use (each system's `model:` merged over the run's), run only to
  * start custom tools' processes and the code agent's sandbox processes. `ragbench permissions` prints them as
  * flags; `ragbench run` checks them with `Deno.permissions.query` before any
  * question runs.
@@ -85,15 +86,22 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
     { name: "read", value: options.runDir, why: "the run directory (renaming files into it)" },
     { name: "write", value: options.runDir, why: "the run directory" },
   );
+  // In replay mode nothing is sent to a model: no key, no host.
   if (!options.mock && options.cache?.mode !== "replay") {
-    if (config.model.api_key_env !== null) {
-      needs.push({
-        name: "env",
-        value: config.model.api_key_env,
-        why: "the model API key (model.api_key_env)",
-      });
+    // Every system's model (each merged over the run's `model:`), deduplicated below.
+    for (const system of config.systems) {
+      const model = system.model;
+      const own = model !== config.model;
+      const whose = own ? `system ${system.name}'s model` : "model";
+      if (model.api_key_env !== null) {
+        needs.push({
+          name: "env",
+          value: model.api_key_env,
+          why: `the ${whose} API key (${own ? "its model.api_key_env" : "model.api_key_env"})`,
+        });
+      }
+      needs.push({ name: "net", value: modelHost(model.base_url), why: `the ${whose} API` });
     }
-    needs.push({ name: "net", value: modelHost(config.model.base_url), why: "the model API" });
   }
   needs.push(...embeddingNeeds(options.embeddings ?? [], options));
   if (options.cache !== undefined) {

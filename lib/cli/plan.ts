@@ -18,6 +18,10 @@ import {
 import { retrieverSchema } from "../config/retriever_schema.ts";
 import { type RetrieverBuilder, RunRetrievers } from "../retrieval/registry.ts";
 import type { Retriever } from "../retrieval/types.ts";
+import type { Model } from "../llm/model.ts";
+import { createMockModel } from "../llm/mock_model.ts";
+import { EMPTY_SCRIPT } from "../llm/mock_script.ts";
+import { pricingFor } from "../llm/pricing.ts";
 import type { PlannedSystem } from "../run/runner.ts";
 import type { SummarySystem } from "../report/outputs.ts";
 import type { Corpus } from "../types.ts";
@@ -51,6 +55,13 @@ export interface Plan {
 export interface PlanOptions {
   /** Questions run at once: the most processes a custom tool may use. */
   concurrency: number;
+  /**
+   * Each system's model, by system name (see `createModels`; `run` always
+   * passes them). Absent, every system gets the scripted mock with an empty
+   * script (its default policy), priced as its model config says: enough for
+   * callers that only use the tools.
+   */
+  models?: ReadonlyMap<string, Model>;
   /**
    * Run the built-ins on the calling thread instead of the sandbox worker.
    * Only for measuring the sandbox's overhead; runs always use the worker.
@@ -170,12 +181,19 @@ export async function planSystems(
         }
         offered.push(tool);
       }
+      const model = options.models ? options.models.get(system.name) : createMockModel(
+        EMPTY_SCRIPT,
+        system.model.name,
+        pricingFor(system.model.name, system.model.price),
+      );
+      if (!model) throw new TypeError(`no model was built for system "${system.name}"`);
       systems.push({
         name: system.name,
         def,
         options: system.options,
         toolbox: createToolbox(offered, config.tools),
         retriever,
+        model,
       });
     }
     // Indexes are built now, before any question, not inside a call's timeout.
@@ -185,6 +203,7 @@ export async function planSystems(
       summary: systems.map((s) => ({
         name: s.name,
         type: s.def.type,
+        model: s.model.id,
         tools: s.toolbox.tools.map((t) => t.name),
         networkTools: s.toolbox.tools.filter((t) => t.sideEffects === "network").map((t) => t.name),
       })),

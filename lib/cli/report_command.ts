@@ -43,6 +43,7 @@ export async function reportCommand(args: ParsedArgs, io: CliIO): Promise<number
     run.systems.map((s) => ({
       name: s.name,
       type: s.type,
+      model: s.model,
       tools: run.tools.get(s.name) ?? [],
       networkTools: s.networkTools,
     })),

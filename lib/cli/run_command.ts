@@ -14,7 +14,7 @@
 import { join, relative } from "node:path";
 import { describeSkipped } from "../data/corpus.ts";
 import { RagbenchError, UsageError } from "../errors.ts";
-import { createModel } from "../llm/select.ts";
+import { createModels, describeModel } from "../llm/select.ts";
 import { summaryTable } from "../report/console_table.ts";
 import { openJsonlWriter, readJsonl, rewriteJsonl } from "../report/jsonl.ts";
 import { RUN_FILES, summarize, writeSummaries } from "../report/outputs.ts";
@@ -134,11 +134,12 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const concurrency = concurrencyOption ?? config.evaluation.concurrency;
   const ndcgK = Math.max(...config.evaluation.retrieval_k);
   using runCache = openRunCache(config, cacheUse, { mock });
-  const model = await createModel(config.model, {
+  const models = await createModels(config.systems, {
     mock,
     script: loaded.script,
     ...(runCache.model === null ? {} : { cache: runCache.model }),
   });
+  const runModel = describeModel(config.model, mock);
   const resultsPath = join(dir, RUN_FILES.results);
   const resumeHint = resumeCommand({
     configPath,
@@ -161,6 +162,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const plan = await planSystems(config, loaded.corpus, {
     concurrency,
     mock,
+    models,
     progress: io.progress,
     embedders,
     toolCache: runCache.tools,
@@ -196,8 +198,8 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
         version: VERSION,
         config,
         mock,
-        modelId: model.id,
-        pricing: model.pricing,
+        modelId: runModel.id,
+        pricing: runModel.pricing,
         limit: selection.limit ?? null,
         questions: loaded.questions.length,
         systems: plan.systems,
@@ -223,15 +225,18 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
         resolvedConfigYaml(config, {
           version: VERSION,
           mock,
-          modelId: model.id,
-          pricing: model.pricing,
+          modelId: runModel.id,
+          pricing: runModel.pricing,
+          models,
           concurrency,
           tools: new Map(plan.summary.map((s) => [s.name, s.tools])),
         }),
       );
       await writeManifest(dir, manifest);
       io.progress(
-        `ragbench ${VERSION}: ${plan.systems.length} systems × ${loaded.questions.length} questions × ${config.evaluation.repeats} repeats, model ${model.id}, writing ${dir}`,
+        `ragbench ${VERSION}: ${plan.systems.length} systems × ${loaded.questions.length} questions × ${config.evaluation.repeats} repeats, ${
+          modelsLine(plan.systems)
+        }, writing ${dir}`,
       );
       for (const line of describeSkipped(loaded.skipped)) io.progress(line);
       for (const warning of loaded.warnings) io.progress(`warning: ${warning}`);
@@ -257,7 +262,6 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
           systems: plan.systems,
           questions: loaded.questions,
           repeats: config.evaluation.repeats,
-          model,
           concurrency,
           questionTimeoutMs: config.evaluation.question_timeout_s * 1000,
           maxCostUsd: config.evaluation.max_cost_usd,
@@ -284,7 +288,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     const all = [...previous, ...outcome.results].sort((a, b) => order(a) - order(b));
     const known = all.filter((r) => order(r) !== Infinity);
     const summaries = summarize(plan.summary, known, { retrievalK: config.evaluation.retrieval_k });
-    const models = new Map(plan.summary.map((s) => [s.name, model.id]));
+    const modelIds = new Map(plan.summary.map((s) => [s.name, s.model]));
     let report;
     let trec;
     try {
@@ -297,7 +301,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
         systems: plan.summary.map((s) => ({
           name: s.name,
           type: s.type,
-          model: models.get(s.name) ?? null,
+          model: s.model,
           networkTools: s.networkTools,
         })),
         lines: known,
@@ -317,7 +321,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     io.out(
       summaryTable(summaries.systems, {
         stats: report.stats,
-        models,
+        models: modelIds,
         retrievalK: config.evaluation.retrieval_k,
       }),
     );
@@ -415,6 +419,12 @@ function checkPermissions(configPath: string, needs: Need[], mock: boolean): voi
       }" to print every flag the run needs.`,
     ].join("\n"),
   );
+}
+
+/** `model X` when every system shares one model, else `models X, Y`. */
+function modelsLine(systems: ReadonlyArray<{ model: { id: string } }>): string {
+  const ids = [...new Set(systems.map((s) => s.model.id))];
+  return `${ids.length === 1 ? "model" : "models"} ${ids.join(", ")}`;
 }
 
 function progressMode(args: ParsedArgs, io: CliIO): ProgressMode {

@@ -83,6 +83,7 @@ export async function loadData(
       ),
     ),
   ];
+  const modelNames = [...new Set(config.systems.map((s) => s.model.name))];
   if (selection.systems) config.systems = selectSystems(config, selection.systems);
   const { corpus, skipped, warnings } = await loadCorpora(config.corpus, {
     progress: options.progress,
@@ -97,7 +98,7 @@ export async function loadData(
     ? await loadMockScripts(config.mock_script)
     : EMPTY_SCRIPT;
   // Against every question, before --limit: a fragment of a later question is not a typo.
-  const problems = checkMockScript(script, { toolNames, questions });
+  const problems = checkMockScript(script, { toolNames, questions, models: modelNames });
   if (problems.length) throw new ConfigError("mock script", problems);
   if (selection.limit !== undefined) questions = questions.slice(0, selection.limit);
   return { config, corpus, skipped, warnings, questions, script };

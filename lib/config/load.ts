@@ -25,12 +25,15 @@ import {
   customToolRefSchema,
   type EvaluationConfig,
   type ModelConfig,
+  type ModelOverride,
+  modelSchema,
   nameSchema,
   type RawConfig,
   toolRefSchema,
   type ToolRules,
   toolRulesSchema,
 } from "./schema.ts";
+import { systemModel } from "./system_model.ts";
 
 /** What the loader needs to know about a system type. */
 export interface SystemSchemaInfo {
@@ -38,6 +41,8 @@ export interface SystemSchemaInfo {
   options: z.ZodObject;
   /** Whether the entry may have a `tools:` list. */
   acceptsTools: boolean;
+  /** Why it takes no `tools:` list, said in the error. */
+  noToolsReason?: string;
 }
 
 /** What the loader needs to know about a built-in tool. */
@@ -96,6 +101,8 @@ export interface SystemConfig {
   tools: ToolRef[];
   /** The retriever of a system whose type takes `retriever:`; null for the others. */
   retriever: RetrieverChoice | null;
+  /** Its model: the system's `model:` merged over the run's. */
+  model: ModelConfig;
 }
 
 /** A loaded, validated config with every path absolute. */
@@ -211,7 +218,10 @@ function sortByPosition(issues: ConfigIssue[]): ConfigIssue[] {
 }
 
 /** The parts of the config the system checks read. */
-type SystemsPart = Pick<RawConfig, "systems" | "tools" | "retrievers">;
+/** What the systems are checked against; `model` is absent on the error path (a default is used). */
+type SystemsPart =
+  & Pick<RawConfig, "systems" | "tools" | "retrievers">
+  & Partial<Pick<RawConfig, "model">>;
 
 /**
  * Checks every system entry and returns the sound ones. Each entry is checked
@@ -230,6 +240,7 @@ function checkSystems(
   const names = new Map<string, number>();
   const customTools = new Map<string, ToolRef & { kind: "custom" }>();
   const typeNames = [...registries.systems.keys()];
+  const runModel = raw.model ?? modelSchema.parse({});
   raw.systems.forEach((entry, index) => {
     const path = ["systems", index];
     const before = problems.length;
@@ -273,7 +284,9 @@ function checkSystems(
       const accepting = typeNames.filter((t) => registries.systems.get(t)?.acceptsTools);
       problems.push({
         position: source.positionOf([...path, "tools"], { key: true }),
-        message: `system type "${entry.type}" takes no tools`,
+        message: `system type "${entry.type}" takes no tools${
+          info.noToolsReason ? `: ${info.noToolsReason}` : ""
+        }`,
         hint: `remove its tools: list, or use a system that accepts tools (${
           accepting.join(", ")
         })`,
@@ -308,7 +321,14 @@ function checkSystems(
       rules: raw.tools,
     });
     if (options && problems.length === before) {
-      systems.push({ type: entry.type, name, options: { ...options, name }, tools, retriever });
+      systems.push({
+        type: entry.type,
+        name,
+        options: { ...options, name },
+        tools,
+        retriever,
+        model: systemModel(runModel, options.model as ModelOverride | undefined),
+      });
     }
   });
   return systems;

@@ -68,20 +68,48 @@ export const priceSchema = z.strictObject({
   output_per_mtok: z.number().nonnegative(),
 });
 
-/** `model:` — which model every system uses. */
-export const modelSchema = z.strictObject({
-  provider: z.enum(["openai"]).default("openai"),
-  name: z.string().min(1).default("gpt-4o-mini"),
+/** The keys of `model:`, each without its default. */
+const modelFields = {
+  provider: z.enum(["openai"]),
+  name: z.string().min(1),
   /** OpenAI-compatible endpoint; null for the provider's default. */
-  base_url: z.url({ protocol: /^https?$/ }).nullable().default(null),
+  base_url: z.url({ protocol: /^https?$/ }).nullable(),
   /** Name of the environment variable holding the API key; null when the endpoint needs none. */
-  api_key_env: z.string().regex(ENV_NAME, "must be an environment variable name").nullable()
-    .default("OPENAI_API_KEY"),
-  temperature: z.number().min(0).max(2).default(0),
-  max_output_tokens: z.int().positive().nullable().default(null),
-  timeout_s: z.number().positive().max(3600).default(60),
-  max_retries: z.int().min(0).max(10).default(2),
-  price: priceSchema.optional(),
+  api_key_env: z.string().regex(ENV_NAME, "must be an environment variable name").nullable(),
+  temperature: z.number().min(0).max(2),
+  max_output_tokens: z.int().positive().nullable(),
+  timeout_s: z.number().positive().max(3600),
+  max_retries: z.int().min(0).max(10),
+  price: priceSchema,
+};
+
+/** `model:` — the run's model, used by every system that sets no `model:` of its own. */
+export const modelSchema = z.strictObject({
+  provider: modelFields.provider.default("openai"),
+  name: modelFields.name.default("gpt-4o-mini"),
+  base_url: modelFields.base_url.default(null),
+  api_key_env: modelFields.api_key_env.default("OPENAI_API_KEY"),
+  temperature: modelFields.temperature.default(0),
+  max_output_tokens: modelFields.max_output_tokens.default(null),
+  timeout_s: modelFields.timeout_s.default(60),
+  max_retries: modelFields.max_retries.default(2),
+  price: modelFields.price.optional(),
+});
+
+/**
+ * A system's own `model:`: any key of the run's `model:`, merged over it
+ * (see `lib/config/system_model.ts`).
+ */
+export const modelOverrideSchema = z.strictObject({
+  provider: modelFields.provider.optional(),
+  name: modelFields.name.optional(),
+  base_url: modelFields.base_url.optional(),
+  api_key_env: modelFields.api_key_env.optional(),
+  temperature: modelFields.temperature.optional(),
+  max_output_tokens: modelFields.max_output_tokens.optional(),
+  timeout_s: modelFields.timeout_s.optional(),
+  max_retries: modelFields.max_retries.optional(),
+  price: modelFields.price.optional(),
 });
 
 /** `evaluation:` — how the run is carried out. */
@@ -161,6 +189,8 @@ export const configSchema = z.strictObject({
 export type RawConfig = z.output<typeof configSchema>;
 /** `model:` after defaults. */
 export type ModelConfig = z.output<typeof modelSchema>;
+/** A system's `model:` (only the keys it sets). */
+export type ModelOverride = z.output<typeof modelOverrideSchema>;
 /** `evaluation:` after defaults. */
 export type EvaluationConfig = z.output<typeof evaluationSchema>;
 /** `tools:` after defaults. */
@@ -171,6 +201,8 @@ export const systemBaseSchema = z.strictObject({
   type: z.string(),
   name: nameSchema.optional(),
   description: z.string().optional(),
+  /** The system's own model settings, merged over the run's `model:`. */
+  model: modelOverrideSchema.optional(),
 });
 
 /** Keys of a system that retrieves (a `rag`-like system): the base keys plus `retriever:`. */

@@ -46,9 +46,10 @@ function programFor(entry: MockEntry | undefined, at: CodeSituation): string {
     return at.turn < entry.code.length ? entry.code[at.turn] : finalAnswer(answerOf(entry, at));
   }
   if (at.turn > 0) return finalAnswer(answerOf(entry, at));
-  const lines = entry.calls.filter((c) => at.offered.has(c.tool)).map((c) =>
-    `await ${c.tool}(${JSON.stringify(c.args)});`
-  );
+  // A call `instead_of` an offered tool is a fallback for systems without it: not made here.
+  const lines = entry.calls.filter((c) =>
+    at.offered.has(c.tool) && (c.instead_of === undefined || !at.offered.has(c.instead_of))
+  ).map((c) => `await ${c.tool}(${JSON.stringify(c.args)});`);
   lines.push(finalAnswer(answerOf(entry, at)));
   return lines.join("\n");
 }

@@ -35,6 +35,12 @@ import { groundingPassages } from "./grounded_prompt.ts";
 import { codeFunctionNames, isCodeAgentPrompt } from "./code_prompt.ts";
 import { mockCodeReply } from "./mock_code.ts";
 import { entryFor, type MockEntry, type MockScript } from "./mock_script.ts";
+import {
+  OBSERVATION_PREFIX,
+  parseAction,
+  REACT_FINAL_PROMPT,
+  reactJsonToolNames,
+} from "./react_json.ts";
 
 /** The closed-book answer when the script gives no `recall`. */
 export const UNKNOWN_ANSWER = "I don't know.";
@@ -42,7 +48,7 @@ export const UNKNOWN_ANSWER = "I don't know.";
 /** Characters of the last tool result the default policy quotes. */
 const QUOTE_CHARS = 300;
 
-/** Builds the mock model for `script`; `name` is the configured model name (for pricing and the id). */
+/** Builds the mock model for `script`; `name` is the configured model name (for pricing, the id and model-keyed script entries). */
 export function createMockModel(script: MockScript, name: string, pricing: Pricing): Model {
   return {
     id: `mock:${name}`,
@@ -50,91 +56,156 @@ export function createMockModel(script: MockScript, name: string, pricing: Prici
     // deno-lint-ignore require-await
     async chat(request: ChatRequest, signal: AbortSignal): Promise<ChatResponse> {
       signal.throwIfAborted();
-      const reply = replyTo(script, request);
+      const reply = replyTo(script, name, request);
       return { ...reply, usage: estimateUsage(request, reply) };
     },
   };
 }
 
 type Reply = { content: string | null; tool_calls: ToolCall[] };
+/** A reply before rendering; `raw` text is sent verbatim in either protocol. */
+type Planned = Reply & { raw?: true };
 
-function replyTo(script: MockScript, request: ChatRequest): Reply {
-  const question = request.messages.find((m) => m.role === "user")?.content ?? "";
-  const turn = request.messages.filter((m) => m.role === "assistant").length;
-  const sawToolResult = request.messages.some((m) => m.role === "tool");
-  const offered = new Set(request.tools.map((t) => t.name));
-  const entry = entryFor(script, question);
+/** What the conversation so far says, in either protocol. */
+interface Situation {
+  question: string;
+  /** Assistant messages so far. */
+  turn: number;
+  /** Tools the request offers (react_json: those its prompt lists). */
+  offered: Set<string>;
+  /** Tools the mock has already called in this conversation. */
+  called: Set<string>;
+  sawToolResult: boolean;
+  /** The text of the last tool result, if any. */
+  lastResult: string | null;
+  /** react_json: the forced final call. */
+  final: boolean;
+}
+
+function replyTo(script: MockScript, model: string, request: ChatRequest): Reply {
+  const system = request.messages.find((m) => m.role === "system")?.content ?? "";
+  const reactTools = request.tools.length === 0 ? reactJsonToolNames(system) : null;
+  const situation = reactTools === null
+    ? nativeSituation(request)
+    : reactSituation(request.messages, reactTools);
+  const entry = entryFor(script, situation.question, model);
   const passages = groundingPassages(request.messages);
   if (passages !== null) {
     // The retrieval stands for the entry's searches; any other tool it calls was not offered.
-    const missing = entry?.calls.find((c) => c.tool !== "search" && entry.without.has(c.tool));
+    const missing = entry?.calls.find((c) =>
+      c.tool !== "search" && c.instead_of === undefined && entry.without.has(c.tool)
+    );
     if (entry && missing) return text(entry.without.get(missing.tool)!);
     if (entry?.answer != null) return text(entry.answer);
     const first = passages[0];
     if (!first) return text(UNKNOWN_ANSWER);
     return text(`From the documents: ${first.text.slice(0, QUOTE_CHARS)} [${first.doc_id}]`);
   }
-  const system = request.messages.find((m) => m.role === "system")?.content ?? "";
   if (isCodeAgentPrompt(system)) {
     return text(
-      mockCodeReply(entry, { question, turn, offered: new Set(codeFunctionNames(system)) }),
+      mockCodeReply(entry, {
+        question: situation.question,
+        turn: situation.turn,
+        offered: new Set(codeFunctionNames(system)),
+      }),
     );
   }
-  if (entry) return scripted(entry, turn, offered, request.messages);
-  return defaultPolicy(question, request.messages, turn, offered, sawToolResult);
+  const planned = entry ? scripted(entry, situation) : defaultPolicy(situation);
+  return reactTools === null ? planned : renderAction(planned);
 }
 
-function scripted(
-  entry: MockEntry,
-  turn: number,
-  offered: Set<string>,
-  messages: ChatMessage[],
-): Reply {
-  const sawTool = messages.some((m) => m.role === "tool");
-  if (offered.size === 0 && !sawTool) return text(entry.recall ?? UNKNOWN_ANSWER);
-  const calls = offered.size ? entry.calls.filter((c) => offered.has(c.tool)) : [];
-  if (turn < calls.length) {
-    const call = calls[turn];
+function nativeSituation(request: ChatRequest): Situation {
+  const { messages } = request;
+  const last = messages.findLast((m) => m.role === "tool");
+  return {
+    question: messages.find((m) => m.role === "user")?.content ?? "",
+    turn: messages.filter((m) => m.role === "assistant").length,
+    offered: new Set(request.tools.map((t) => t.name)),
+    called: new Set(
+      messages.flatMap((m) =>
+        (m.role === "assistant" ? m.tool_calls ?? [] : []).map((c) => c.name)
+      ),
+    ),
+    sawToolResult: last !== undefined,
+    lastResult: last?.content ?? null,
+    final: false,
+  };
+}
+
+function reactSituation(messages: ChatMessage[], tools: string[]): Situation {
+  const offered = new Set(tools);
+  const users = messages.filter((m) => m.role === "user").map((m) => m.content);
+  const results = users.slice(1).filter((c) => c.startsWith(OBSERVATION_PREFIX));
+  const called = new Set<string>();
+  for (const m of messages) {
+    if (m.role !== "assistant") continue;
+    const action = parseAction(m.content, offered);
+    if (action.kind === "tool") called.add(action.tool);
+  }
+  const last = results.at(-1);
+  return {
+    question: users[0] ?? "",
+    turn: messages.filter((m) => m.role === "assistant").length,
+    offered,
+    called,
+    sawToolResult: last !== undefined,
+    lastResult: last === undefined ? null : last.slice(OBSERVATION_PREFIX.length),
+    final: users.at(-1) === REACT_FINAL_PROMPT,
+  };
+}
+
+/** A planned reply as one react_json action (raw replies are sent as they are). */
+function renderAction(planned: Planned): Reply {
+  if (planned.raw) return text(planned.content ?? "");
+  const call = planned.tool_calls[0];
+  if (call) return text(JSON.stringify({ tool: call.name, args: JSON.parse(call.arguments) }));
+  return text(JSON.stringify({ answer: planned.content ?? "" }));
+}
+
+function scripted(entry: MockEntry, at: Situation): Planned {
+  if (at.offered.size === 0 && !at.sawToolResult) return text(entry.recall ?? UNKNOWN_ANSWER);
+  const actions = at.offered.size && !at.final
+    ? entry.actions.filter((a) =>
+      a.kind === "raw" ||
+      (at.offered.has(a.call.tool) &&
+        (a.call.instead_of === undefined || !at.offered.has(a.call.instead_of)))
+    )
+    : [];
+  if (at.turn < actions.length) {
+    const action = actions[at.turn];
+    if (action.kind === "raw") return { ...text(action.text), raw: true };
     return {
       content: null,
       tool_calls: [{
-        id: `call_${turn + 1}`,
-        name: call.tool,
-        arguments: JSON.stringify(call.args),
+        id: `call_${at.turn + 1}`,
+        name: action.call.tool,
+        arguments: JSON.stringify(action.call.args),
       }],
     };
   }
   // A scripted call that never happened means its tool was not offered.
-  const called = new Set(
-    messages.flatMap((m) => (m.role === "assistant" ? m.tool_calls ?? [] : []).map((c) => c.name)),
+  const missing = entry.calls.find((c) =>
+    !at.called.has(c.tool) && c.instead_of === undefined && entry.without.has(c.tool)
   );
-  const missing = entry.calls.find((c) => !called.has(c.tool) && entry.without.has(c.tool));
   if (missing) return text(entry.without.get(missing.tool)!);
   return text(entry.answer ?? UNKNOWN_ANSWER);
 }
 
-function defaultPolicy(
-  question: string,
-  messages: ChatMessage[],
-  turn: number,
-  offered: Set<string>,
-  sawTool: boolean,
-): Reply {
-  if (!sawTool) {
-    if (turn === 0 && offered.has("search")) {
+function defaultPolicy(at: Situation): Planned {
+  if (!at.sawToolResult) {
+    if (at.turn === 0 && at.offered.has("search") && !at.final) {
       return {
         content: null,
         tool_calls: [{
           id: "call_1",
           name: "search",
-          arguments: JSON.stringify({ query: question.slice(0, 200) }),
+          arguments: JSON.stringify({ query: at.question.slice(0, 200) }),
         }],
       };
     }
     return text(UNKNOWN_ANSWER);
   }
-  const last = messages.findLast((m) => m.role === "tool");
-  const quote = (last?.content ?? "").replace(/\s+/g, " ").trim().slice(0, QUOTE_CHARS);
+  const quote = (at.lastResult ?? "").replace(/\s+/g, " ").trim().slice(0, QUOTE_CHARS);
   return text(`From the documents: ${quote}`);
 }
 

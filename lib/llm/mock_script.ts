@@ -12,7 +12,10 @@
  *   - {recall: "About 333 metres."}
  * ```
  *
- * `call` turns ask for a tool; `answer` is the final answer; `recall` is
+ * `call` turns ask for a tool (`instead_of: search` makes the call only when
+ * `search` is not offered: a fallback for an index-free system); `raw` is a
+ * reply sent verbatim as the model's text (to script a malformed react_json
+ * action); `answer` is the final answer; `recall` is
  * what the model answers when it is offered no tools and has seen no tool
  * result (a closed-book system). An answer may say what the model answers
  * instead when a tool it would have called is not offered —
@@ -23,6 +26,12 @@
  * `code` turns are the programs a code agent's model writes, one a reply
  * (see `mock_code.ts`); other systems ignore them, and a code agent with no
  * `code` turns runs a program made of the entry's calls and answer.
+ *
+ * A fragment may hold turns per model instead of one list:
+ * `{models: {gpt-4o: [turns], default: [turns]}}`; a model's own turns beat
+ * `default`, and a model with neither gets the default policy. The model
+ * names are checked against the config when the run loads
+ * (`mock_script_checks.ts`).
  *
  * @module
  */
@@ -43,32 +52,66 @@ import {
 
 const jsonObject = z.record(z.string(), z.json());
 
-/** The keys a turn may have; the first four say what kind of turn it is. */
-const TURN_KEYS = ["call", "answer", "recall", "code", "args", "without"] as const;
-const TURN_SHAPES =
-  'a turn is {call: TOOL, args: {...}}, {answer: "..."}, {recall: "..."} or {code: "..."}';
+/** The keys a turn may have; the first five say what kind of turn it is. */
+const TURN_KEYS = [
+  "call",
+  "answer",
+  "recall",
+  "code",
+  "raw",
+  "args",
+  "without",
+  "instead_of",
+] as const;
+const TURN_SHAPES = 'a turn is {call: TOOL, args: {...}}, {answer: "..."}, {recall: "..."}, ' +
+  '{code: "..."} or {raw: "..."}';
 
 /** One schema per kind of turn, so an unknown key gets a did-you-mean among that kind's keys. */
 const turnSchemas = {
-  call: z.strictObject({ call: z.string().min(1), args: jsonObject.default({}) }),
+  call: z.strictObject({
+    call: z.string().min(1),
+    args: jsonObject.default({}),
+    instead_of: z.string().min(1).optional(),
+  }),
   answer: z.strictObject({
     answer: z.string(),
     without: z.record(z.string().min(1), z.string()).optional(),
   }),
   recall: z.strictObject({ recall: z.string() }),
   code: z.strictObject({ code: z.string() }),
+  raw: z.strictObject({ raw: z.string() }),
 };
 
 type Turn =
   | z.infer<typeof turnSchemas.call>
   | z.infer<typeof turnSchemas.answer>
   | z.infer<typeof turnSchemas.recall>
-  | z.infer<typeof turnSchemas.code>;
+  | z.infer<typeof turnSchemas.code>
+  | z.infer<typeof turnSchemas.raw>;
 
+/** Fragment -> turns; each value is checked by {@link fragmentSchema} (a union would hide the detail). */
 const scriptSchema = z.record(
   z.string().trim().min(1, "a fragment must not be empty"),
-  z.array(z.unknown()).min(1, "list at least one turn"),
+  z.unknown(),
 );
+
+const turnListSchema = z.array(z.unknown()).min(1, "list at least one turn");
+
+/** Turns per model name (`default` for every other model). */
+const byModelSchema = z.strictObject({
+  models: z.record(z.string().trim().min(1, "a model name must not be empty"), turnListSchema)
+    .refine((m) => Object.keys(m).length > 0, "list the turns of at least one model"),
+});
+
+/** A fragment's value: a list of turns, or turns per model. */
+function fragmentSchema(value: unknown) {
+  return value === null || typeof value !== "object" || Array.isArray(value)
+    ? turnListSchema
+    : byModelSchema;
+}
+
+/** The `models:` key that stands for every model not named beside it. */
+export const DEFAULT_MODEL_KEY = "default";
 
 /** One tool call the mock makes. */
 export interface MockCall {
@@ -76,13 +119,22 @@ export interface MockCall {
   args: Record<string, JsonValue>;
   /** Index of its turn in the entry. */
   turn: number;
+  /** Made only when this tool is not offered (a fallback for it), e.g. corpus_grep instead of search. */
+  instead_of?: string;
 }
+
+/** A turn before the answer: a tool call, or a reply sent verbatim (`raw`). */
+export type MockAction = { kind: "call"; call: MockCall } | { kind: "raw"; text: string };
 
 /** What the mock does on the questions that contain `fragment`. */
 export interface MockEntry {
   fragment: string;
+  /** The model name these turns are for; null for every model (a plain list, or `default`). */
+  model: string | null;
   /** Tool calls in order, before the answer. */
   calls: MockCall[];
+  /** Tool calls and raw replies in script order, before the answer. */
+  actions: MockAction[];
   answer: string | null;
   /** Answers given instead of `answer` when the named tool was not offered. */
   without: ReadonlyMap<string, string>;
@@ -123,7 +175,8 @@ export async function loadMockScripts(paths: readonly string[]): Promise<MockScr
     for (const entry of (await loadMockScript(path)).entries) {
       const key = entry.fragment.toLowerCase();
       const other = owner.get(key);
-      if (other !== undefined) {
+      // One file may hold a fragment several times: once per model it is keyed by.
+      if (other !== undefined && other !== path) {
         throw new ConfigError("mock script", [{
           position: { file: path },
           message: `fragment "${entry.fragment}" is also scripted in "${other}"`,
@@ -146,57 +199,97 @@ export function parseMockScript(text: string, file: string): MockScript {
   }
   const problems: ConfigIssue[] = [];
   const entries: MockEntry[] = [];
-  for (const [fragment, turns] of Object.entries(restoreProtoKeys(parsed.data))) {
-    const entry: MockEntry = {
-      fragment,
-      calls: [],
-      answer: null,
-      without: new Map(),
-      recall: null,
-      locate: (path, options) => source.positionOf([fragment, ...path], options),
-      code: [],
-    };
-    turns.forEach((raw, i) => {
-      const turn = parseTurn(raw, [fragment, i], source, problems);
-      if (turn === undefined) return;
-      const at = () => source.positionOf([fragment, i]);
-      if ("call" in turn) {
-        if (entry.answer !== null) {
-          problems.push({
-            position: at(),
-            message: `in "${fragment}": a call after the answer is never made`,
-          });
-        }
-        entry.calls.push({
-          tool: turn.call,
-          args: turn.args as Record<string, JsonValue>,
-          turn: i,
-        });
-      } else if ("answer" in turn) {
-        if (entry.answer !== null) {
-          problems.push({ position: at(), message: `in "${fragment}": more than one answer turn` });
-        }
-        entry.answer = turn.answer;
-        entry.answerTurn = i;
-        entry.without = new Map(Object.entries(turn.without ?? {}));
-      } else if ("code" in turn) {
-        entry.code.push(turn.code);
-      } else {
-        if (entry.recall !== null) {
-          problems.push({ position: at(), message: `in "${fragment}": more than one recall turn` });
-        }
-        entry.recall = turn.recall;
-      }
-    });
-    entries.push(entry);
+  for (const [fragment, value] of Object.entries(restoreProtoKeys(parsed.data))) {
+    const schema = fragmentSchema(value);
+    const checked = schema.safeParse(shieldProtoKeys(value));
+    if (!checked.success) {
+      problems.push(...issuesFromZod(source, checked.error, schema, [fragment], value));
+      continue;
+    }
+    const shape = restoreProtoKeys(checked.data);
+    const variants: Array<[string | null, unknown[], ValuePath]> = Array.isArray(shape)
+      ? [[null, shape, [fragment]]]
+      : Object.entries(shape.models).map(([name, turns]) => [
+        name === DEFAULT_MODEL_KEY ? null : name,
+        turns,
+        [fragment, "models", name],
+      ]);
+    for (const [model, turns, base] of variants) {
+      entries.push(parseEntry(fragment, model, turns, { base, source, problems }));
+    }
   }
   if (problems.length) throw new ConfigError("mock script", problems);
   return { entries };
 }
 
+/** One entry from its list of turns; problems are added to `problems`. */
+function parseEntry(
+  fragment: string,
+  model: string | null,
+  turns: unknown[],
+  at: { base: ValuePath; source: YamlSource; problems: ConfigIssue[] },
+): MockEntry {
+  const { base, source, problems } = at;
+  const entry: MockEntry = {
+    fragment,
+    model,
+    calls: [],
+    actions: [],
+    answer: null,
+    without: new Map(),
+    recall: null,
+    locate: (path, options) => source.positionOf([...base, ...path], options),
+    code: [],
+  };
+  turns.forEach((raw, i) => {
+    const turn = parseTurn(raw, [...base, i], source, problems);
+    if (turn === undefined) return;
+    const here = () => source.positionOf([...base, i]);
+    if ("call" in turn) {
+      if (entry.answer !== null) {
+        problems.push({
+          position: here(),
+          message: `in "${fragment}": a call after the answer is never made`,
+        });
+      }
+      const call: MockCall = {
+        tool: turn.call,
+        args: turn.args as Record<string, JsonValue>,
+        turn: i,
+        ...(turn.instead_of === undefined ? {} : { instead_of: turn.instead_of }),
+      };
+      entry.calls.push(call);
+      entry.actions.push({ kind: "call", call });
+    } else if ("raw" in turn) {
+      if (entry.answer !== null) {
+        problems.push({
+          position: here(),
+          message: `in "${fragment}": a raw reply after the answer is never sent`,
+        });
+      }
+      entry.actions.push({ kind: "raw", text: turn.raw });
+    } else if ("answer" in turn) {
+      if (entry.answer !== null) {
+        problems.push({ position: here(), message: `in "${fragment}": more than one answer turn` });
+      }
+      entry.answer = turn.answer;
+      entry.answerTurn = i;
+      entry.without = new Map(Object.entries(turn.without ?? {}));
+    } else if ("code" in turn) {
+      entry.code.push(turn.code);
+    } else {
+      if (entry.recall !== null) {
+        problems.push({ position: here(), message: `in "${fragment}": more than one recall turn` });
+      }
+      entry.recall = turn.recall;
+    }
+  });
+  return entry;
+}
+
 /**
  * One turn, checked against the schema of its kind (told by its `call`,
- * `answer`, `recall` or `code` key); problems are added to `problems`.
+ * `answer`, `recall`, `code` or `raw` key); problems are added to `problems`.
  */
 function parseTurn(
   raw: unknown,
@@ -209,7 +302,9 @@ function parseTurn(
     problems.push({ position: source.positionOf(path), message: `${where}: ${TURN_SHAPES}` });
     return undefined;
   }
-  const kind = (["call", "answer", "recall", "code"] as const).find((k) => Object.hasOwn(raw, k));
+  const kind = (["call", "answer", "recall", "code", "raw"] as const).find((k) =>
+    Object.hasOwn(raw, k)
+  );
   if (kind === undefined) {
     const keys = Object.keys(raw);
     if (keys.length === 0) {
@@ -233,13 +328,25 @@ function parseTurn(
   return restoreProtoKeys(checked.data);
 }
 
-/** The entry for a question: the longest fragment it contains (ignoring case), else undefined. */
-export function entryFor(script: MockScript, question: string): MockEntry | undefined {
+/**
+ * The entry for a question and model: among the fragments the question
+ * contains (ignoring case) that have turns for `model` (its own, or the
+ * `default` ones), the longest; its own turns beat `default`. Else undefined.
+ */
+export function entryFor(
+  script: MockScript,
+  question: string,
+  model: string | null = null,
+): MockEntry | undefined {
   const text = question.toLowerCase();
   let best: MockEntry | undefined;
   for (const entry of script.entries) {
+    if (entry.model !== null && entry.model !== model) continue;
     if (!text.includes(entry.fragment.toLowerCase())) continue;
-    if (!best || entry.fragment.length > best.fragment.length) best = entry;
+    if (
+      !best || entry.fragment.length > best.fragment.length ||
+      (entry.fragment.length === best.fragment.length && entry.model !== null)
+    ) best = entry;
   }
   return best;
 }

@@ -1,8 +1,10 @@
 /**
  * Checks of a loaded mock script against the run it is used in, made when the
  * run loads (so `validate` reports them): every tool a call or a `without:`
- * names must be a tool of the config, and every fragment must match some
- * question. Without them a misspelt tool name was silently skipped in a run
+ * names must be a tool of the config, every fragment must match some
+ * question, every model a fragment is keyed by must be some system's model,
+ * and every `instead_of` must name a tool of the config (a misspelt one would
+ * make its fallback call on every system). Without them a misspelt tool name was silently skipped in a run
  * and a misspelt fragment silently left its question to the default policy.
  *
  * Each check is one function over one entry (or the script) returning its
@@ -14,7 +16,7 @@
 
 import type { ConfigIssue } from "../errors.ts";
 import { closestMatch, suggestion } from "../util/did_you_mean.ts";
-import type { MockEntry, MockScript } from "./mock_script.ts";
+import { DEFAULT_MODEL_KEY, type MockEntry, type MockScript } from "./mock_script.ts";
 
 /** What a mock script is checked against. */
 export interface MockCheckContext {
@@ -22,6 +24,8 @@ export interface MockCheckContext {
   toolNames: readonly string[];
   /** The text of every question of the config (before `--limit`). */
   questions: readonly { id: string; question: string }[];
+  /** The `name` of every system's model; absent, model keys are not checked. */
+  models?: readonly string[];
 }
 
 /** One check of one entry: its problems (none when it is sound). */
@@ -32,11 +36,43 @@ export const MOCK_CHECKS: readonly MockEntryCheck[] = [
   checkCalledTools,
   checkWithoutTools,
   checkFragmentMatches,
+  checkModelName,
+  checkInsteadOf,
 ];
 
 /** Every problem of `script` in `context`, entry by entry, in file order. */
 export function checkMockScript(script: MockScript, context: MockCheckContext): ConfigIssue[] {
-  return script.entries.flatMap((entry) => MOCK_CHECKS.flatMap((check) => check(entry, context)));
+  // A fragment keyed by several models is several entries: say a problem of the fragment once.
+  const seen = new Set<string>();
+  return script.entries.flatMap((entry) => MOCK_CHECKS.flatMap((check) => check(entry, context)))
+    .filter((issue) => {
+      const key = `${issue.position.file}\0${issue.message}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+}
+
+/** Turns keyed by a model must name the model of some system. */
+export function checkModelName(entry: MockEntry, context: MockCheckContext): ConfigIssue[] {
+  if (entry.model === null || !context.models || context.models.includes(entry.model)) return [];
+  return [{
+    position: position(entry, [], true),
+    message: `in "${entry.fragment}": no system of the config uses model "${entry.model}"`,
+    hint: suggestion(entry.model, [...context.models, DEFAULT_MODEL_KEY]),
+  }];
+}
+
+/** An `instead_of:` must name a tool of the config. */
+export function checkInsteadOf(entry: MockEntry, context: MockCheckContext): ConfigIssue[] {
+  return entry.calls
+    .filter((call) => call.instead_of !== undefined && !context.toolNames.includes(call.instead_of))
+    .map((call) => ({
+      position: position(entry, [call.turn, "instead_of"]),
+      message:
+        `in "${entry.fragment}": instead_of names "${call.instead_of}", which is not a tool of this config`,
+      hint: suggestion(call.instead_of!, context.toolNames),
+    }));
 }
 
 /** A `call:` must name a tool of the config. */

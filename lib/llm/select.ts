@@ -1,18 +1,81 @@
 /**
- * Chooses the model of a run: the scripted mock with `--mock`, otherwise the
+ * Chooses the models of a run: the scripted mock with `--mock`, otherwise the
  * OpenAI-compatible client, whose API key is read from the environment
- * variable the config names. A missing key stops the run before any question.
+ * variable the config names. Each distinct model config gets one `Model`,
+ * shared by the systems that use it. Every key is read and checked before
+ * any model is built, so a missing key stops the run before any question.
  *
  * @module
  */
 
+import { modelKey } from "../config/system_model.ts";
 import type { ModelConfig } from "../config/schema.ts";
 import { RagbenchError } from "../errors.ts";
-import type { Model } from "./model.ts";
+import type { Model, Pricing } from "./model.ts";
 import { createMockModel } from "./mock_model.ts";
 import type { MockScript } from "./mock_script.ts";
 import { pricingFor } from "./pricing.ts";
 import { type ModelCacheSetup, withModelCache } from "./cached_model.ts";
+
+/**
+ * Builds one model per distinct model config of `systems`, returned by
+ * system name; with `cache`, each is wrapped for record and replay (the
+ * cache key holds the model's provider, base URL and name, so systems on
+ * different models never share an entry).
+ *
+ * @throws {RagbenchError} naming every API key variable that cannot be read or is empty.
+ */
+export async function createModels(
+  systems: ReadonlyArray<{ name: string; model: ModelConfig }>,
+  options: { mock: boolean; script: MockScript; cache?: ModelCacheSetup },
+): Promise<Map<string, Model>> {
+  // In replay mode nothing is sent, so no key is read (see createModel).
+  if (!options.mock && options.cache?.mode !== "replay") {
+    const variables = new Set<string>();
+    for (const s of systems) if (s.model.api_key_env !== null) variables.add(s.model.api_key_env);
+    const problems: string[] = [];
+    for (const variable of variables) {
+      try {
+        readApiKey(variable);
+      } catch (error) {
+        if (!(error instanceof RagbenchError)) throw error;
+        if (variables.size === 1) throw error;
+        problems.push(error.message);
+      }
+    }
+    if (problems.length) {
+      throw new RagbenchError(
+        problems.length && problems.every((p) => p.includes("--allow-env"))
+          ? "permission"
+          : "config",
+        problems.join("\n"),
+      );
+    }
+  }
+  const byKey = new Map<string, Model>();
+  const bySystem = new Map<string, Model>();
+  for (const s of systems) {
+    const key = modelKey(s.model);
+    let model = byKey.get(key);
+    if (!model) {
+      model = await createModel(s.model, options);
+      byKey.set(key, model);
+    }
+    bySystem.set(s.name, model);
+  }
+  return bySystem;
+}
+
+/** The id and price a model config gets, without building the model (no key is read). */
+export function describeModel(
+  config: ModelConfig,
+  mock: boolean,
+): { id: string; pricing: Pricing } {
+  return {
+    id: `${mock ? "mock" : config.provider}:${config.name}`,
+    pricing: pricingFor(config.name, config.price),
+  };
+}
 
 /**
  * Builds the model. The OpenAI client is imported only when needed, so mock

@@ -31,6 +31,8 @@ export const RUN_FILES = {
 export interface SummarySystem {
   name: string;
   type: string;
+  /** Id of the model it uses (`Model.id`); null when unknown (an older run's report). */
+  model: string | null;
   /** Names of the tools it offers, in offered order. */
   tools: readonly string[];
   /** Offered tools with network side effects. */

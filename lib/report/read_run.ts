@@ -65,7 +65,8 @@ export async function readRun(dir: string): Promise<RunContents> {
     systems.push({
       name: line.system,
       type: "unknown",
-      model: resolved?.model ?? null,
+      // Each line names its system's model (older runs' lines do not).
+      model: typeof line.model === "string" ? line.model : resolved?.model ?? null,
       networkTools: [],
     });
     tools.set(line.system, []);

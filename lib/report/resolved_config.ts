@@ -16,8 +16,11 @@ import type { Pricing } from "../llm/model.ts";
 export interface RunFacts {
   version: string;
   mock: boolean;
+  /** Id and price of the run's `model:`. */
   modelId: string;
   pricing: Pricing;
+  /** Id and price of each system's model, by system name. */
+  models: ReadonlyMap<string, { id: string; pricing: Pricing }>;
   concurrency: number;
   /** Offered tool names by system name. */
   tools: ReadonlyMap<string, readonly string[]>;
@@ -41,6 +44,11 @@ export function resolvedConfigYaml(config: Config, facts: RunFacts): string {
     systems: config.systems.map((s) => ({
       ...s.options,
       ...(s.retriever ? { retriever: { name: s.retriever.name, ...s.retriever.config } } : {}),
+      model: {
+        ...s.model,
+        id: facts.models.get(s.name)?.id ?? null,
+        price: facts.models.get(s.name)?.pricing ?? null,
+      },
       tools: s.tools.map((t) =>
         t.kind === "builtin" ? { name: t.name, ...t.options } : { ...t, kind: undefined }
       ),

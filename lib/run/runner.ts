@@ -29,6 +29,8 @@ export interface PlannedSystem {
   toolbox: Toolbox;
   /** The system's retriever, built once for the run; null for a system that takes none. */
   retriever: Retriever | null;
+  /** The model it talks to (shared by every system with the same model config). */
+  model: Model;
 }
 
 /** Receives progress; the CLI prints it. */
@@ -41,7 +43,6 @@ export interface RunOptions {
   systems: readonly PlannedSystem[];
   questions: readonly Question[];
   repeats: number;
-  model: Model;
   concurrency: number;
   questionTimeoutMs: number;
   /** Stop starting questions once the run has spent this much (US dollars). */
@@ -130,7 +131,7 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
 
 async function runJob(job: Job, options: RunOptions): Promise<Trace> {
   const started = performance.now();
-  const recorder = new TraceRecorder(options.model);
+  const recorder = new TraceRecorder(job.system.model);
   const key = `${job.system.name}/${job.question.id}/${job.repeat}`;
   const session = job.system.toolbox.session(key);
   const signal = AbortSignal.timeout(options.questionTimeoutMs);
@@ -157,6 +158,7 @@ async function runJob(job: Job, options: RunOptions): Promise<Trace> {
   }
   return {
     system: job.system.name,
+    model: job.system.model.id,
     question_id: job.question.id,
     repeat: job.repeat,
     steps: recorder.steps,

@@ -98,7 +98,7 @@ export class TraceRecorder {
     return reply;
   }
 
-  /** Counts one reply that was not a valid action; the loop shows the model why. */
+  /** Counts one reply that was not a valid action (react_json, code agent); the loop shows the model why. */
   formatError(): void {
     this.formatErrors++;
   }

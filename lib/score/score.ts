@@ -35,6 +35,7 @@ export function scoreTrace(
   const checked = checks.length > 0;
   return {
     system: trace.system,
+    model: trace.model,
     question_id: trace.question_id,
     repeat: trace.repeat,
     question: question.question,

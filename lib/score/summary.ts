@@ -21,6 +21,11 @@ import {
 export interface SystemSummary extends RateLimitSummary {
   system: string;
   type: string;
+  /**
+   * Id of the system's model, e.g. `openai:gpt-4o` (`mock:gpt-4o` under
+   * --mock); null when unknown (a report re-rendered from an older run).
+   */
+  model: string | null;
   /** Result lines (questions × repeats) of the system. */
   questions: number;
   /** Lines whose question has checks: the denominator of answer_score and accuracy. */
@@ -74,6 +79,7 @@ export interface ToolUsage {
 export const SUMMARY_COLUMNS: ReadonlyArray<keyof SystemSummary> = [
   "system",
   "type",
+  "model",
   "questions",
   "checked",
   "answer_score",
@@ -121,7 +127,7 @@ export const TOOL_USAGE_COLUMNS: ReadonlyArray<keyof ToolUsage> = [
  * the retrieval cut-offs (default [1, 5, 10]).
  */
 export function summarizeSystem(
-  system: { name: string; type: string; tools?: readonly string[] },
+  system: { name: string; type: string; model: string | null; tools?: readonly string[] },
   lines: readonly QuestionResult[],
   options: { retrievalK?: readonly number[] } = {},
 ): SystemSummary {
@@ -145,6 +151,7 @@ export function summarizeSystem(
   return {
     system: system.name,
     type: system.type,
+    model: system.model,
     questions: n,
     checked: checked.length,
     answer_score: mean(checked.map((l) => l.answer_score!)),

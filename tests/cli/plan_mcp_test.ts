@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { planSystems } from "../../lib/cli/plan.ts";
+import { type PlanOptions, planSystems } from "../../lib/cli/plan.ts";
+import type { Config } from "../../lib/config/load.ts";
+import { createMockModel } from "../../lib/llm/mock_model.ts";
+import { EMPTY_SCRIPT } from "../../lib/llm/mock_script.ts";
 import { REGISTRIES } from "../../lib/cli/setup.ts";
 import { parseConfig } from "../../lib/config/load.ts";
 import { ROOT } from "../support/cli.ts";
@@ -8,6 +11,17 @@ import { unusedPort } from "../support/fake_openai_server.ts";
 import { everythingEntry, startHttpServer, waitGone } from "../support/mcp.ts";
 
 const CORPUS = { documents: [], tables: [] };
+
+/** planSystems with the scripted mock as every system's model (these tests exercise tools only). */
+function planWithMocks(cfg: Config, corpus: typeof CORPUS, options: Omit<PlanOptions, "models">) {
+  const models = new Map(
+    cfg.systems.map((s) => [
+      s.name,
+      createMockModel(EMPTY_SCRIPT, s.model.name, { input_per_mtok: 0, output_per_mtok: 0 }),
+    ]),
+  );
+  return planSystems(cfg, corpus, { ...options, models });
+}
 const signal = new AbortController().signal;
 
 function config(systems: string, rules = "") {
@@ -23,7 +37,7 @@ const faulty = `{command: [${JSON.stringify(Deno.execPath())}, run, --quiet, --a
 }, ok]}`;
 
 Deno.test("two systems naming the same server share one connection, closed with the plan", async () => {
-  const plan = await planSystems(
+  const plan = await planWithMocks(
     config(`  - {type: agent_search, name: a, tools: [{type: mcp, server: ${faulty}, allow: [pid]}]}
   - {type: agent_search, name: b, tools: [{type: mcp, server: ${faulty}, allow: [pid], prefix: b_}]}
 `),
@@ -52,7 +66,7 @@ Deno.test("server-everything over Streamable HTTP: prefix, price, its own descri
     urlPattern: /listening on port (\d+)/,
     path: "/mcp",
   });
-  const plan = await planSystems(
+  const plan = await planWithMocks(
     config(
       `  - type: agent_search
     tools: [{type: mcp, server: {url: "${server.url}"}, allow: [get-sum, echo], prefix: ev_, cost_usd: 0.25}]
@@ -83,7 +97,7 @@ Deno.test("server-everything over Streamable HTTP: prefix, price, its own descri
 
 Deno.test("server-everything over stdio: an allow-list typo fails with a did-you-mean", async () => {
   await assert.rejects(
-    planSystems(
+    planWithMocks(
       config(`  - type: agent_search
     tools: [{type: mcp, server: {command: [node, ${everythingEntry()}, stdio]}, allow: [ech]}]
 `),
@@ -95,7 +109,7 @@ Deno.test("server-everything over stdio: an allow-list typo fails with a did-you
 });
 
 Deno.test("a mock plan offers MCP tools with a free-form schema and starts nothing", async () => {
-  const plan = await planSystems(
+  const plan = await planWithMocks(
     config(`  - type: agent_search
     tools: [{type: mcp, server: {command: [/no/such/server]}, allow: [lookup], cost_usd: {lookup: 0.5}}]
 `),

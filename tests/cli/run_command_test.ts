@@ -100,7 +100,7 @@ Deno.test("an unreachable model endpoint gives an error per question, not a cras
   }
   assert.match(
     Deno.readTextFileSync(join(out, "metrics_summary.csv")),
-    /^closed_book,closed_book,15,15,0,0,15,/m,
+    /^closed_book,closed_book,openai:test-model,15,15,0,0,15,/m,
   );
 });
 

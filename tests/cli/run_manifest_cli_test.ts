@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { REACT_JSON_PROMPTS } from "../../lib/llm/react_json.ts";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { readJsonl } from "../../lib/report/jsonl.ts";
@@ -68,7 +69,8 @@ Deno.test("run.json records the version, hashes of every input, prompts, tool sc
   const agent = m.systems.find((s) => s.name === "agent_search")!;
   assert.deepEqual(agent.tools, ["search"]);
   const promptsHash = createHash("sha256")
-    .update(JSON.stringify([AGENT_SEARCH_PROMPT, FINAL_ANSWER_PROMPT])).digest("hex");
+    .update(JSON.stringify([AGENT_SEARCH_PROMPT, FINAL_ANSWER_PROMPT, ...REACT_JSON_PROMPTS]))
+    .digest("hex");
   assert.equal(agent.prompts_sha256, promptsHash);
   assert.match(agent.tool_schemas_sha256, /^[0-9a-f]{64}$/);
   assert.deepEqual(m.scorer, { version: SCORER_VERSION, metrics: { ...METRIC_DEFINITIONS } });
@@ -207,7 +209,7 @@ Deno.test("--resume keeps results unique by system, question and repeat when the
   assert.equal(lines.length, 4);
   assert.match(
     Deno.readTextFileSync(join(out, "metrics_summary.csv")),
-    /^closed_book,closed_book,2,/m,
+    /^closed_book,closed_book,mock:gpt-4o-mini,2,/m,
   );
 });
 
@@ -240,7 +242,7 @@ Deno.test("a summary that cannot be written names the file, keeps the results an
   assert.equal(again.code, 0, again.stderr);
   assert.match(
     Deno.readTextFileSync(join(out, "metrics_summary.csv")),
-    /^closed_book,closed_book,1,/m,
+    /^closed_book,closed_book,mock:gpt-4o-mini,1,/m,
   );
 });
 

@@ -65,7 +65,7 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
     assert.equal(new Set(all.map((l) => l.question_id)).size, 15);
     assert.match(
       Deno.readTextFileSync(join(out, "metrics_summary.csv")),
-      /^closed_book,closed_book,15,/m,
+      /^closed_book,closed_book,openai:test-model,15,/m,
     );
   });
 }

@@ -143,7 +143,7 @@ const badScripts: Array<{ name: string; text: string; message: string }> = [
     name: "a misspelt turn key, named with a did-you-mean",
     text: '"q":\n  - {answr: a}\n',
     message:
-      'Cannot load mock script "m.yaml" (line 2, column 6): unknown key "answr" in q[0]; a turn is {call: TOOL, args: {...}}, {answer: "..."}, {recall: "..."} or {code: "..."} — did you mean "answer"?',
+      'Cannot load mock script "m.yaml" (line 2, column 6): unknown key "answr" in q[0]; a turn is {call: TOOL, args: {...}}, {answer: "..."}, {recall: "..."}, {code: "..."} or {raw: "..."} — did you mean "answer"?',
   },
   {
     name: "a misspelt key beside call, named with a did-you-mean",
@@ -161,7 +161,7 @@ const badScripts: Array<{ name: string; text: string; message: string }> = [
     name: "a turn that is not a mapping",
     text: '"q":\n  - just text\n',
     message:
-      'Cannot load mock script "m.yaml" (line 2, column 5): q[0]: a turn is {call: TOOL, args: {...}}, {answer: "..."}, {recall: "..."} or {code: "..."}',
+      'Cannot load mock script "m.yaml" (line 2, column 5): q[0]: a turn is {call: TOOL, args: {...}}, {answer: "..."}, {recall: "..."}, {code: "..."} or {raw: "..."}',
   },
   {
     name: "an empty turn list",

@@ -23,6 +23,8 @@ import {
   unreachableModel,
 } from "../../support/fixtures.ts";
 
+const answering = modelOf(() => ({ content: "It is 330 metres." }));
+
 const QUESTIONS = [question("q1", "How tall is it?"), question("q2", "And the other?")];
 
 function system(name: string, def = closedBook): PlannedSystem {
@@ -32,6 +34,7 @@ function system(name: string, def = closedBook): PlannedSystem {
     options: def.options.parse({ type: def.type }) as Record<string, unknown>,
     toolbox: toolboxOf(def === agentSearch ? [fakeSearch] : []),
     retriever: null,
+    model: answering,
   };
 }
 
@@ -40,12 +43,11 @@ function options(
   overrides: Partial<RunOptions> = {},
 ): RunOptions & { lines: QuestionResult[] } {
   const lines: QuestionResult[] = [];
+  const { systems = [system("a"), system("b")], ...rest } = overrides;
   return {
     lines,
-    systems: [system("a"), system("b")],
     questions: QUESTIONS,
     repeats: 1,
-    model,
     concurrency: 2,
     questionTimeoutMs: 5000,
     maxCostUsd: null,
@@ -56,11 +58,10 @@ function options(
     },
     reporter: { onResult() {} },
     signal: new AbortController().signal,
-    ...overrides,
+    ...rest,
+    systems: systems.map((s) => ({ ...s, model })),
   };
 }
-
-const answering = modelOf(() => ({ content: "It is 330 metres." }));
 
 Deno.test("runner: every system × question × repeat is run, scored and sunk once", async () => {
   const o = options(answering, { repeats: 2 });

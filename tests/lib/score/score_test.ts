@@ -5,6 +5,7 @@ import type { Trace } from "../../../lib/types.ts";
 function trace(error: Trace["error"] = null): Trace {
   return {
     system: "ret",
+    model: "test:model",
     question_id: "q",
     repeat: 1,
     steps: [{

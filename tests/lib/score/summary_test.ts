@@ -7,6 +7,7 @@ import type { QuestionResult, Step } from "../../../lib/types.ts";
 function line(overrides: Partial<QuestionResult> & { steps?: Step[] } = {}): QuestionResult {
   return {
     system: "s",
+    model: "test:model",
     question_id: "q",
     repeat: 1,
     question: "?",
@@ -84,7 +85,7 @@ Deno.test("summary: errored lines count in the denominators and in errors", () =
       latency_ms: 200,
     }),
   ];
-  const s = summarizeSystem({ name: "s", type: "closed_book" }, rows);
+  const s = summarizeSystem({ name: "s", type: "closed_book", model: "test:model" }, rows);
   assert.equal(s.questions, 3);
   assert.equal(s.errors, 1);
   assert.equal(s.answer_score, 0.5);
@@ -117,7 +118,7 @@ Deno.test("summary: tool rates and required_tool_used_rate over the questions th
     }),
     line(),
   ];
-  const s = summarizeSystem({ name: "s", type: "agent_search" }, rows);
+  const s = summarizeSystem({ name: "s", type: "agent_search", model: "test:model" }, rows);
   assert.equal(s.avg_tool_calls, 4 / 3);
   assert.equal(s.tool_error_rate, 0.25);
   assert.equal(s.required_tool_used_rate, 0.5);
@@ -129,12 +130,14 @@ Deno.test("summary: lines without checks are left out of answer means and counte
     line({ passed: null, answer_score: null }),
     line({ passed: false, answer_score: 0.5 }),
   ];
-  const s = summarizeSystem({ name: "s", type: "rag" }, rows);
+  const s = summarizeSystem({ name: "s", type: "rag", model: "test:model" }, rows);
   assert.equal(s.questions, 3);
   assert.equal(s.checked, 2);
   assert.equal(s.answer_score, 0.75);
   assert.equal(s.accuracy, 0.5);
-  const none = summarizeSystem({ name: "s", type: "retrieval_only" }, [rows[1]]);
+  const none = summarizeSystem({ name: "s", type: "retrieval_only", model: "test:model" }, [
+    rows[1],
+  ]);
   assert.equal(none.answer_score, null);
   assert.equal(none.accuracy, null);
   const table = summaryTable([s, none]);
@@ -158,7 +161,9 @@ Deno.test("summary: retrieval columns are means over the lines with evidence, em
     "hit_rate@2": v,
   });
   const rows = [retrieving(m(1)), retrieving(m(0)), retrieving(null)];
-  const s = summarizeSystem({ name: "s", type: "rag", tools: [] }, rows, { retrievalK: [2] });
+  const s = summarizeSystem({ name: "s", type: "rag", model: "test:model", tools: [] }, rows, {
+    retrievalK: [2],
+  });
   assert.equal(s.map, 0.5);
   assert.equal(s["ndcg@2"], 0.5);
   assert.equal(s["precision@2"], 0.25);
@@ -168,7 +173,7 @@ Deno.test("summary: retrieval columns are means over the lines with evidence, em
   );
   // A closed-book system's lines retrieved nothing and it offers no retrieval tool: empty cells.
   const closed = summarizeSystem(
-    { name: "c", type: "closed_book", tools: [] },
+    { name: "c", type: "closed_book", model: "test:model", tools: [] },
     [retrieving(m(0), false)],
     { retrievalK: [2] },
   );
@@ -176,7 +181,7 @@ Deno.test("summary: retrieval columns are means over the lines with evidence, em
   assert.equal(closed.map, null);
   // An agent that offers search but never called it scores 0, not empty.
   const lazy = summarizeSystem(
-    { name: "a", type: "agent_search", tools: ["search"] },
+    { name: "a", type: "agent_search", model: "test:model", tools: ["search"] },
     [retrieving(m(0), false)],
     { retrievalK: [2] },
   );
