@@ -34,8 +34,7 @@ export const grepAgent = defineSystem({
     "Index-free agent: list_documents, corpus_grep and read_document only (no tools: list).",
   acceptsTools: false,
   noToolsReason:
-    "it is index-free and its tools are fixed (list_documents, corpus_grep, read_document); " +
-    "use agent_search to choose tools",
+    "it is index-free and its tools are fixed (list_documents, corpus_grep, read_document)",
   alwaysTools: GREP_AGENT_TOOLS,
   prompts: [GREP_AGENT_PROMPT, FINAL_ANSWER_PROMPT, ...REACT_JSON_PROMPTS],
   options: toolSystemBaseSchema.omit({ tools: true, retriever: true }).extend({
