@@ -7,6 +7,8 @@
  * @module
  */
 
+import type { FailureLabel } from "./score/failure_label.ts";
+
 /** A JSON value, as written to JSONL and passed across worker boundaries. */
 export type JsonValue =
   | string
@@ -252,6 +254,13 @@ export interface TrajectoryScores {
   distinct_queries: number;
   /** Model steps until evidence first appeared in a tool result (null if never). */
   steps_to_evidence: number | null;
+  /** Calls of `search` or `corpus_grep` that returned without error (see `redundant_searches`). */
+  scored_searches: number;
+  /**
+   * Of `scored_searches`, those that repeat an earlier one's normalised query
+   * or list only documents already seen in the question.
+   */
+  redundant_searches: number;
   /** Every tool named in `requires_tools` was called (null when none is required). */
   required_tools_used: boolean | null;
 }
@@ -266,6 +275,11 @@ export interface QuestionResult extends Trace {
   answer_score: number | null;
   /** All checks passed (and no error); null for a question without checks. */
   passed: boolean | null;
+  /**
+   * Why it failed (`lib/score/failure_label.ts`); null when it passed or has
+   * no checks (scored by retrieval alone).
+   */
+  failure_label: FailureLabel | null;
   retrieval: RetrievalScores;
   trajectory: TrajectoryScores;
 }

@@ -164,7 +164,7 @@ function renderAction(planned: Planned): Reply {
 
 function scripted(entry: MockEntry, at: Situation): Planned {
   if (at.offered.size === 0 && !at.sawToolResult) return text(entry.recall ?? UNKNOWN_ANSWER);
-  const actions = at.offered.size && !at.final
+  const actions = at.offered.size
     ? entry.actions.filter((a) =>
       a.kind === "raw" ||
       (at.offered.has(a.call.tool) &&
@@ -174,6 +174,8 @@ function scripted(entry: MockEntry, at: Situation): Planned {
   if (at.turn < actions.length) {
     const action = actions[at.turn];
     if (action.kind === "raw") return { ...text(action.text), raw: true };
+    // The forced final call (react_json) answers unless a raw reply is still due.
+    if (at.final) return text(entry.answer ?? UNKNOWN_ANSWER);
     return {
       content: null,
       tool_calls: [{

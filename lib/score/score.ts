@@ -10,6 +10,7 @@
 import type { Question } from "../data/question_schema.ts";
 import type { QuestionResult, Trace } from "../types.ts";
 import { runChecks } from "./checks.ts";
+import { failureLabel } from "./failure_label.ts";
 import { retrievalScores } from "./retrieval.ts";
 import { trajectoryScores } from "./trajectory.ts";
 
@@ -33,6 +34,7 @@ export function scoreTrace(
   const passedCount = checks.filter((c) => c.passed).length;
   const errored = trace.error !== null;
   const checked = checks.length > 0;
+  const passed = checked ? !errored && passedCount === checks.length : null;
   return {
     system: trace.system,
     model: trace.model,
@@ -42,8 +44,9 @@ export function scoreTrace(
     kind: question.kind ?? null,
     tags: question.tags ?? [],
     answer: trace.answer,
-    passed: checked ? !errored && passedCount === checks.length : null,
+    passed,
     answer_score: checked ? (errored ? 0 : passedCount / checks.length) : null,
+    failure_label: failureLabel({ ...trace, passed }, question),
     checks,
     error: trace.error,
     flags: trace.flags,

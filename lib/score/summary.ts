@@ -10,6 +10,14 @@
 import type { QuestionResult } from "../types.ts";
 import { DEFAULT_RETRIEVAL_K } from "./retrieval.ts";
 import { retrievalColumns, retrievalSummary, systemRetrieves } from "./retrieval_summary.ts";
+import {
+  AGENT_COLUMNS,
+  type AgentSummary,
+  agentSummary,
+  TOOL_VALUE_COLUMNS,
+  type ToolValueSummary,
+  toolValueSummary,
+} from "./agent_summary.ts";
 import { mean, percentile } from "./stats.ts";
 import {
   RATE_LIMIT_COLUMNS,
@@ -18,7 +26,10 @@ import {
 } from "./rate_limit_summary.ts";
 
 /** One row of `metrics_summary.csv`. */
-export interface SystemSummary extends RateLimitSummary {
+export type SystemSummary = CoreSummary & ToolValueSummary & AgentSummary & RateLimitSummary;
+
+/** The core columns of a system's row. */
+interface CoreSummary {
   system: string;
   type: string;
   /**
@@ -95,10 +106,12 @@ export const SUMMARY_COLUMNS: ReadonlyArray<keyof SystemSummary> = [
   "avg_tool_calls",
   "tool_error_rate",
   "required_tool_used_rate",
+  ...TOOL_VALUE_COLUMNS,
   "evidence_recall",
   "mrr",
   "best_effort_rate",
   ...RATE_LIMIT_COLUMNS,
+  ...AGENT_COLUMNS,
 ];
 
 /** Every column of `metrics_summary.csv` for these retrieval cut-offs, in order. */
@@ -167,10 +180,12 @@ export function summarizeSystem(
     avg_tool_calls: n === 0 ? null : toolCalls / n,
     tool_error_rate: toolCalls === 0 ? null : toolErrors / toolCalls,
     required_tool_used_rate: mean(required.map((v) => (v ? 1 : 0))),
+    ...toolValueSummary(lines),
     evidence_recall: mean(recall),
     mrr: mean(mrr),
     best_effort_rate: mean(lines.map((l) => (l.flags.best_effort ? 1 : 0))),
     ...rateLimitSummary(lines),
+    ...agentSummary(lines),
     ...retrievalSummary(lines, retrievalK, systemRetrieves(system.tools ?? [], lines)),
   };
 }

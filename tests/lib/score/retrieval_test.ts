@@ -158,6 +158,8 @@ Deno.test("trajectory: calls, errors, distinct queries, steps to evidence, requi
       searches: 2,
       distinct_queries: 1,
       steps_to_evidence: 2,
+      scored_searches: 2,
+      redundant_searches: 1,
       required_tools_used: true,
     },
   );
@@ -175,6 +177,8 @@ Deno.test("trajectory: a retrieval step counts as a search that sees its documen
     searches: 1,
     distinct_queries: 1,
     steps_to_evidence: 0,
+    scored_searches: 1,
+    redundant_searches: 0,
     required_tools_used: null,
   });
 });

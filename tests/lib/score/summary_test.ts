@@ -16,6 +16,7 @@ function line(overrides: Partial<QuestionResult> & { steps?: Step[] } = {}): Que
     answer: "a",
     passed: true,
     answer_score: 1,
+    failure_label: null,
     checks: [],
     error: null,
     flags: { best_effort: false, budget_exhausted: false, format_error: false },
@@ -38,6 +39,8 @@ function line(overrides: Partial<QuestionResult> & { steps?: Step[] } = {}): Que
       searches: 0,
       distinct_queries: 0,
       steps_to_evidence: null,
+      scored_searches: 0,
+      redundant_searches: 0,
       required_tools_used: null,
     },
     steps: [],
@@ -226,4 +229,44 @@ Deno.test("tool usage: a row for every offered tool, zero calls included, then u
     avg_latency_ms: null,
     total_cost_usd: 0,
   });
+});
+
+Deno.test("summary: answer score with and without required tools, trajectory averages, format errors and failure counts", () => {
+  const traj = (over: Partial<QuestionResult["trajectory"]>): QuestionResult["trajectory"] => ({
+    ...line().trajectory,
+    ...over,
+  });
+  const rows = [
+    line({
+      answer_score: 1,
+      trajectory: traj({ required_tools_used: true, steps_to_evidence: 1, scored_searches: 2 }),
+    }),
+    line({
+      answer_score: 0,
+      passed: false,
+      failure_label: "tool_error",
+      trajectory: traj({ required_tools_used: false, scored_searches: 2, redundant_searches: 1 }),
+    }),
+    line({
+      answer_score: 0.5,
+      passed: false,
+      failure_label: "format_error",
+      format_errors: 3,
+      trajectory: traj({ steps_to_evidence: 3 }),
+    }),
+    line({ answer_score: 0, passed: false, failure_label: "format_error" }),
+  ];
+  const s = summarizeSystem({ name: "s", type: "agent_search", model: "m" }, rows);
+  assert.equal(s.answer_score_requires_tools, 0.5);
+  assert.equal(s.answer_score_no_required_tools, 0.25);
+  assert.equal(s.avg_steps_to_evidence, 2);
+  assert.equal(s.redundant_search_rate, 0.25);
+  assert.equal(s.format_errors, 3);
+  assert.equal(s.failures_tool_error, 1);
+  assert.equal(s.failures_format_error, 2);
+  assert.equal(s.failures_other, 0);
+  const empty = summarizeSystem({ name: "e", type: "closed_book", model: "m" }, [line()]);
+  assert.equal(empty.answer_score_requires_tools, null);
+  assert.equal(empty.avg_steps_to_evidence, null);
+  assert.equal(empty.redundant_search_rate, null, "no search: no rate");
 });
