@@ -7,7 +7,7 @@
  */
 
 /** Machine-readable category of a user-facing error; decides the exit code. */
-export type ErrorCode = "usage" | "config" | "data" | "permission" | "model" | "io";
+export type ErrorCode = "usage" | "config" | "data" | "permission" | "model" | "io" | "budget";
 
 /** Base class of every error a user can cause and fix. */
 export class RagbenchError extends Error {
@@ -89,5 +89,5 @@ export function formatIssue(subject: string, issue: ConfigIssue): string {
 
 /** Exit code for a user-facing error: 2 for what the user must fix before a run, else 1. */
 export function exitCodeFor(error: RagbenchError): number {
-  return error.code === "model" || error.code === "io" ? 1 : 2;
+  return error.code === "model" || error.code === "io" || error.code === "budget" ? 1 : 2;
 }

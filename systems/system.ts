@@ -55,6 +55,13 @@ export interface SystemDef<O extends z.ZodObject = z.ZodObject> {
   prompts?: readonly string[];
   /** Strict schema of its config entry (see `lib/config/schema.ts` bases). */
   options: O;
+  /** Its system prompt (or the longest one it uses), for the pre-flight token estimate. */
+  prompt?: string;
+  /**
+   * Model calls a question takes at least and at most, from its options
+   * (default: 1 to `max_steps` when it has that option, else exactly 1).
+   */
+  modelCalls?(options: z.output<O>): { min: number; max: number };
   /** Answers one question. May reject (e.g. the model API failed); the runner records it. */
   run(options: z.output<O>, ctx: SystemContext): Promise<SystemOutcome>;
 }
@@ -70,3 +77,13 @@ export const NO_FLAGS: TraceFlags = {
   budget_exhausted: false,
   format_error: false,
 };
+
+/** Model calls per question of `def` with `options` (see {@link SystemDef.modelCalls}). */
+export function modelCallsOf(
+  def: SystemDef,
+  options: Record<string, unknown>,
+): { min: number; max: number } {
+  if (def.modelCalls) return def.modelCalls(options);
+  const steps = options.max_steps;
+  return typeof steps === "number" ? { min: 1, max: steps } : { min: 1, max: 1 };
+}

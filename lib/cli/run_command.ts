@@ -38,6 +38,8 @@ import { missingNeeds, type Need, permissionFlags, runNeeds } from "./permission
 import { loadConfig } from "../config/load.ts";
 import { resolveCacheDir } from "../cache/cache_dir.ts";
 import { createEmbedderPool } from "../retrieval/embedders.ts";
+import { estimateLines, estimateRun } from "../run/estimate.ts";
+import { checkEstimate, estimateSystems } from "./preflight.ts";
 import { VERSION } from "./version.ts";
 import { CACHE_OPTIONS, cacheUseFromArgs } from "./cache_options.ts";
 import { openRunCache, replayMisses } from "./run_cache.ts";
@@ -73,7 +75,8 @@ export const RUN_SPEC: CommandSpec = {
     { name: "limit", value: "N", description: "Run only the first N questions." },
     {
       name: "force",
-      description: "With --resume: continue even when run.json differs from this config.",
+      description: "Go on regardless: with --resume, even when run.json differs from this " +
+        "config; and even when the cost estimate is over evaluation.max_cost_usd.",
     },
     {
       name: "quiet",
@@ -89,9 +92,14 @@ export const RUN_SPEC: CommandSpec = {
       description: "Also write JUnit XML (one test case per system × question) to FILE.",
     },
     ...CACHE_OPTIONS,
+    {
+      name: "dry-run",
+      description: "Print the plan and its cost estimate, run nothing (needs only read access).",
+    },
   ],
   notes: "Exit status: 0 success; 1 the run finished but a system errored on every question,\n" +
-    "the run's cost cap stopped it, or its files could not be written; 2 usage or config error\n" +
+    "the run's cost cap stopped it, or its files could not be written, or (without --force)\n" +
+    "its cost estimate is over evaluation.max_cost_usd; 2 usage or config error\n" +
     "(also a run directory in use or a --resume that differs from the earlier run);\n" +
     "130 cancelled (Ctrl-C); 143 SIGTERM, 129 SIGHUP (quit at once, like a second Ctrl-C).",
 };
@@ -117,20 +125,26 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const runDirRoot = resume ?? out ?? "runs";
   const cacheUse = cacheUseFromArgs(args);
   const cacheDir = cacheUse.dir;
-  checkPermissions(
-    configPath,
-    runNeeds(config, {
-      mock,
-      runDir: runDirRoot,
-      cacheDir,
-      embeddings: configEmbeddings(config),
-      cache: cacheUse,
-    }),
+  const dryRun = args.options.has("dry-run");
+  const needs = runNeeds(config, {
     mock,
-  );
+    runDir: runDirRoot,
+    cacheDir,
+    embeddings: configEmbeddings(config),
+    cache: cacheUse,
+  });
+  checkPermissions(configPath, dryRun ? needs.filter(isInputRead) : needs, mock);
   // Before the data loads: a wrong folder is refused at once, and before anything is written.
-  await checkRunDir(dir, { resume: resume !== undefined });
+  if (!dryRun) await checkRunDir(dir, { resume: resume !== undefined });
   const loaded = await loadData(config, selection, { progress: io.progress });
+  const estimate = estimateRun(estimateSystems(config, mock), loaded.questions, {
+    repeats: config.evaluation.repeats,
+    maxOutputChars: config.tools.max_output_chars,
+  });
+  if (dryRun) {
+    io.out(estimateLines(estimate).join("\n"));
+    return 0;
+  }
   const concurrency = concurrencyOption ?? config.evaluation.concurrency;
   const ndcgK = Math.max(...config.evaluation.retrieval_k);
   using runCache = openRunCache(config, cacheUse, { mock });
@@ -140,6 +154,9 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     ...(runCache.model === null ? {} : { cache: runCache.model }),
   });
   const runModel = describeModel(config.model, mock);
+  // After the key checks, so a missing key is reported first; before any tool starts.
+  for (const line of estimateLines(estimate)) io.progress(line);
+  checkEstimate(estimate, config.evaluation.max_cost_usd, args.options.has("force"));
   const resultsPath = join(dir, RUN_FILES.results);
   const resumeHint = resumeCommand({
     configPath,
@@ -397,6 +414,12 @@ function systemsOption(args: ParsedArgs): string[] | undefined {
     );
   }
   return names;
+}
+
+/** A read of one of the run's inputs (all that --dry-run needs). */
+function isInputRead(need: Need): boolean {
+  return need.name === "read" &&
+    ["the config", "the corpus", "the questions", "the mock script"].includes(need.why);
 }
 
 /**

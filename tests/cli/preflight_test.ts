@@ -1,0 +1,85 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { execCli, ROOT, runCli } from "../support/cli.ts";
+import { tempTree } from "../support/temp.ts";
+
+const INPUTS = [
+  "configs/all.yaml",
+  "arenas/rag/corpus.json",
+  "arenas/tools/corpus",
+  "arenas/rag/questions.yaml",
+  "arenas/tools/questions.yaml",
+].join(",");
+
+Deno.test("run --dry-run prints the plan and a cost range, runs nothing, and needs only read of the inputs", async () => {
+  const result = await execCli([`--allow-read=${INPUTS}`], [
+    "run",
+    "configs/all.yaml",
+    "--dry-run",
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  const lines = result.stdout.trim().split("\n");
+  assert.equal(lines[0], "plan: 5 systems × 21 questions × 1 repeats = 105 runs");
+  assert.match(
+    lines[1],
+    /^ {2}closed_book \(openai:gpt-4o-mini\): 1 model call a question, \$[0-9.]+–\$[0-9.]+$/,
+  );
+  assert.match(
+    lines[2],
+    /^ {2}agent_search_only \(openai:gpt-4o-mini\): 1–8 model calls a question, /,
+  );
+  assert.match(lines.at(-1)!, /^estimated cost: \$[0-9.]+–\$[0-9.]+ \(list prices; /);
+});
+
+Deno.test("every run starts with the estimate line", async () => {
+  await using t = await tempTree();
+  const out = join(t.dir, "run");
+  const result = await runCli([
+    "run",
+    join(ROOT, "configs/rag.yaml"),
+    "--mock",
+    "--out",
+    out,
+    "--quiet",
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /^plan: 2 systems × 15 questions × 1 repeats = 30 runs\n/);
+  assert.match(result.stderr, /\nestimated cost: \$/);
+});
+
+function cappedConfig(cap: number): string {
+  return Deno.readTextFileSync(join(ROOT, "configs/rag.yaml"))
+    .replaceAll("../arenas/", `${ROOT}arenas/`)
+    .replace(/^evaluation:.*$/m, "")
+    .concat(`\nevaluation: {max_cost_usd: ${cap}}\n`);
+}
+
+Deno.test("a run whose lower estimate is over evaluation.max_cost_usd stops before the first question; --force starts it", async () => {
+  await using t = await tempTree({ "c.yaml": cappedConfig(0.0000001) });
+  const out = join(t.dir, "run");
+  const stopped = await runCli(["run", t.path("c.yaml"), "--mock", "--out", out]);
+  assert.equal(stopped.code, 1);
+  assert.match(
+    stopped.stderr,
+    /Not starting the run: its lower cost estimate, \$[0-9.e-]+, is over evaluation\.max_cost_usd \(\$1\.0e-7\)\. Raise the cap, run less \(--limit, --systems\), or pass --force to start anyway\.$/,
+  );
+  assert.throws(() => Deno.statSync(out), Deno.errors.NotFound, "no run directory, no question");
+  const forced = await runCli([
+    "run",
+    t.path("c.yaml"),
+    "--mock",
+    "--out",
+    out,
+    "--force",
+    "--quiet",
+  ]);
+  assert.equal(forced.code, 1, "the run's own cap then stops it after the first questions");
+  assert.match(forced.stderr, /stopped: evaluation\.max_cost_usd/);
+  const roomy = await runCli([
+    "run",
+    t.path("c.yaml").replace("c.yaml", "c.yaml"),
+    "--mock",
+    "--dry-run",
+  ]);
+  assert.equal(roomy.code, 0, "--dry-run never stops on the cap");
+});
