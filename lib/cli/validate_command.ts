@@ -44,7 +44,7 @@ export async function validateCommand(args: ParsedArgs, io: CliIO): Promise<numb
       `  questions: ${questions.length}`,
       `  mock:      ${
         config.mock_script.length
-          ? `${loaded.script.entries.length} scripted questions`
+          ? `${new Set(loaded.script.entries.map((e) => e.fragment)).size} scripted questions`
           : "no script (default policy)"
       }`,
     ].join("\n"),
