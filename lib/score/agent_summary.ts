@@ -73,11 +73,14 @@ export function agentSummary(lines: readonly QuestionResult[]): AgentSummary {
   const failures = new Map<FailureLabel, number>(FAILURE_LABELS.map((l) => [l, 0]));
   const steps: number[] = [];
   for (const line of lines) {
-    searches += line.trajectory.scored_searches;
-    redundant += line.trajectory.redundant_searches;
-    formatErrors += line.format_errors;
-    if (line.trajectory.steps_to_evidence !== null) steps.push(line.trajectory.steps_to_evidence);
-    if (line.failure_label !== null) {
+    // `?? 0`: a line resumed from a run written before these fields existed lacks them.
+    searches += line.trajectory.scored_searches ?? 0;
+    redundant += line.trajectory.redundant_searches ?? 0;
+    formatErrors += line.format_errors ?? 0;
+    if (typeof line.trajectory.steps_to_evidence === "number") {
+      steps.push(line.trajectory.steps_to_evidence);
+    }
+    if (line.failure_label) {
       failures.set(line.failure_label, (failures.get(line.failure_label) ?? 0) + 1);
     }
   }

@@ -270,3 +270,20 @@ Deno.test("summary: answer score with and without required tools, trajectory ave
   assert.equal(empty.avg_steps_to_evidence, null);
   assert.equal(empty.redundant_search_rate, null, "no search: no rate");
 });
+
+Deno.test("summary: a line from an older run without the agent fields counts as zero, never NaN", () => {
+  const old = line({ passed: false, answer_score: 0 }) as unknown as Record<string, unknown>;
+  delete old.format_errors;
+  delete old.failure_label;
+  const trajectory = { ...(old.trajectory as Record<string, unknown>) };
+  delete trajectory.scored_searches;
+  delete trajectory.redundant_searches;
+  old.trajectory = trajectory;
+  const s = summarizeSystem(
+    { name: "s", type: "agent_search", model: "m" },
+    [old as unknown as QuestionResult, line()],
+  );
+  assert.equal(s.format_errors, 0);
+  assert.equal(s.redundant_search_rate, null);
+  assert.equal(s.failures_other, 0);
+});
