@@ -27,7 +27,6 @@ export const agentSearch = defineSystem({
   type: "agent_search",
   description: "Function-calling agent with search (always) plus the tools of its tools: list.",
   acceptsTools: true,
-  prompt: AGENT_SEARCH_PROMPT,
   alwaysTools: ["search"],
   prompts: [AGENT_SEARCH_PROMPT, FINAL_ANSWER_PROMPT, ...REACT_JSON_PROMPTS],
   options: toolSystemBaseSchema.extend({ agent_mode: agentModeSchema }),

@@ -17,7 +17,6 @@ export const closedBook = defineSystem({
   type: "closed_book",
   description: "The model alone: no retrieval, no tools (the baseline).",
   acceptsTools: false,
-  prompt: CLOSED_BOOK_PROMPT,
   alwaysTools: [],
   prompts: [CLOSED_BOOK_PROMPT],
   options: systemBaseSchema,

@@ -35,7 +35,6 @@ export const grepAgent = defineSystem({
   acceptsTools: false,
   noToolsReason:
     "it is index-free and its tools are fixed (list_documents, corpus_grep, read_document)",
-  prompt: GREP_AGENT_PROMPT,
   alwaysTools: GREP_AGENT_TOOLS,
   prompts: [GREP_AGENT_PROMPT, FINAL_ANSWER_PROMPT, ...REACT_JSON_PROMPTS],
   options: toolSystemBaseSchema.omit({ tools: true, retriever: true }).extend({

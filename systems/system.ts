@@ -51,12 +51,11 @@ export interface SystemDef<O extends z.ZodObject = z.ZodObject> {
   /**
    * Every fixed text it sends the model (system prompts, follow-up
    * instructions), hashed into `run.json` so a changed prompt stops a resume.
+   * The first is its system prompt (the pre-flight estimate counts it).
    */
   prompts?: readonly string[];
   /** Strict schema of its config entry (see `lib/config/schema.ts` bases). */
   options: O;
-  /** Its system prompt (or the longest one it uses), for the pre-flight token estimate. */
-  prompt?: string;
   /**
    * Model calls a question takes at least and at most, from its options
    * (default: 1 to `max_steps` when it has that option, else exactly 1).

@@ -18,7 +18,7 @@ import { modelCallsOf } from "../../systems/system.ts";
 import { parametersJsonSchema } from "../../tools/define_tool.ts";
 import { BUILTIN_TOOLS } from "../../tools/registry.ts";
 
-/** Characters assumed for a system that declares no prompt. */
+/** Characters assumed for a system that declares no `prompts`. */
 export const DEFAULT_PROMPT_CHARS = 500;
 /** Characters assumed for a custom tool's JSON Schema (it is only known once its process runs). */
 export const CUSTOM_SCHEMA_CHARS = 400;
@@ -47,7 +47,7 @@ export function estimateSystems(config: Config, mock: boolean): EstimateSystem[]
       modelId: model.id,
       pricing: model.pricing,
       calls: modelCallsOf(def, system.options),
-      fixedChars: (def.prompt?.length ?? DEFAULT_PROMPT_CHARS) + toolChars,
+      fixedChars: (def.prompts?.[0]?.length ?? DEFAULT_PROMPT_CHARS) + toolChars,
       maxOutputTokens: system.model.max_output_tokens,
     };
   });

@@ -155,7 +155,6 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   });
   const runModel = describeModel(config.model, mock);
   // After the key checks, so a missing key is reported first; before any tool starts.
-  for (const line of estimateLines(estimate)) io.progress(line);
   checkEstimate(estimate, config.evaluation.max_cost_usd, args.options.has("force"));
   const resultsPath = join(dir, RUN_FILES.results);
   const resumeHint = resumeCommand({
@@ -250,6 +249,8 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
         }),
       );
       await writeManifest(dir, manifest);
+      // Printed once the folder, lock and resume checks have passed (their errors come first).
+      for (const line of estimateLines(estimate)) io.progress(line);
       io.progress(
         `ragbench ${VERSION}: ${plan.systems.length} systems × ${loaded.questions.length} questions × ${config.evaluation.repeats} repeats, ${
           modelsLine(plan.systems)
