@@ -4,7 +4,8 @@
  * lower cost estimate is over `evaluation.max_cost_usd` before the first
  * question (unless `--force`). Builds what `lib/run/estimate.ts` needs from
  * the config: each system's call range from its limits, the size of its
- * prompt and offered tools, its model's id and price.
+ * prompt and offered tools, its model's id and price. Tool costs (custom and
+ * MCP tools' `cost_usd`) are not included: the estimate is of model cost.
  *
  * @module
  */
@@ -20,7 +21,10 @@ import { BUILTIN_TOOLS } from "../../tools/registry.ts";
 
 /** Characters assumed for a system that declares no `prompts`. */
 export const DEFAULT_PROMPT_CHARS = 500;
-/** Characters assumed for a custom tool's JSON Schema (it is only known once its process runs). */
+/**
+ * Characters assumed for a custom or MCP tool's description and JSON Schema
+ * (only known once its process or server runs).
+ */
 export const CUSTOM_SCHEMA_CHARS = 400;
 
 /** What the estimate needs about each system of the config. */
@@ -30,17 +34,25 @@ export function estimateSystems(config: Config, mock: boolean): EstimateSystem[]
     if (!def) throw new TypeError(`system type "${system.type}" is not registered`);
     const model = describeModel(system.model, mock);
     let toolChars = 0;
-    const names = new Set([...def.alwaysTools, ...system.tools.map((t) => t.name)]);
-    for (const name of names) {
+    const builtins = new Set([
+      ...def.alwaysTools,
+      ...system.tools.flatMap((t) => t.kind === "builtin" ? [t.name] : []),
+    ]);
+    for (const name of builtins) {
       const builtin = BUILTIN_TOOLS.get(name);
-      if (builtin) {
-        toolChars += name.length + builtin.description.length +
-          JSON.stringify(parametersJsonSchema(builtin)).length;
-        continue;
+      if (!builtin) throw new TypeError(`built-in tool "${name}" is not registered`);
+      toolChars += name.length + builtin.description.length +
+        JSON.stringify(parametersJsonSchema(builtin)).length;
+    }
+    for (const tool of system.tools) {
+      // Custom and MCP schemas are only known once their process or server runs.
+      if (tool.kind === "custom") {
+        toolChars += tool.name.length + (tool.description?.length ?? 0) + CUSTOM_SCHEMA_CHARS;
+      } else if (tool.kind === "mcp") {
+        for (const name of tool.allow) {
+          toolChars += tool.prefix.length + name.length + CUSTOM_SCHEMA_CHARS;
+        }
       }
-      const custom = system.tools.find((t) => t.name === name);
-      const description = custom?.kind === "custom" ? custom.description ?? "" : "";
-      toolChars += name.length + description.length + CUSTOM_SCHEMA_CHARS;
     }
     return {
       name: system.name,

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { CUSTOM_SCHEMA_CHARS, estimateSystems } from "../../lib/cli/preflight.ts";
+import { REGISTRIES } from "../../lib/cli/setup.ts";
+import { parseConfig } from "../../lib/config/load.ts";
+import { AGENT_SEARCH_PROMPT } from "../../systems/agent_search.ts";
+import { CLOSED_BOOK_PROMPT } from "../../systems/closed_book.ts";
+import { parametersJsonSchema } from "../../tools/define_tool.ts";
+import { BUILTIN_TOOLS } from "../../tools/registry.ts";
 import { execCli, ROOT, runCli } from "../support/cli.ts";
 import { tempTree } from "../support/temp.ts";
 
@@ -82,4 +89,43 @@ Deno.test("a run whose lower estimate is over evaluation.max_cost_usd stops befo
     "--dry-run",
   ]);
   assert.equal(roomy.code, 0, "--dry-run never stops on the cap");
+});
+
+Deno.test("estimateSystems counts the prompt, built-in schemas, and a fixed allowance per custom and MCP tool", () => {
+  const config = parseConfig(
+    `name: t
+corpus: c.json
+questions: q.yaml
+tools: {allow: [web]}
+systems:
+  - {type: closed_book}
+  - {type: agent_search, name: plain}
+  - type: agent_search
+    name: extra
+    max_steps: 3
+    model: {name: gpt-4o}
+    tools:
+      - {name: web, path: "./web.ts#web", side_effects: none, description: "Fetch."}
+      - {type: mcp, server: {command: [srv]}, allow: [a, bb], prefix: x_}
+`,
+    { file: "t.yaml", absolute: join(ROOT, "t.yaml") },
+    REGISTRIES,
+  );
+  const [closed, plain, extra] = estimateSystems(config, true);
+  assert.deepEqual(closed.calls, { min: 1, max: 1 });
+  assert.equal(closed.fixedChars, CLOSED_BOOK_PROMPT.length);
+  assert.deepEqual(plain.calls, { min: 1, max: 8 });
+  const search = BUILTIN_TOOLS.get("search")!;
+  const searchChars = "search".length + search.description.length +
+    JSON.stringify(parametersJsonSchema(search)).length;
+  assert.equal(plain.fixedChars, AGENT_SEARCH_PROMPT.length + searchChars);
+  assert.deepEqual(extra.calls, { min: 1, max: 3 });
+  assert.equal(
+    extra.fixedChars,
+    AGENT_SEARCH_PROMPT.length + searchChars +
+      ("web".length + "Fetch.".length + CUSTOM_SCHEMA_CHARS) +
+      ("x_a".length + CUSTOM_SCHEMA_CHARS) + ("x_bb".length + CUSTOM_SCHEMA_CHARS),
+  );
+  assert.equal(extra.modelId, "mock:gpt-4o");
+  assert.deepEqual(extra.pricing, { input_per_mtok: 2.5, output_per_mtok: 10 });
 });
