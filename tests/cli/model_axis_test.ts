@@ -140,3 +140,18 @@ systems:
   assert.match(flags, / --allow-net=api\.openai\.com:443,localhost:11434,10\.0\.0\.2:8000$/);
   assert.match(result.stdout, /system agent_search's model API key/);
 });
+
+Deno.test("a mock script whose instead_of names no tool of the config is an error with a did-you-mean", async () => {
+  await using t = await tempTree({
+    "c.yaml": `name: m\n${ARENA}systems:\n  - {type: grep_agent}\n`,
+    "q.yaml": QUESTIONS,
+    "mock.yaml":
+      `"Eiffel Tower":\n  - {call: corpus_grep, args: {pattern: Eiffel}, instead_of: serch}\n  - {answer: "330"}\n`,
+  });
+  const result = await runCli(["run", t.path("c.yaml"), "--mock", "--out", t.path("run")]);
+  assert.equal(result.code, 2);
+  assert.match(
+    result.stderr,
+    /^Cannot load mock script ".*mock\.yaml" \(line 2, column 62\): in "Eiffel Tower": instead_of names "serch", which is not a tool of this config — did you mean "search"\?/,
+  );
+});
