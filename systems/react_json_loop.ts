@@ -43,7 +43,7 @@ export async function runReactJsonLoop(
     { role: "system", content: reactJsonSystemPrompt(prompts.system, tools.specs) },
     { role: "user", content: ctx.question.question },
   ];
-  let stop;
+  let stop: ReturnType<typeof stopReason>;
   let calls = 0;
   while ((stop = stopReason(recorder, limits)) === null) {
     const reply = await recorder.chat({ messages, tools: [] }, signal);
