@@ -40,6 +40,7 @@ export async function validateCommand(args: ParsedArgs, io: CliIO): Promise<numb
       `  systems:   ${config.systems.map((s) => `${s.name} (${s.type})`).join(", ")}`,
       ...(retrieverLine ? [`  retrievers: ${retrieverLine}`] : []),
       `  tools:     ${tools.size ? [...tools].join(", ") : "none beyond each system's own"}`,
+      `  models:    ${modelsSummary(config.systems)}`,
       `  corpus:    ${corpus.documents.length} documents, ${corpus.tables.length} tables`,
       `  questions: ${questions.length}`,
       `  mock:      ${
@@ -52,4 +53,16 @@ export async function validateCommand(args: ParsedArgs, io: CliIO): Promise<numb
   for (const warning of loaded.warnings) io.progress(`warning: ${warning}`);
   for (const line of describeSkipped(loaded.skipped)) io.progress(line);
   return 0;
+}
+
+/** Each distinct model (name, and endpoint when not the default) with the systems that use it. */
+function modelsSummary(
+  systems: ReadonlyArray<{ name: string; model: { name: string; base_url: string | null } }>,
+): string {
+  const users = new Map<string, string[]>();
+  for (const s of systems) {
+    const label = s.model.base_url ? `${s.model.name} at ${s.model.base_url}` : s.model.name;
+    users.set(label, [...(users.get(label) ?? []), s.name]);
+  }
+  return [...users].map(([label, names]) => `${label} (${names.join(", ")})`).join("; ");
 }

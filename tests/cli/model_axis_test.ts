@@ -155,3 +155,9 @@ Deno.test("a mock script whose instead_of names no tool of the config is an erro
     /^Cannot load mock script ".*mock\.yaml" \(line 2, column 62\): in "Eiffel Tower": instead_of names "serch", which is not a tool of this config — did you mean "search"\?/,
   );
 });
+
+Deno.test("validate names each distinct model and the systems that use it", async () => {
+  const result = await runCli(["validate", EXAMPLE]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /models: +gpt-4o-mini \(agent_4o_mini\); gpt-4o \(agent_4o\)\n/);
+});

@@ -16,6 +16,10 @@ Deno.test("validate: the bundled config is OK and the summary names what it foun
     result.stdout,
     /retrievers: bm25 \(bm25\): rag_bm25; vector_hashing \(vector\): rag_vector; hybrid_hashing \(hybrid\): rag_hybrid; default \(bm25\): agent_search_only, agent_with_tools, agent_all_tools, code_agent\n/,
   );
+  assert.match(
+    result.stdout,
+    /models: +gpt-4o-mini \(closed_book, agent_search_only, agent_with_tools, agent_all_tools, grep_agent\)\n/,
+  );
   assert.match(result.stdout, /corpus: +31 documents, 1 tables/);
   assert.match(result.stdout, /questions: 21/);
   assert.match(result.stdout, /mock: +21 scripted questions/);
