@@ -126,6 +126,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const cacheUse = cacheUseFromArgs(args);
   const cacheDir = cacheUse.dir;
   const dryRun = args.options.has("dry-run");
+<<<<<<< HEAD
   const needs = runNeeds(config, {
     mock,
     runDir: runDirRoot,
@@ -133,6 +134,14 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     embeddings: configEmbeddings(config),
     cache: cacheUse,
   });
+=======
+  // Only the selected systems' needs: --systems a must not need system b's model host or key.
+  const chosen = selection.systems;
+  const needs = runNeeds(
+    chosen ? { ...config, systems: config.systems.filter((s) => chosen.includes(s.name)) } : config,
+    { mock, runDir: runDirRoot },
+  );
+>>>>>>> 074606e (run --systems checks only the chosen systems' permissions (model hosts and keys))
   checkPermissions(configPath, dryRun ? needs.filter(isInputRead) : needs, mock);
   // Before the data loads: a wrong folder is refused at once, and before anything is written.
   if (!dryRun) await checkRunDir(dir, { resume: resume !== undefined });

@@ -7,6 +7,7 @@ import { modelSchema } from "../../lib/config/schema.ts";
 import { readJsonl } from "../../lib/report/jsonl.ts";
 import type { QuestionResult } from "../../lib/types.ts";
 import { ROOT, runCli } from "../support/cli.ts";
+import { chatCompletion, startFakeOpenAIServer } from "../support/fake_openai_server.ts";
 import { tempTree } from "../support/temp.ts";
 
 const EXAMPLE = join(ROOT, "configs/models_example.yaml");
@@ -160,4 +161,35 @@ Deno.test("validate names each distinct model and the systems that use it", asyn
   const result = await runCli(["validate", EXAMPLE]);
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /models: +gpt-4o-mini \(agent_4o_mini\); gpt-4o \(agent_4o\)\n/);
+});
+
+Deno.test("--systems needs only the chosen systems' model hosts and keys", async () => {
+  await using server = startFakeOpenAIServer(() => ({ json: chatCompletion({ content: "330" }) }));
+  await using t = await tempTree({
+    "c.yaml": `name: m
+corpus: ${ROOT}arenas/rag/corpus.json
+questions: q.yaml
+model: {name: local, base_url: "${server.baseUrl}", api_key_env: null, max_retries: 0}
+systems:
+  - {type: closed_book, name: here}
+  - {type: closed_book, name: elsewhere, model: {base_url: "http://10.255.255.1:8000/v1", api_key_env: RAGBENCH_TEST_UNSET_KEY}}
+`,
+    "q.yaml": QUESTIONS,
+  });
+  // This test process may reach only 127.0.0.1: the other system's host would be refused.
+  const result = await runCli([
+    "run",
+    t.path("c.yaml"),
+    "--systems",
+    "here",
+    "--out",
+    t.path("run"),
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  const all = await runCli(["run", t.path("c.yaml"), "--out", t.path("run2")]);
+  assert.equal(all.code, 2);
+  assert.match(
+    all.stderr,
+    /--allow-net=10\.255\.255\.1:8000 +\(the system elsewhere's model API\)/,
+  );
 });
