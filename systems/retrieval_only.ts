@@ -23,6 +23,8 @@ export const retrievalOnly = defineSystem({
   acceptsTools: false,
   alwaysTools: [],
   options: retrievingSystemBaseSchema,
+  // No model call at all: the pre-flight estimate counts none.
+  modelCalls: () => ({ min: 0, max: 0 }),
   async run(_options, ctx) {
     if (ctx.retriever === null) {
       throw new TypeError("retrieval_only runs with a retriever (see plan.ts)");

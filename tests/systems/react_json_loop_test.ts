@@ -35,7 +35,7 @@ async function run(model: Model, limits: AgentLimits = LIMITS) {
   const session = toolboxOf([fakeSearch]).session("q1");
   try {
     const outcome = await runReactJsonLoop(
-      { question: question("q1", "How tall?"), recorder, tools: session, signal },
+      { question: question("q1", "How tall?"), recorder, tools: session, retriever: null, signal },
       { system: "Answer questions." },
       limits,
     );
@@ -134,6 +134,7 @@ Deno.test("agent_search with agent_mode react_json on the mock: scripted turns b
       question: question("q", "How tall is it?"),
       recorder,
       tools: session,
+      retriever: null,
       signal,
     });
     session.close();
@@ -165,7 +166,7 @@ Deno.test("the mock in react_json mode follows its default policy for an unscrip
   );
   const session = toolboxOf([fakeSearch]).session("q");
   const outcome = await runReactJsonLoop(
-    { question: question("q", "eiffel height"), recorder, tools: session, signal },
+    { question: question("q", "eiffel height"), recorder, tools: session, retriever: null, signal },
     { system: "Answer." },
     LIMITS,
   );

@@ -59,3 +59,23 @@ Deno.test("estimate: dollar figures keep two significant digits below $1", () =>
   assert.equal(dollars(0.000123456), "$0.00012");
   assert.equal(dollars(12.345), "$12.35");
 });
+
+Deno.test("estimate: a system that makes no model call (retrieval_only) costs nothing", async () => {
+  const { retrievalOnly } = await import("../../../systems/retrieval_only.ts");
+  const { modelCallsOf } = await import("../../../systems/system.ts");
+  assert.deepEqual(modelCallsOf(retrievalOnly, {}), { min: 0, max: 0 });
+  const estimate = estimateRun(
+    [{
+      name: "r",
+      modelId: "m",
+      pricing: PRICE,
+      calls: { min: 0, max: 0 },
+      fixedChars: 100,
+      maxOutputTokens: null,
+    }],
+    [{ question: "q" }],
+    { repeats: 1, maxOutputChars: 400 },
+  );
+  assert.deepEqual(estimate.costUsd, { min: 0, max: 0 });
+  assert.match(estimateLines(estimate)[1], /0 model calls a question/);
+});
