@@ -126,22 +126,18 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const cacheUse = cacheUseFromArgs(args);
   const cacheDir = cacheUse.dir;
   const dryRun = args.options.has("dry-run");
-<<<<<<< HEAD
-  const needs = runNeeds(config, {
+  // Only the selected systems' needs: --systems a must not need system b's model host or key.
+  const chosen = selection.systems;
+  const needed = chosen
+    ? { ...config, systems: config.systems.filter((s) => chosen.includes(s.name)) }
+    : config;
+  const needs = runNeeds(needed, {
     mock,
     runDir: runDirRoot,
     cacheDir,
-    embeddings: configEmbeddings(config),
+    embeddings: configEmbeddings(needed),
     cache: cacheUse,
   });
-=======
-  // Only the selected systems' needs: --systems a must not need system b's model host or key.
-  const chosen = selection.systems;
-  const needs = runNeeds(
-    chosen ? { ...config, systems: config.systems.filter((s) => chosen.includes(s.name)) } : config,
-    { mock, runDir: runDirRoot },
-  );
->>>>>>> 074606e (run --systems checks only the chosen systems' permissions (model hosts and keys))
   checkPermissions(configPath, dryRun ? needs.filter(isInputRead) : needs, mock);
   // Before the data loads: a wrong folder is refused at once, and before anything is written.
   if (!dryRun) await checkRunDir(dir, { resume: resume !== undefined });
