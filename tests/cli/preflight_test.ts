@@ -26,13 +26,14 @@ Deno.test("run --dry-run prints the plan and a cost range, runs nothing, and nee
   ]);
   assert.equal(result.code, 0, result.stderr);
   const lines = result.stdout.trim().split("\n");
-  assert.equal(lines[0], "plan: 6 systems × 21 questions × 1 repeats = 126 runs");
+  assert.equal(lines[0], "plan: 8 systems × 21 questions × 1 repeats = 168 runs");
+  const line = (system: string) => lines.find((l) => l.startsWith(`  ${system} (`)) ?? "";
   assert.match(
-    lines[1],
+    line("closed_book"),
     /^ {2}closed_book \(openai:gpt-4o-mini\): 1 model call a question, \$[0-9.]+–\$[0-9.]+$/,
   );
   assert.match(
-    lines[3],
+    line("agent_search_only"),
     /^ {2}agent_search_only \(openai:gpt-4o-mini\): 1–8 model calls a question, /,
   );
   assert.match(lines.at(-1)!, /^estimated cost: \$[0-9.]+–\$[0-9.]+ \(list prices; /);

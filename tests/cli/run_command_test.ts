@@ -178,7 +178,7 @@ Deno.test("deno task bench's exact flags are enough: every tool call works, with
   // Vector and hybrid retrieval over the offline hashing embedder, with no env and no cache.
   assert.match(result.stdout, /rag_vector\s+21\s+0\.714\s+\[[^\]]+\]\s+13\/21\s+0\.990/);
   assert.match(result.stdout, /rag_hybrid\s+21\s+0\.714\s+\[[^\]]+\]\s+13\/21\s+0\.990/);
-  assert.match(result.stderr, /\[168\/168\]/);
+  assert.match(result.stderr, /\[189\/189\]/);
   assert.match(result.stdout, /code_agent\s+21\s+0\.905\s+\[[0-9., ]+\]\s+19\/21/);
   // Mock answers are scripted, so a broken sandbox would still score: check the tools answered.
   const usage = Deno.readTextFileSync(join(out, "tool_usage.csv")).trim().split("\n").slice(1);
