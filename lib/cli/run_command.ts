@@ -159,8 +159,11 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     ...(runCache.model === null ? {} : { cache: runCache.model }),
   });
   const runModel = describeModel(config.model, mock);
-  // After the key checks, so a missing key is reported first; before any tool starts.
-  checkEstimate(estimate, config.evaluation.max_cost_usd, args.options.has("force"));
+  // After the key checks, so a missing key is reported first; before any tool starts. A replay
+  // sends nothing and costs nothing, so the cap cannot be at risk.
+  if (cacheUse.mode !== "replay") {
+    checkEstimate(estimate, config.evaluation.max_cost_usd, args.options.has("force"));
+  }
   const resultsPath = join(dir, RUN_FILES.results);
   const resumeHint = resumeCommand({
     configPath,

@@ -130,3 +130,20 @@ systems:
   assert.equal(extra.modelId, "mock:gpt-4o");
   assert.deepEqual(extra.pricing, { input_per_mtok: 2.5, output_per_mtok: 10 });
 });
+
+Deno.test("--cache replay is never stopped by the estimate: it sends nothing", async () => {
+  await using t = await tempTree({ "c.yaml": cappedConfig(0.0000001) });
+  const result = await runCli([
+    "run",
+    t.path("c.yaml"),
+    "--mock",
+    "--cache",
+    "replay",
+    "--cache-dir",
+    t.path("cache"),
+    "--out",
+    t.path("run"),
+    "--quiet",
+  ]);
+  assert.doesNotMatch(result.stderr, /Not starting the run/);
+});
