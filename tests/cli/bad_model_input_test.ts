@@ -34,7 +34,8 @@ systems:
     "q.yaml": QUESTIONS,
   });
   const out = join(t.dir, "run");
-  const result = await runCli(["run", t.path("c.yaml"), "--out", out, "--quiet"]);
+  // --cache off: hermetic, nothing recorded under ~/.cache.
+  const result = await runCli(["run", t.path("c.yaml"), "--out", out, "--quiet", "--cache", "off"]);
   const lines = await readJsonl(join(out, "per_question_results.jsonl")) as QuestionResult[];
   assert.equal(lines.length, 1, result.stderr);
   return { code: result.code, stderr: result.stderr, line: lines[0] };

@@ -134,7 +134,14 @@ systems:
   - {type: agent_search, name: keyless, model: {base_url: "http://10.0.0.2:8000/v1", api_key_env: null}}
 `,
   });
-  const result = await runCli(["permissions", t.path("c.yaml"), "--out", t.path("out")]);
+  const result = await runCli([
+    "permissions",
+    t.path("c.yaml"),
+    "--out",
+    t.path("out"),
+    "--cache",
+    "off",
+  ]);
   assert.equal(result.code, 0, result.stderr);
   const flags = result.stdout.split("\n")[1];
   assert.match(flags, / --allow-env=MAIN_KEY,LOCAL_KEY /);
@@ -184,9 +191,11 @@ systems:
     "here",
     "--out",
     t.path("run"),
+    "--cache",
+    "off",
   ]);
   assert.equal(result.code, 0, result.stderr);
-  const all = await runCli(["run", t.path("c.yaml"), "--out", t.path("run2")]);
+  const all = await runCli(["run", t.path("c.yaml"), "--out", t.path("run2"), "--cache", "off"]);
   assert.equal(all.code, 2);
   assert.match(
     all.stderr,
