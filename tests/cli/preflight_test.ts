@@ -26,7 +26,7 @@ Deno.test("run --dry-run prints the plan and a cost range, runs nothing, and nee
   ]);
   assert.equal(result.code, 0, result.stderr);
   const lines = result.stdout.trim().split("\n");
-  assert.equal(lines[0], "plan: 8 systems × 21 questions × 1 repeats = 168 runs");
+  assert.equal(lines[0], "plan: 9 systems × 21 questions × 1 repeats = 189 runs");
   const line = (system: string) => lines.find((l) => l.startsWith(`  ${system} (`)) ?? "";
   assert.match(
     line("closed_book"),

@@ -18,7 +18,7 @@ Deno.test("validate: the bundled config is OK and the summary names what it foun
   );
   assert.match(
     result.stdout,
-    /models: +gpt-4o-mini \(closed_book, rag_bm25, rag_vector, rag_hybrid, agent_search_only, agent_with_tools, agent_all_tools, grep_agent\)\n/,
+    /models: +gpt-4o-mini \(closed_book, rag_bm25, rag_vector, rag_hybrid, agent_search_only, agent_with_tools, agent_all_tools, code_agent, grep_agent\)\n/,
   );
   assert.match(result.stdout, /corpus: +31 documents, 1 tables/);
   assert.match(result.stdout, /questions: 21/);
