@@ -87,8 +87,12 @@ export function splitDocument(doc: Document, options: PassageOptions = {}): Pass
     throw new RangeError(`minWords must be a whole number from 0 to maxWords, got ${minWords}.`);
   }
   const text = doc.text;
-  if (countWords(text, maxWords + 1) <= maxWords) return [passage(doc, 0, text.trim())];
-  const ranges = pack(cutLongUnits(text, findUnits(text), maxWords), maxWords, minWords);
+  // One scan: the units' word counts add up to the document's (a short document is one passage).
+  const units = findUnits(text);
+  let words = 0;
+  for (let u = 0; u < units.length; u++) words += units[u].words;
+  if (words <= maxWords) return [passage(doc, 0, text.trim())];
+  const ranges = pack(cutLongUnits(text, units, maxWords), maxWords, minWords);
   return ranges.map((r, index) => passage(doc, index, text.slice(r.start, r.end)));
 }
 
@@ -116,31 +120,6 @@ export function isSpace(c: number): boolean {
 export function isIdeograph(c: number): boolean {
   return (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) ||
     (c >= 0xf900 && c <= 0xfaff);
-}
-
-/** Words of `text`, counting no further than `limit`. */
-function countWords(text: string, limit: number): number {
-  let words = 0;
-  let inWord = false;
-  const n = text.length;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c <= 32) inWord = false;
-    else if (c < 128) {
-      if (!inWord) {
-        inWord = true;
-        if (++words >= limit) return words;
-      }
-    } else if (isSpace(c)) inWord = false;
-    else if (isIdeograph(c)) {
-      inWord = false;
-      if (++words >= limit) return words;
-    } else if (!inWord) {
-      inWord = true;
-      if (++words >= limit) return words;
-    }
-  }
-  return words;
 }
 
 // ASCII characters that end a sentence (1) or may follow its end (2): . ! ? and closers " ' ) ] }

@@ -91,9 +91,14 @@ class UnitTable {
       const stored = slots[at + S_LENGTH];
       if (stored === 0) return MISSING;
       if (slots[at + S_HASH] !== h || stored !== len + 1) continue;
-      for (let k = 0; k < inline; k += 2) {
-        const high = k + 1 < len ? (bytes[s + k + 1] | 32) << 16 : 0;
-        if (slots[at + S_UNITS + (k >> 1)] !== ((bytes[s + k] | 32) | high)) continue probe;
+      // Whole pairs of units, then the odd last one (its high half is 0).
+      const pairs = inline & ~1;
+      for (let k = 0; k < pairs; k += 2) {
+        const pair = (bytes[s + k] | 32) | ((bytes[s + k + 1] | 32) << 16);
+        if (slots[at + S_UNITS + (k >> 1)] !== pair) continue probe;
+      }
+      if (pairs !== inline && slots[at + S_UNITS + (pairs >> 1)] !== (bytes[s + pairs] | 32)) {
+        continue;
       }
       const from = slots[at + S_POOL];
       const pool = this.#pool;
@@ -178,7 +183,9 @@ class UnitTable {
       if (old[at + S_LENGTH] === 0) continue;
       let j = old[at + S_HASH] & mask;
       while (slots[j * SLOT + S_LENGTH] !== 0) j = (j + 1) & mask;
-      slots.set(old.subarray(at, at + SLOT), j * SLOT);
+      // Slot by slot, not `set(subarray(...))`: a view per slot made growing slow.
+      const to = j * SLOT;
+      for (let k = 0; k < SLOT; k++) slots[to + k] = old[at + k];
     }
     this.#slots = slots;
     this.#mask = mask;
