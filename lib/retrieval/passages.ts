@@ -187,6 +187,21 @@ function findUnits(text: string): Unit[] {
       words = 0;
       sentenceEnd = false;
     } else if (role !== 2) sentenceEnd = false;
+    if (inWord && start >= 0) {
+      // The rest of a plain ASCII word at once: each of its characters would only move lastEnd
+      // and clear sentenceEnd.
+      let j = i + 1;
+      while (j < n) {
+        const d = text.charCodeAt(j);
+        if (d <= 32 || d >= 128 || SENTENCE[d] !== 0) break;
+        j++;
+      }
+      if (j > i + 1) {
+        i = j - 1;
+        lastEnd = j;
+        sentenceEnd = false;
+      }
+    }
   }
   if (start >= 0) pushUnit(units, start, lastEnd, words, true);
   else if (units.length > 0) units[units.length - 1].paragraphEnd = true;
