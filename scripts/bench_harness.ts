@@ -1,23 +1,39 @@
 // deno-lint-ignore-file no-console
 /**
  * What the harness itself costs: ragbench `run --mock` against promptfoo
- * 0.121.20 with its `echo` provider, the same work on both sides — one
- * system (provider) answering N generated questions (test cases), each
+ * 0.121.20 with its `echo` provider, the same work on both sides — a system
+ * (provider) answering N generated questions (test cases), each answer
  * scored by one `contains` check — measured at N = 200 and N = 2,000, each
  * side in a fresh process, wall time from spawn to exit.
  *
  *   deno run --allow-read --allow-write --allow-run --allow-env \
- *     scripts/bench_harness.ts [--small 200] [--large 2000] [--rounds 3] [--skip-promptfoo]
+ *     scripts/bench_harness.ts [--small 200] [--large 2000] [--rounds 3] [--skip-promptfoo] \
+ *       [--root DIR] [--code-small 10] [--code-large 40]
+ *
+ * ragbench is measured twice: with `closed_book` alone (the like-for-like
+ * peer of promptfoo's one echo provider), and with the loops of issue 8
+ * together — `closed_book`, `agent_search` (native function calling),
+ * `agent_search` with `agent_mode: react_json`, `rag` over BM25 and
+ * `grep_agent` — driven by a mock script that makes each agent take tool
+ * steps (a `search` for the search agents, `corpus_grep` then
+ * `read_document` for grep_agent), so the trace, trajectory and failure
+ * metrics are all computed. Its per-pair figure is per system × question.
+ * `code_agent` is left out of that figure: it starts a sandboxed
+ * subprocess per question, so its cost is of another order; it is
+ * measured on its own (per question, from `--code-small` against
+ * `--code-large` questions) and printed below.
  *
  * From the medians of `--rounds` runs: marginal cost per pair =
- * (t(large) − t(small)) / (large − small), fixed cost = t(small) − small ×
- * marginal. promptfoo is installed by the script with `npm install` into a
- * temporary folder (the npm registry must be reachable), and runs with its
- * cache, result writing, table, progress bar, telemetry and update check
- * off, its config folder in the temporary folder. ragbench runs with
- * `--quiet` and its default concurrency, writing its usual run directory
- * (results, summaries, report) into the temporary folder. Targets (issue
- * 8, item 11): ≤ 0.15 ms per pair and ≤ 0.3 s fixed for ragbench.
+ * (t(large) − t(small)) / ((large − small) × systems), fixed cost =
+ * t(small) − small × systems × marginal. promptfoo is installed by the
+ * script with `npm install` into a temporary folder (the npm registry must
+ * be reachable), and runs with its cache, result writing, table, progress
+ * bar, telemetry and update check off, its config folder in the temporary
+ * folder. ragbench runs with `--quiet` and its default concurrency, writing
+ * its usual run directory (results, summaries, report) into the temporary
+ * folder. `--root` measures another checkout of ragbench (e.g. main, for a
+ * before/after). Targets (issue 8, item 11): ≤ 0.15 ms per pair and ≤ 0.3 s
+ * fixed for ragbench with the loops included.
  *
  * @module
  */
@@ -25,7 +41,6 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const PROMPTFOO = "promptfoo@0.121.20";
 
 function flag(name: string, fallback: string): string {
@@ -33,29 +48,63 @@ function flag(name: string, fallback: string): string {
   return i === -1 ? fallback : Deno.args[i + 1];
 }
 
+const ROOT = join(flag("root", fileURLToPath(new URL("../", import.meta.url))), "/");
+
 const small = Number(flag("small", "200"));
 const large = Number(flag("large", "2000"));
 const rounds = Number(flag("rounds", "3"));
+const codeSmall = Number(flag("code-small", "10"));
+const codeLarge = Number(flag("code-large", "40"));
 const skipPromptfoo = Deno.args.includes("--skip-promptfoo");
+
+/** The systems of each ragbench side, as YAML flow mappings. */
+const SYSTEM_SETS = new Map<string, string[]>([
+  ["closed_book", ["{type: closed_book, name: closed_book}"]],
+  ["loops", [
+    "{type: closed_book, name: closed_book}",
+    "{type: agent_search, name: agent_native}",
+    "{type: agent_search, name: agent_react, agent_mode: react_json}",
+    "{type: rag, name: rag_bm25, retriever: bm25}",
+    "{type: grep_agent, name: grep_agent}",
+  ]],
+  ["code_agent", ["{type: code_agent, name: code_agent}"]],
+]);
+
+/**
+ * One entry for every generated question: the search agents search, the
+ * index-free grep agent greps and reads instead, closed_book recalls.
+ */
+const MOCK_SCRIPT = `"of the benchmark list":
+  - { call: search, args: { query: Eiffel Tower completed year } }
+  - { call: corpus_grep, args: { pattern: Eiffel completed }, instead_of: search }
+  - { call: read_document, args: { doc_id: eiffel_tower }, instead_of: search }
+  - { answer: "The Eiffel Tower was completed in 1889 [eiffel_tower]." }
+  - { recall: "It was completed in 1889." }
+`;
 
 function question(i: number): { id: string; question: string } {
   return { id: `q${i}`, question: `What is item number ${i} of the benchmark list?` };
 }
 
-function ragbenchInputs(dir: string, n: number): string {
+function ragbenchInputs(dir: string, n: number, set: string): string {
+  const questions = join(dir, `q${n}.jsonl`);
   const lines = Array.from(
     { length: n },
     (_, i) => JSON.stringify({ ...question(i), checks: [{ type: "contains", value: `${i}` }] }),
   );
-  Deno.writeTextFileSync(join(dir, `q${n}.jsonl`), lines.join("\n") + "\n");
-  const config = join(dir, `ragbench${n}.yaml`);
+  Deno.writeTextFileSync(questions, lines.join("\n") + "\n");
+  Deno.writeTextFileSync(join(dir, "mock.yaml"), MOCK_SCRIPT);
+  const config = join(dir, `ragbench_${set}_${n}.yaml`);
   Deno.writeTextFileSync(
     config,
-    `name: harness${n}
+    `name: harness_${set}_${n}
 corpus: ${ROOT}arenas/rag/corpus.json
 questions: q${n}.jsonl
+mock_script: mock.yaml
+retrievers:
+  bm25: {kind: bm25, top_k: 5}
 systems:
-  - {type: closed_book, name: closed_book}
+${SYSTEM_SETS.get(set)!.map((system) => `  - ${system}`).join("\n")}
 `,
   );
   return config;
@@ -101,40 +150,71 @@ function median(values: number[]): number {
 
 interface Side {
   name: string;
+  /** Systems per question: the per-pair figure is per system × question. */
+  systems: number;
+  small: number;
+  large: number;
   run(n: number, round: number): Promise<number>;
 }
 
-async function measure(side: Side): Promise<{ name: string; small: number; large: number }> {
+interface Measured {
+  name: string;
+  small: number;
+  large: number;
+  perPair: number;
+  fixed: number;
+}
+
+async function measure(side: Side): Promise<Measured> {
   const times = { small: [] as number[], large: [] as number[] };
   for (let round = 0; round < rounds; round++) {
-    times.small.push(await side.run(small, round));
-    times.large.push(await side.run(large, round));
+    times.small.push(await side.run(side.small, round));
+    times.large.push(await side.run(side.large, round));
   }
-  return { name: side.name, small: median(times.small), large: median(times.large) };
+  const t = { small: median(times.small), large: median(times.large) };
+  const perPair = (t.large - t.small) / ((side.large - side.small) * side.systems);
+  const fixed = t.small - side.small * side.systems * perPair;
+  return { name: side.name, ...t, perPair, fixed };
+}
+
+function row(r: Measured): string {
+  return `${r.name} | ${(r.small / 1000).toFixed(2)} | ${(r.large / 1000).toFixed(2)} | ${
+    r.perPair.toFixed(3)
+  } | ${(r.fixed / 1000).toFixed(2)}`;
 }
 
 const work = await Deno.makeTempDir({ prefix: "ragbench_bench_harness_" });
 try {
-  const ragbenchConfigs = new Map([small, large].map((n) => [n, ragbenchInputs(work, n)]));
-  const ragbench: Side = {
-    name: "ragbench run --mock",
-    run: (n, round) =>
-      timed(Deno.execPath(), [
-        "run",
-        "--unstable-worker-options",
-        "--unstable-raw-imports",
-        `--allow-read=${ROOT},${work}`,
-        `--allow-write=${work}`,
-        join(ROOT, "main.ts"),
-        "run",
-        ragbenchConfigs.get(n)!,
-        "--mock",
-        "--quiet",
-        "--out",
-        join(work, `run-${n}-${round}`),
-      ], { cwd: work, env: { NO_COLOR: "1" } }),
+  const ragbenchSide = (set: string, sizes: [number, number]): Side => {
+    const configs = new Map(sizes.map((n) => [n, ragbenchInputs(work, n, set)]));
+    const systems = SYSTEM_SETS.get(set)!.length;
+    return {
+      name: `ragbench run --mock (${set}${systems > 1 ? `, ${systems} systems` : ""})`,
+      systems,
+      small: sizes[0],
+      large: sizes[1],
+      run: (n, round) =>
+        timed(Deno.execPath(), [
+          "run",
+          "--unstable-worker-options",
+          "--unstable-raw-imports",
+          `--allow-read=${ROOT},${work}`,
+          `--allow-write=${work}`,
+          `--allow-run=${Deno.execPath()}`,
+          join(ROOT, "main.ts"),
+          "run",
+          configs.get(n)!,
+          "--mock",
+          "--quiet",
+          "--out",
+          join(work, `run-${set}-${n}-${round}`),
+        ], { cwd: work, env: { NO_COLOR: "1" } }),
+    };
   };
-  const sides: Side[] = [ragbench];
+  const sides: Side[] = [
+    ragbenchSide("closed_book", [small, large]),
+    ragbenchSide("loops", [small, large]),
+  ];
   if (!skipPromptfoo) {
     const prefix = join(work, "promptfoo");
     console.error(`installing ${PROMPTFOO} into ${prefix} ...`);
@@ -158,6 +238,9 @@ try {
     };
     sides.push({
       name: `${PROMPTFOO} eval (echo)`,
+      systems: 1,
+      small,
+      large,
       run: (n) =>
         timed("node", [
           join(prefix, "node_modules/promptfoo/dist/src/entrypoint.js"),
@@ -172,36 +255,38 @@ try {
     });
   }
   console.log(
-    `# harness overhead: one system × N questions, one contains check each; N = ${small} and ${large}; ` +
-      `median of ${rounds} fresh processes per point`,
+    `# harness overhead: N generated questions, one contains check each; N = ${small} and ${large}; ` +
+      `median of ${rounds} fresh processes per point; ragbench at ${ROOT}`,
   );
   console.log("side | t(small) s | t(large) s | per pair ms | fixed s");
-  const results = [];
+  const results = new Map<string, Measured>();
   for (const side of sides) {
     const r = await measure(side);
-    const perPair = (r.large - r.small) / (large - small);
-    const fixed = r.small - small * perPair;
-    results.push({ ...r, perPair, fixed });
+    results.set(side.name, r);
+    console.log(row(r));
+  }
+  const [closedBook, loops, promptfoo] = [...results.values()];
+  if (promptfoo) {
+    for (const rb of [closedBook, loops]) {
+      console.log(
+        `ratio ${rb.name} / promptfoo: per pair ${(rb.perPair / promptfoo.perPair).toFixed(3)}×, ` +
+          `fixed ${(rb.fixed / promptfoo.fixed).toFixed(3)}×`,
+      );
+    }
+  }
+  for (const rb of [closedBook, loops]) {
     console.log(
-      `${r.name} | ${(r.small / 1000).toFixed(2)} | ${(r.large / 1000).toFixed(2)} | ${
-        perPair.toFixed(3)
-      } | ${(fixed / 1000).toFixed(2)}`,
+      `targets, ${rb.name}: per pair ${rb.perPair.toFixed(3)} ms (≤ 0.15: ${
+        rb.perPair <= 0.15 ? "met" : "not met"
+      }), fixed ${(rb.fixed / 1000).toFixed(2)} s (≤ 0.3: ${rb.fixed <= 300 ? "met" : "not met"})`,
     );
   }
-  if (results.length === 2) {
-    const [rb, pf] = results;
-    console.log(
-      `ratio ragbench / promptfoo: per pair ${(rb.perPair / pf.perPair).toFixed(3)}×, fixed ${
-        (rb.fixed / pf.fixed).toFixed(3)
-      }×`,
-    );
-  }
-  const [rb] = results;
+  const code = await measure(ragbenchSide("code_agent", [codeSmall, codeLarge]));
   console.log(
-    `ragbench targets: per pair ${rb.perPair.toFixed(3)} ms (≤ 0.15: ${
-      rb.perPair <= 0.15 ? "met" : "not met"
-    }), ` +
-      `fixed ${(rb.fixed / 1000).toFixed(2)} s (≤ 0.3: ${rb.fixed <= 300 ? "met" : "not met"})`,
+    `code_agent alone (a sandboxed subprocess per question; N = ${codeSmall} and ${codeLarge}, ` +
+      `not in the per-pair figures): ${code.perPair.toFixed(1)} ms per question, fixed ${
+        (code.fixed / 1000).toFixed(2)
+      } s`,
   );
 } finally {
   await Deno.remove(work, { recursive: true });

@@ -98,10 +98,11 @@ export async function planSystems(
   options: PlanOptions,
 ): Promise<Plan> {
   const env = { corpus, now: config.evaluation.tools_now };
-  const workerHost = options.inProcess ? null : createWorkerHost({
-    ...env,
-    prepare: builtinsOffered(config),
-  });
+  const prepare = builtinsOffered(config);
+  const workerHost = options.inProcess ? null : createWorkerHost({ ...env, prepare });
+  // With built-ins offered, the worker loads and builds its indexes while the retrievers are built
+  // here; with none, it is never started.
+  if (prepare.length > 0) void workerHost?.ready();
   const builtinHost = workerHost ?? createInProcessHost([...BUILTIN_TOOLS.values()], env);
   const hosts: ToolHost[] = [builtinHost];
   const signal = options.signal ?? new AbortController().signal;
@@ -197,7 +198,7 @@ export async function planSystems(
       });
     }
     // Indexes are built now, before any question, not inside a call's timeout.
-    await workerHost?.ready();
+    if (prepare.length > 0) await workerHost?.ready();
     return {
       systems,
       summary: systems.map((s) => ({

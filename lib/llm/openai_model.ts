@@ -36,8 +36,9 @@ import {
   withRetries,
 } from "./retry_policy.ts";
 
-/** The API root used when `baseUrl` is not set. */
-export const OPENAI_BASE_URL = "https://api.openai.com/v1";
+import { OPENAI_BASE_URL } from "./endpoint_text.ts";
+
+export { OPENAI_BASE_URL };
 /** Default time one HTTP attempt may take, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 /** Default number of retries after a connection error, timeout, 408, 409, 429 or 5xx (see retry_policy.ts). */

@@ -11,6 +11,13 @@
 import { RagbenchError } from "../errors.ts";
 import { describeFsError, writeFileAtomic } from "../util/fs.ts";
 
+/**
+ * The line each appended object was written as, so {@link rewriteJsonl}
+ * does not serialise a run's results a second time. An object is not
+ * changed after it is appended (results are final when handed to the sink).
+ */
+const written = new WeakMap<object, string>();
+
 /** Appends JSON lines to a file. */
 export interface JsonlWriter {
   /**
@@ -56,7 +63,9 @@ export function jsonlWriter(file: WritableFile, path: string): JsonlWriter {
   let queue = Promise.resolve();
   return {
     append(value) {
-      const bytes = encoder.encode(JSON.stringify(value) + "\n");
+      const line = JSON.stringify(value) + "\n";
+      if (typeof value === "object" && value !== null) written.set(value, line);
+      const bytes = encoder.encode(line);
       // Lines are written one after another, never interleaved.
       queue = queue.then(async () => {
         let offset = 0;
@@ -118,7 +127,15 @@ export async function readJsonl(
   return values;
 }
 
-/** Replaces the file with `values`, one a line, atomically. */
+/**
+ * Replaces the file with `values`, one a line, atomically. A value appended
+ * by a writer of this process is written as the line it was appended as.
+ */
 export async function rewriteJsonl(path: string, values: readonly unknown[]): Promise<void> {
-  await writeFileAtomic(path, values.map((v) => JSON.stringify(v) + "\n").join(""));
+  await writeFileAtomic(
+    path,
+    values.map((v) =>
+      (typeof v === "object" && v !== null ? written.get(v) : undefined) ?? JSON.stringify(v) + "\n"
+    ).join(""),
+  );
 }

@@ -16,7 +16,8 @@ import type { EmbeddingConfig } from "../config/retriever_schema.ts";
 import { EMBEDDING_CACHE_FILE } from "../cache/cache_dir.ts";
 import { EmbeddingCache } from "./embedding_cache.ts";
 import { createHashingEmbedder, HASHING_DEFAULT_DIMENSIONS } from "./hashing_embedder.ts";
-import { createOpenAIEmbedder } from "./openai_embedder.ts";
+import { openAIEmbedderId } from "./openai_embedder_id.ts";
+import type { OpenAIEmbedderOptions } from "./openai_embedder.ts";
 import type { Embedder } from "./types.ts";
 
 /**
@@ -87,7 +88,7 @@ export function createEmbedderPool(options: EmbedderPoolOptions): EmbedderPool {
     if (known) return known;
     const embedder = used.provider === "hashing"
       ? createHashingEmbedder(used.dimensions ?? HASHING_DEFAULT_DIMENSIONS)
-      : createOpenAIEmbedder({
+      : lazyOpenAIEmbedder({
         model: used.model,
         baseUrl: used.base_url,
         apiKey: used.api_key_env === null ? null : env(used.api_key_env) ?? null,
@@ -113,5 +114,23 @@ export function createEmbedderPool(options: EmbedderPoolOptions): EmbedderPool {
     effective: (config) => effectiveEmbedding(config, options.mock),
     close,
     [Symbol.dispose]: close,
+  };
+}
+
+/**
+ * An `openai` embedder whose module (and `npm:openai`) is loaded on the
+ * first `embed`, so a run that never embeds through an endpoint does not
+ * pay for loading the SDK. Its identity is computed at once, as the eager
+ * embedder's is (an invalid base URL still fails here).
+ */
+function lazyOpenAIEmbedder(options: OpenAIEmbedderOptions): Embedder {
+  const id = openAIEmbedderId(options.model, options.baseUrl, options.dimensions);
+  let loading: Promise<Embedder> | null = null;
+  return {
+    id,
+    embed(texts, embedOptions) {
+      loading ??= import("./openai_embedder.ts").then((m) => m.createOpenAIEmbedder(options));
+      return loading.then((embedder) => embedder.embed(texts, embedOptions));
+    },
   };
 }

@@ -25,8 +25,8 @@
 
 import OpenAI from "openai";
 import { withoutEnvironment } from "../util/node_env.ts";
-import { OPENAI_BASE_URL } from "../llm/openai_model.ts";
-import { safeUrl } from "../llm/openai_errors.ts";
+import { OPENAI_BASE_URL, safeUrl } from "../llm/endpoint_text.ts";
+import { openAIEmbedderId } from "./openai_embedder_id.ts";
 import type { EmbeddingCache } from "./embedding_cache.ts";
 import {
   afterRetries,
@@ -35,6 +35,8 @@ import {
   malformedReply,
 } from "./embedding_errors.ts";
 import type { Embedder, Embeddings, EmbedKind } from "./types.ts";
+
+export { openAIEmbedderId };
 
 /** US dollars per million input tokens of OpenAI's embedding models (published prices). */
 export const KNOWN_EMBEDDING_PRICES: ReadonlyMap<string, number> = new Map([
@@ -69,15 +71,6 @@ export interface OpenAIEmbedderOptions {
   cache: EmbeddingCache | null;
   /** Waits between retries (tests pass a recorder); default a timer that the signal cancels. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
-}
-
-/** The identity of an OpenAI-compatible embedder: `openai:<base URL>:<model>@<dimensions|native>`. */
-export function openAIEmbedderId(
-  model: string,
-  baseUrl: string | null,
-  dimensions: number | null,
-): string {
-  return `openai:${safeUrl(baseUrl ?? OPENAI_BASE_URL)}:${model}@${dimensions ?? "native"}`;
 }
 
 /**

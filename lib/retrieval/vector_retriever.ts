@@ -15,7 +15,7 @@
 import type { EmbeddingConfig, RetrieverConfig } from "../config/retriever_schema.ts";
 import { RagbenchError } from "../errors.ts";
 import { ModelCallError } from "../llm/model.ts";
-import { EmbeddingError } from "./embedding_errors.ts";
+import { EmbeddingError } from "./embedding_error.ts";
 import type { Passage } from "./passages.ts";
 import type { Embedder, RetrievalOutcome, Retriever } from "./types.ts";
 import { VectorIndex } from "./vector_index.ts";

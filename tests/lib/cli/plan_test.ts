@@ -158,3 +158,28 @@ Deno.test("plan: a query embedding that fails is an error result the model sees,
     await plan.close();
   }
 });
+
+Deno.test("plan: the sandbox worker is not started when no system offers a built-in", async () => {
+  const started: string[] = [];
+  const original = globalThis.Worker;
+  globalThis.Worker = class {
+    constructor(url: string | URL) {
+      started.push(String(url));
+      throw new Error("no worker may start");
+    }
+  } as unknown as typeof Worker;
+  try {
+    const config = configOf(
+      "  - {type: closed_book, name: a}\n  - {type: rag, name: b}\n  - {type: agent_search, name: c, tools: []}\n",
+    );
+    const plan = await planSystems(config, corpus, { concurrency: 1 });
+    await plan.close();
+    assert.deepEqual(started, []);
+    // With a built-in offered, the worker is started while the plan is made.
+    const withTool = configOf("  - {type: agent_search, name: d, tools: [calculator]}\n");
+    await assert.rejects(planSystems(withTool, corpus, { concurrency: 1 }));
+    assert.equal(started.length, 1);
+  } finally {
+    globalThis.Worker = original;
+  }
+});

@@ -73,3 +73,16 @@ Deno.test("jsonl: a failed write (disk full) is an io error naming the file, and
   await writer.flush();
   assert.deepEqual(written, ['{"n":1}\n']);
 });
+
+Deno.test("jsonl: a rewrite reuses the line an object was appended as, and serialises the others", async () => {
+  await using t = await tempTree();
+  const path = t.path("r.jsonl");
+  const writer = await openJsonlWriter(path);
+  const appended = { n: 2 };
+  await writer.append(appended);
+  writer.close();
+  // The written line is reused as is: the object is not serialised again.
+  appended.n = 99;
+  await rewriteJsonl(path, [{ n: 1 }, appended, "s"]);
+  assert.equal(await Deno.readTextFile(path), '{"n":1}\n{"n":2}\n"s"\n');
+});
