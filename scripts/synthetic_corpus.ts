@@ -8,6 +8,7 @@
  */
 
 import type { Corpus, Document } from "../lib/types.ts";
+import { createRng } from "../lib/util/prng.ts";
 
 /** Sizes of a synthetic corpus. */
 export interface SyntheticOptions {
@@ -21,16 +22,7 @@ export interface SyntheticOptions {
 }
 
 /** A seeded PRNG (mulberry32): same seed, same sequence, on every machine. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const prng: (seed: number) => () => number = createRng;
 
 const SYLLABLES = [
   "ka",

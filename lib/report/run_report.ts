@@ -64,17 +64,12 @@ export function analyseRun(input: RunReportInput): RunReport {
   for (const line of input.lines) {
     if (line.flags.budget_exhausted) budget.set(line.system, (budget.get(line.system) ?? 0) + 1);
   }
-  const bySystem = new Map(input.summaries.systems.map((s) => [s.system, s]));
+  const figures = systemFigures(input);
   const recommendation = recommend(
     input.systems.map((s) => {
-      const summary = bySystem.get(s.name);
+      const { summary, ...f } = figures(s);
       return {
-        system: s.name,
-        model: s.model,
-        questions: summary?.questions ?? 0,
-        errors: summary?.errors ?? 0,
-        cost_per_question: summary?.cost_per_question ?? null,
-        p50_latency_ms: summary?.p50_latency_ms ?? null,
+        ...f,
         best_effort_rate: summary?.best_effort_rate ?? null,
         budget_exhausted: budget.get(s.name) ?? 0,
         network_tools: s.networkTools,
@@ -83,6 +78,23 @@ export function analyseRun(input: RunReportInput): RunReport {
     stats,
   );
   return { stats, recommendation };
+}
+
+/** The headline figures of each system, from its summary row (zeros and nulls without one). */
+function systemFigures(input: RunReportInput) {
+  const bySystem = new Map(input.summaries.systems.map((s) => [s.system, s]));
+  return (s: ReportSystem) => {
+    const summary = bySystem.get(s.name);
+    return {
+      system: s.name,
+      model: s.model,
+      questions: summary?.questions ?? 0,
+      errors: summary?.errors ?? 0,
+      cost_per_question: summary?.cost_per_question ?? null,
+      p50_latency_ms: summary?.p50_latency_ms ?? null,
+      summary,
+    };
+  };
 }
 
 /**
@@ -94,7 +106,7 @@ export async function writeRunReport(input: RunReportInput): Promise<RunReport> 
   const report = analyseRun(input);
   const { stats, recommendation } = report;
   const statsBySystem = new Map(stats.systems.map((s) => [s.system, s]));
-  const summaries = new Map(input.summaries.systems.map((s) => [s.system, s]));
+  const figures = systemFigures(input);
   await writeFileAtomic(
     join(input.dir, REPORT_FILES.recommendation),
     JSON.stringify(recommendation, null, 2) + "\n",
@@ -104,14 +116,9 @@ export async function writeRunReport(input: RunReportInput): Promise<RunReport> 
     summaryMarkdown(
       { name: input.name, dir: input.dir },
       input.systems.map((s) => {
-        const summary = summaries.get(s.name);
+        const { summary, ...f } = figures(s);
         return {
-          system: s.name,
-          model: s.model,
-          questions: summary?.questions ?? 0,
-          errors: summary?.errors ?? 0,
-          cost_per_question: summary?.cost_per_question ?? null,
-          p50_latency_ms: summary?.p50_latency_ms ?? null,
+          ...f,
           avg_tool_calls: summary?.avg_tool_calls ?? null,
           stats: statsBySystem.get(s.name)!,
         };

@@ -34,6 +34,8 @@
  * @module
  */
 
+import { createRng } from "../util/prng.ts";
+
 /** Seed of every random draw in the statistics (fixed, so reports are reproducible). */
 export const STATS_SEED = 20_260_101;
 /** Resamples of every bootstrap interval. */
@@ -66,20 +68,8 @@ export interface PairedComparison {
   mde: number | null;
 }
 
-/**
- * A PRNG (mulberry32) returning floats in [0, 1). Small, fast and good enough
- * for resampling; not for cryptography.
- */
-export function createRng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded PRNG the resampling draws from (re-exported for tests). */
+export { createRng };
 
 /** Mean and percentile-bootstrap 95 % interval of `values`; null when empty. */
 export function bootstrapMean(

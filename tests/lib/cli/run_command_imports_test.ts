@@ -23,13 +23,13 @@ async function staticGraph(entry: string): Promise<Set<string>> {
   };
   const modules = new Map(info.modules.map((m) => [m.specifier, m]));
   const seen = new Set<string>(info.roots);
-  const todo = [...info.roots];
-  while (todo.length > 0) {
-    for (const dep of modules.get(todo.pop()!)?.dependencies ?? []) {
+  const pending = [...info.roots];
+  while (pending.length > 0) {
+    for (const dep of modules.get(pending.pop()!)?.dependencies ?? []) {
       const target = dep.code?.specifier;
       if (dep.isDynamic || !target || seen.has(target)) continue;
       seen.add(target);
-      todo.push(target);
+      pending.push(target);
     }
   }
   return seen;

@@ -1,0 +1,19 @@
+/**
+ * A small seeded PRNG (mulberry32): the same seed gives the same sequence on
+ * every machine. Used where results must be reproducible (the statistics'
+ * resampling, the synthetic benchmark corpus); not for cryptography.
+ *
+ * @module
+ */
+
+/** A generator of floats in [0, 1) seeded with `seed`. */
+export function createRng(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
