@@ -141,8 +141,8 @@ function unreachableMessage(site: string, causes: unknown[], apiKey: string | nu
     "Check model.base_url and that the server is running.";
 }
 
-/** The error's causes, outermost first, skipping the SDK's generic wrapper. */
-function causeChain(error: Error): unknown[] {
+/** The error's causes, outermost first, skipping the SDK's generic wrapper (at most five). */
+export function causeChain(error: Error): unknown[] {
   const chain: unknown[] = [];
   let current: unknown = error.cause;
   while (current !== undefined && chain.length < 5) {

@@ -138,7 +138,17 @@ export function retryDelayMs(headers: Headers | null, retry: number, clock: Retr
 
 /** The wait the server asked for, in ms, or null when it asked none (or an unusable one). */
 export function serverWaitMs(headers: Headers | null, nowMs: number): number | null {
-  if (headers === null) return null;
+  const wait = requestedWaitMs(headers, nowMs);
+  return wait === null || wait > MAX_SERVER_WAIT_MS ? null : wait;
+}
+
+/**
+ * The wait `retry-after-ms` (milliseconds) or `Retry-After` (seconds, or an
+ * HTTP date) asks for, in whole ms, with no upper bound; null when neither
+ * header holds a usable value. Callers decide what a very long wait means.
+ */
+export function requestedWaitMs(headers: Headers | null | undefined, nowMs: number): number | null {
+  if (!headers || typeof headers.get !== "function") return null;
   let wait: number | null = null;
   const ms = headers.get("retry-after-ms");
   if (ms !== null && /^\s*\d+(\.\d+)?\s*$/.test(ms)) wait = Number(ms);
@@ -151,8 +161,7 @@ export function serverWaitMs(headers: Headers | null, nowMs: number): number | n
       if (Number.isFinite(date)) wait = Math.max(0, date - nowMs);
     }
   }
-  if (wait === null || !Number.isFinite(wait) || wait > MAX_SERVER_WAIT_MS) return null;
-  return Math.round(wait);
+  return wait === null || !Number.isFinite(wait) ? null : Math.round(wait);
 }
 
 function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {

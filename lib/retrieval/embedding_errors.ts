@@ -11,7 +11,8 @@
 
 import OpenAI from "openai";
 import { EmbeddingError } from "./embedding_error.ts";
-import { clip, scrub } from "../llm/openai_errors.ts";
+import { causeChain, clip, scrub } from "../llm/openai_errors.ts";
+import { requestedWaitMs } from "../llm/retry_policy.ts";
 
 export { EmbeddingError };
 
@@ -121,14 +122,14 @@ function statusMessage(at: string, status: number, said: string, hasKey: boolean
 }
 
 function isPermissionFailure(error: Error): boolean {
-  return causes(error).some((cause) =>
+  return causeChain(error).some((cause) =>
     cause instanceof Deno.errors.NotCapable ||
     (cause instanceof Error && cause.message.includes("Requires net access"))
   );
 }
 
 function unreachable(at: string, site: string, error: Error, apiKey: string | null): string {
-  const chain = causes(error);
+  const chain = causeChain(error);
   const text = chain.map((c) => c instanceof Error ? c.message : String(c)).join(" | ");
   const permission = /Requires net access to "([^"]+)"/.exec(text);
   if (permission || chain.some((c) => c instanceof Deno.errors.NotCapable)) {
@@ -147,16 +148,6 @@ function unreachable(at: string, site: string, error: Error, apiKey: string | nu
     "Check embedding.base_url and that the server is running.";
 }
 
-function causes(error: Error): unknown[] {
-  const chain: unknown[] = [];
-  let current: unknown = error.cause;
-  while (current !== undefined && chain.length < 5) {
-    chain.push(current);
-    current = current instanceof Error ? current.cause : undefined;
-  }
-  return chain.length > 0 ? chain : [error];
-}
-
 function detail(body: unknown, apiKey: string | null): string {
   const message = typeof body === "object" && body !== null && "message" in body
     ? (body as { message: unknown }).message
@@ -164,18 +155,8 @@ function detail(body: unknown, apiKey: string | null): string {
   return typeof message === "string" ? clip(scrub(message.trim(), apiKey), 200) : "";
 }
 
-/** Wait asked for by `retry-after-ms` or `retry-after` (seconds or an HTTP date), in ms. */
+/** Wait asked for by `retry-after-ms` or `retry-after` (seconds or an HTTP date), in ms, capped. */
 export function retryAfter(headers: Headers | undefined, now = Date.now()): number | null {
-  if (headers === undefined || typeof headers.get !== "function") return null;
-  const ms = Number(headers.get("retry-after-ms") ?? NaN);
-  if (Number.isFinite(ms) && ms >= 0) return Math.min(ms, MAX_RETRY_AFTER_MS);
-  const value = headers.get("retry-after");
-  if (value === null) return null;
-  const seconds = Number(value);
-  if (value.trim() !== "" && Number.isFinite(seconds) && seconds >= 0) {
-    return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
-  }
-  const date = Date.parse(value);
-  if (Number.isNaN(date)) return null;
-  return Math.min(Math.max(0, date - now), MAX_RETRY_AFTER_MS);
+  const wait = requestedWaitMs(headers, now);
+  return wait === null ? null : Math.min(wait, MAX_RETRY_AFTER_MS);
 }

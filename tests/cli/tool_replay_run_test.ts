@@ -1,7 +1,4 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { readJsonl } from "../../lib/report/jsonl.ts";
-import type { QuestionResult, ToolStep } from "../../lib/types.ts";
 import { execCli, ROOT, runCli } from "../support/cli.ts";
 import {
   chatCompletion,
@@ -9,6 +6,7 @@ import {
   type RecordedRequest,
   startFakeOpenAIServer,
 } from "../support/fake_openai_server.ts";
+import { firstToolStep } from "../support/run_steps.ts";
 import { tempTree } from "../support/temp.ts";
 
 /** A "network" tool whose every answer differs: only a recording can repeat it. */
@@ -83,14 +81,8 @@ systems:
   );
   assert.equal(replayed.code, 0, replayed.stderr);
   assert.match(replayed.stderr, /tool results \(replay\): 1 reused, 0 missed, 0 recorded/);
-  const step = async (dir: string) => {
-    const [line] = await readJsonl(
-      join(t.path(dir), "per_question_results.jsonl"),
-    ) as QuestionResult[];
-    return line.steps.find((s): s is ToolStep => s.type === "tool")!;
-  };
-  const live = await step("a");
-  const again = await step("b");
+  const live = await firstToolStep(t.path("a"));
+  const again = await firstToolStep(t.path("b"));
   assert.match(live.result.output, /^fetched https:\/\/example\.org\/ [0-9a-f-]{36}$/);
   assert.equal(again.result.output, live.result.output);
   assert.equal(again.result.error, null);
