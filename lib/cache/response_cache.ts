@@ -21,6 +21,7 @@ import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { join } from "node:path";
 import { RagbenchError } from "../errors.ts";
 import { describeFsError } from "../util/fs.ts";
+import { setUpShared } from "./sqlite_setup.ts";
 
 /** File name of the response cache inside the cache folder (the version changes with the layout). */
 export const RESPONSE_CACHE_FILE = "responses-v1.sqlite";
@@ -71,10 +72,9 @@ export function openResponseCache(dir: string): ResponseCache {
   let insert: StatementSync;
   try {
     db = new DatabaseSync(path);
-    // The busy timeout first: switching to WAL may itself wait for another process.
-    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    db.exec("PRAGMA journal_mode = WAL");
-    db.exec(
+    setUpShared(
+      db,
+      BUSY_TIMEOUT_MS,
       "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, kind TEXT NOT NULL, " +
         "value TEXT NOT NULL, recorded_at TEXT NOT NULL) WITHOUT ROWID",
     );

@@ -33,6 +33,7 @@ import { dirname } from "node:path";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { RagbenchError } from "../errors.ts";
 import { describeFsError } from "../util/fs.ts";
+import { setUpShared } from "../cache/sqlite_setup.ts";
 
 /** How long a write waits for another process's write to finish, in ms. */
 export const BUSY_TIMEOUT_MS = 15_000;
@@ -100,10 +101,7 @@ export class EmbeddingCache implements Disposable {
     try {
       Deno.mkdirSync(dirname(path), { recursive: true });
       db = new DatabaseSync(path);
-      db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      db.exec("PRAGMA journal_mode = WAL");
-      db.exec("PRAGMA synchronous = NORMAL");
-      db.exec(SCHEMA);
+      setUpShared(db, BUSY_TIMEOUT_MS, `PRAGMA synchronous = NORMAL;\n${SCHEMA}`);
       return new EmbeddingCache(path, db);
     } catch (error) {
       db?.close();
