@@ -37,8 +37,9 @@
  * Layout, chosen so a 100,000-document corpus indexes in seconds and in
  * about a hundred megabytes (`scripts/bench_retrieval.ts` measures it
  * against SQLite FTS5): term ids from one hash table (`TermDictionary`);
- * postings as one `Uint32Array` of passage numbers and one `Uint16Array` of
- * term counts (capped at 65,535), sliced per term by an offsets array (CSR),
+ * postings as one `Uint32Array` of passage numbers and one `Uint8Array` of
+ * term counts (a count of 255 or more is stored as 255, its exact value in a
+ * small map beside), sliced per term by an offsets array (CSR),
  * passage numbers ascending within a term; term-at-a-time scoring into a
  * reusable `Float64Array` accumulator that remembers which passages it
  * touched, then a top-k selection over those only. Exact dynamic pruning
@@ -102,7 +103,9 @@ export class Bm25Index {
   #terms: TermDictionary;
   #offsets: Uint32Array;
   #postings: Uint32Array;
-  #tfs: Uint16Array;
+  #tfs: Uint8Array;
+  /** Exact term counts of the postings whose `#tfs` entry is {@link TF_ESCAPE}, by posting. */
+  #bigTfs: Map<number, number>;
   #idf: Float64Array;
   #norm: Float64Array;
   /** Per term: its largest tf / (tf + norm) over the passages holding it (< 1). */
@@ -129,6 +132,7 @@ export class Bm25Index {
     this.#offsets = built.offsets;
     this.#postings = built.postings;
     this.#tfs = built.tfs;
+    this.#bigTfs = built.bigTfs;
     const n = passages.length;
     this.#idf = new Float64Array(built.terms.size);
     for (let t = 0; t < this.#idf.length; t++) {
@@ -144,7 +148,7 @@ export class Bm25Index {
     for (let t = 0; t < this.#peak.length; t++) {
       let peak = 0;
       for (let j = built.offsets[t]; j < built.offsets[t + 1]; j++) {
-        const tf = built.tfs[j];
+        const tf = this.#tf(j);
         const v = tf / (tf + this.#norm[built.postings[j]]);
         if (v > peak) peak = v;
       }
@@ -241,7 +245,8 @@ export class Bm25Index {
     const end = this.#offsets[id + 1];
     for (let j = this.#offsets[id]; j < end; j++) {
       const p = postings[j];
-      const tf = tfs[j];
+      let tf = tfs[j];
+      if (tf === TF_ESCAPE) tf = this.#tf(j);
       const before = scores[p];
       if (before === 0) touched[count++] = p;
       scores[p] = before + weight * tf / (tf + norm[p]);
@@ -265,7 +270,10 @@ export class Bm25Index {
       for (; j < end; j++) {
         const p = postings[j];
         const before = scores[p];
-        if (before !== 0) scores[p] = before + weight * tfs[j] / (tfs[j] + norm[p]);
+        if (before === 0) continue;
+        let tf = tfs[j];
+        if (tf === TF_ESCAPE) tf = this.#tf(j);
+        scores[p] = before + weight * tf / (tf + norm[p]);
       }
       return;
     }
@@ -273,17 +281,25 @@ export class Bm25Index {
       const p = touched[c];
       if (postings[j] < p) j = gallop(postings, j, end, p);
       if (j < end && postings[j] === p) {
-        const tf = tfs[j];
+        let tf = tfs[j];
+        if (tf === TF_ESCAPE) tf = this.#tf(j);
         scores[p] = scores[p] + weight * tf / (tf + norm[p]);
         j++;
       }
     }
   }
 
+  /** The term count of posting `j`. */
+  #tf(j: number): number {
+    const tf = this.#tfs[j];
+    return tf === TF_ESCAPE ? this.#bigTfs.get(j)! : tf;
+  }
+
   /** Sizes of the index. */
   get stats(): Bm25Stats {
     const arrays = [this.#offsets, this.#postings, this.#tfs, this.#idf, this.#norm, this.#peak];
-    let bytes = this.#scores.byteLength + this.#touched.byteLength + this.#terms.bytes;
+    let bytes = this.#scores.byteLength + this.#touched.byteLength + this.#terms.bytes +
+      this.#bigTfs.size * 16;
     for (const a of arrays) bytes += a.byteLength;
     return {
       passages: this.passages.length,
@@ -452,7 +468,9 @@ interface BuiltPostings {
   /** `offsets[t]..offsets[t+1]` is term t's slice of `postings` / `tfs`. */
   offsets: Uint32Array;
   postings: Uint32Array;
-  tfs: Uint16Array;
+  tfs: Uint8Array;
+  /** Exact counts of the postings whose `tfs` entry is {@link TF_ESCAPE}. */
+  bigTfs: Map<number, number>;
   /** Indexed terms per passage (stopwords excluded). */
   lengths: Uint32Array;
 }
@@ -551,7 +569,7 @@ function buildPostings(
       if (count < TF_ESCAPE) packed += count;
       else {
         packed += TF_ESCAPE;
-        bigTfs.set(pairCount, Math.min(count, 65535));
+        bigTfs.set(pairCount, count);
       }
       block[fill++] = packed;
       pairCount++;
@@ -562,13 +580,15 @@ function buildPostings(
     lengths[p] = counter.length;
   }
 
+  interner.forgetSurfaces();
   // Invert: a counting sort of the pairs by term; passages stay in order within a term.
   const termCount = interner.terms.length;
   const offsets = new Uint32Array(termCount + 1);
   for (let t = 0; t < termCount; t++) offsets[t + 1] = offsets[t] + df[t];
   const cursor = offsets.slice(0, termCount);
   const postings = new Uint32Array(pairCount);
-  const tfs = new Uint16Array(pairCount);
+  const tfs = new Uint8Array(pairCount);
+  const postingTfs = new Map<number, number>();
   let j = 0;
   let b = 0;
   let at = 0;
@@ -590,10 +610,14 @@ function buildPostings(
       if (count === TF_ESCAPE) count = bigTfs.get(j)!;
       const to = cursor[id]++;
       postings[to] = p;
-      tfs[to] = count;
+      if (count < TF_ESCAPE) tfs[to] = count;
+      else {
+        tfs[to] = TF_ESCAPE;
+        postingTfs.set(to, count);
+      }
     }
   }
-  return { terms: interner.dictionary, offsets, postings, tfs, lengths };
+  return { terms: interner.dictionary, offsets, postings, tfs, bigTfs: postingTfs, lengths };
 }
 
 const EMPTY_BLOCK: Uint32Array<ArrayBuffer> = new Uint32Array(0);

@@ -175,6 +175,20 @@ class UnitTable {
     return this.#slots.byteLength + this.#pool.byteLength;
   }
 
+  /**
+   * Frees the table's memory now (detaching its buffers returns them at once, where the
+   * garbage collector might keep them for a while) and leaves it empty and usable.
+   */
+  clear(): void {
+    this.#slots.buffer.transfer(0);
+    this.#pool.buffer.transfer(0);
+    this.#slots = new Int32Array(SLOT << 10);
+    this.#mask = (1 << 10) - 1;
+    this.#pool = new Uint16Array(1 << 12);
+    this.#poolUsed = 0;
+    this.#count = 0;
+  }
+
   #rehash(size: number): void {
     const old = this.#slots;
     const slots = new Int32Array(size * SLOT);
@@ -187,6 +201,8 @@ class UnitTable {
       const to = j * SLOT;
       for (let k = 0; k < SLOT; k++) slots[to + k] = old[at + k];
     }
+    // Freed now rather than at the next garbage collection, to keep the build's peak down.
+    old.buffer.transfer(0);
     this.#slots = slots;
     this.#mask = mask;
   }
@@ -253,6 +269,15 @@ export class TermInterner {
   /** An interner applying `analysis` (stopwords, stemmer) in steps 4 and 5. */
   constructor(analysis: Readonly<Analysis> = DEFAULT_ANALYSIS) {
     this.#analysis = analysis;
+  }
+
+  /**
+   * Forgets the surface forms seen so far and frees their table at once (an index build calls
+   * this when its texts are done, so the table is not part of its peak memory). Later calls
+   * still work, learning the forms again.
+   */
+  forgetSurfaces(): void {
+    this.#surfaces.clear();
   }
 
   /**

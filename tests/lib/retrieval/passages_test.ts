@@ -5,7 +5,9 @@ import {
   PASSAGE_MIN_WORDS,
   passagesOf,
   splitDocument,
+  unitsOf,
 } from "../../../lib/retrieval/passages.ts";
+import { createRng } from "../../../lib/util/prng.ts";
 import type { Document } from "../../../lib/types.ts";
 
 function doc(id: string, text: string, title = `Title of ${id}`): Document {
@@ -153,4 +155,60 @@ Deno.test("bad passage sizes are rejected with a message naming the option", () 
 Deno.test("the default sizes are 100 to 200 words", () => {
   assert.equal(PASSAGE_MIN_WORDS, 100);
   assert.equal(PASSAGE_MAX_WORDS, 200);
+});
+
+Deno.test("the byte scan of ASCII texts finds the same units as the general scan", () => {
+  const random = createRng(11);
+  // Every ASCII character class the rule distinguishes: spaces and line ends, sentence ends,
+  // closers, letters and other punctuation; long and short texts.
+  const pieces = [
+    " ",
+    "  ",
+    "\n",
+    "\n\n",
+    "\n \n",
+    "\t",
+    "\r\n",
+    ".",
+    "!",
+    "?",
+    '"',
+    "'",
+    ")",
+    "]",
+    "}",
+    "a",
+    "word",
+    "x1",
+    ",",
+    "-",
+    ";",
+    "e.g",
+    "...",
+    '."',
+    ".)",
+    ' ("',
+    "A.",
+    "\x01",
+  ];
+  let checked = 0;
+  for (let round = 0; round < 3000; round++) {
+    const parts: string[] = [];
+    const length = 1 + Math.floor(random() * (round % 10 === 0 ? 400 : 40));
+    for (let i = 0; i < length; i++) parts.push(pieces[Math.floor(random() * pieces.length)]);
+    const text = parts.join("");
+    assert.deepEqual(unitsOf(text), unitsOf(text, { ascii: false }), JSON.stringify(text));
+    checked++;
+  }
+  assert.equal(checked, 3000);
+});
+
+Deno.test("a document with non-ASCII text is cut like its ASCII twin where the rule is the same", () => {
+  // The general scan handles the non-ASCII text; the same layout in ASCII goes through bytes.
+  const ascii = [sentence(120, 0), sentence(120, 200), "", sentence(30, 400)].join(" ");
+  const accented = ascii.replaceAll("w", "é");
+  const a = splitDocument(doc("a", ascii), { maxWords: 150, minWords: 50 });
+  const b = splitDocument(doc("b", accented), { maxWords: 150, minWords: 50 });
+  assert.deepEqual(a.map((p) => p.text.replaceAll("w", "é")), b.map((p) => p.text));
+  assert.ok(a.length > 1);
 });

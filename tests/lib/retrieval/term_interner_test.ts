@@ -72,6 +72,16 @@ Deno.test("TermInterner gives one id per term, whichever path and spelling found
   assert.equal(local.dictionary.idOf(""), undefined);
 });
 
+Deno.test("TermInterner keeps its term ids after forgetting the surface forms it has seen", () => {
+  const local = new TermInterner(PLURAL_ANALYSIS);
+  const before = Array.from(local.termIds("Towers of the city, tower's stone 1,250"));
+  local.forgetSurfaces();
+  // Learnt again from scratch, every form maps to the id its term already has.
+  assert.deepEqual(Array.from(local.termIds("Towers of the city, tower's stone 1,250")), before);
+  assert.deepEqual(Array.from(local.termIds("cities")), [local.dictionary.idOf("city")]);
+  assert.equal(local.terms.length, new Set(before).size);
+});
+
 Deno.test("TermInterner keeps long and similar terms apart across table growth", () => {
   const local = new TermInterner(PLURAL_ANALYSIS);
   const words: string[] = [];
