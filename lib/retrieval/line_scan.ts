@@ -13,6 +13,7 @@
  * @module
  */
 
+import { byteSearchable, ByteWordFinder } from "./byte_word_finder.ts";
 import {
   type ByteSegment,
   byteSegments,
@@ -56,6 +57,12 @@ export interface SubjectMatcher {
  * Lines of `range` that contain every one of `words` (substring match; for a
  * case-insensitive search the caller passes the words through
  * `lowerForScan` in line_store.ts). Stops after `limit` hits.
+ *
+ * ASCII words are found in the UTF-8 form with the SIMD pair scan
+ * (byte_word_finder.ts); a segment where ASCII case folding would differ
+ * from `lowerForScan` (see `foldsLikeLower`), and any word outside ASCII,
+ * use the string form and {@link WordFinder}. Both give the same lines and
+ * columns.
  */
 export function scanWords(
   store: LineStore,
@@ -65,65 +72,115 @@ export function scanWords(
   if (words.length === 0) throw new RangeError("scanWords needs at least one word");
   // The longest word first: usually the rarest, so the fewest candidate lines.
   const ordered = [...new Set(words)].sort((a, b) => b.length - a.length);
+  const { caseSensitive } = options;
   const range = options.range ?? { from: 0, to: store.lineCount };
   const hits: LineHit[] = [];
-  for (const segment of textSegments(store, !options.caseSensitive)) {
-    const count = segment.offsets.length - 1;
-    const from = Math.max(range.from - segment.firstLine, 0);
-    const to = Math.min(range.to - segment.firstLine, count);
+  const ascii = ordered.every(byteSearchable);
+  const bytes = ascii ? byteSegments(store) : undefined;
+  for (let s = 0; s + 1 < store.segmentStarts.length; s++) {
+    const firstLine = store.segmentStarts[s];
+    const count = store.segmentStarts[s + 1] - firstLine;
+    const from = Math.max(range.from - firstLine, 0);
+    const to = Math.min(range.to - firstLine, count);
     if (from >= to) continue;
     options.signal?.throwIfAborted();
-    const counts = sampledCounts(segment);
-    const finders = ordered.map((word) => new WordFinder(word, counts));
-    if (scanSegmentWords(segment, finders, from, to, hits, options.limit)) {
-      return { hits, stoppedAtLimit: true };
+    const segment = bytes?.[s];
+    let stopped: boolean;
+    if (segment !== undefined && (caseSensitive || segment.foldsLikeLower)) {
+      const end = segment.byteOffsets[to] - 1;
+      const finders = ordered.map((word) =>
+        new ByteWordFinder(segment, word, { caseSensitive, end })
+      );
+      stopped = scanSegmentWords(segment.byteOffsets, finders, { from, to, firstLine }, hits, {
+        limit: options.limit,
+        column: (line, at) => byteColumn(segment, line, at),
+      });
+    } else {
+      const text = textSegments(store, !caseSensitive)[s];
+      const end = text.offsets[to] - 1;
+      const counts = sampledCounts(text);
+      const finders = ordered.map((word) =>
+        textFinder(text.text, new WordFinder(word, counts), end)
+      );
+      stopped = scanSegmentWords(text.offsets, finders, { from, to, firstLine }, hits, {
+        limit: options.limit,
+        column: (line, at) => at - text.offsets[line],
+      });
     }
+    if (stopped) return { hits, stoppedAtLimit: true };
   }
   return { hits, stoppedAtLimit: false };
 }
 
+/** Finds a word from a position in one segment; -1 when it does not start before the scan's end. */
+interface SegmentFinder {
+  find(from: number): number;
+}
+
+function textFinder(text: string, word: WordFinder, end: number): SegmentFinder {
+  return {
+    find(from) {
+      const at = word.find(text, from);
+      return at >= end ? -1 : at;
+    },
+  };
+}
+
 /**
- * Leapfrog intersection: find the next line holding the first word, then check
- * that each other word's next occurrence is on that same line; when one is
- * further on, restart from its line. Each word's search only moves forward.
- * Returns true when `limit` was reached with lines left.
+ * Leapfrog intersection over one segment's lines `[from, to)` (`offsets` are
+ * the line starts in the finders' positions): find the next line holding the
+ * first word, then check that each other word's next occurrence is on that
+ * same line; when one is further on, restart from its line. Each word's
+ * search only moves forward. Returns true when `limit` was reached with
+ * lines left.
  */
 function scanSegmentWords(
-  segment: TextSegment,
-  words: readonly WordFinder[],
-  from: number,
-  to: number,
+  offsets: Uint32Array,
+  words: readonly SegmentFinder[],
+  lines: { from: number; to: number; firstLine: number },
   hits: LineHit[],
-  limit: number,
+  options: { limit: number; column: (line: number, at: number) => number },
 ): boolean {
-  const { text, offsets } = segment;
-  const end = offsets[to] - 1;
-  let line = from;
+  const { to } = lines;
+  let line = lines.from;
   while (line < to) {
-    const at = words[0].find(text, offsets[line]);
-    if (at < 0 || at >= end) return false;
+    const at = words[0].find(offsets[line]);
+    if (at < 0) return false;
     const candidate = upperBound(offsets, at, line, to) - 1;
     const lineStart = offsets[candidate];
-    let column = at - lineStart;
+    let first = at;
     let next = candidate;
     for (let w = 1; w < words.length; w++) {
-      const found = words[w].find(text, lineStart);
-      if (found < 0 || found >= end) return false;
+      const found = words[w].find(lineStart);
+      if (found < 0) return false;
       if (found >= offsets[candidate + 1]) {
         next = upperBound(offsets, found, candidate, to) - 1;
         break;
       }
-      if (found - lineStart < column) column = found - lineStart;
+      if (found < first) first = found;
     }
     if (next !== candidate) {
       line = next;
       continue;
     }
-    if (hits.length >= limit) return true;
-    hits.push({ line: segment.firstLine + candidate, column });
+    if (hits.length >= options.limit) return true;
+    hits.push({ line: lines.firstLine + candidate, column: options.column(candidate, first) });
     line = candidate + 1;
   }
   return false;
+}
+
+/** The UTF-16 column of byte offset `at` in `line` of a byte segment. */
+function byteColumn(segment: ByteSegment, line: number, at: number): number {
+  const start = segment.byteOffsets[line];
+  if (segment.byteOffsets === segment.pointOffsets) return at - start;
+  const { bytes } = segment;
+  let units = 0;
+  for (let i = start; i < at; i++) {
+    const b = bytes[i];
+    if ((b & 0xc0) !== 0x80) units += b >= 0xf0 ? 2 : 1;
+  }
+  return units;
 }
 
 /** Characters sampled for a segment's character counts: one in this many. */

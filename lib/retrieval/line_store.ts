@@ -20,6 +20,7 @@
  */
 
 import type { Corpus, Document } from "../types.ts";
+import { KernelBytes } from "./grep_kernel.ts";
 
 /** Characters of a line that are searched; the rest of a long line is ignored. */
 export const SCAN_CHARS = 2000;
@@ -63,7 +64,7 @@ export interface TextSegment {
   offsets: Uint32Array;
 }
 
-/** The same as {@link TextSegment} in UTF-8, for the regex engine. */
+/** The same as {@link TextSegment} in UTF-8, for the regex engine and the byte scan. */
 export interface ByteSegment {
   /** Global index of the segment's first line. */
   firstLine: number;
@@ -73,6 +74,16 @@ export interface ByteSegment {
   byteOffsets: Uint32Array;
   /** Start of each line in code points, plus the total + 1. */
   pointOffsets: Uint32Array;
+  /** The WebAssembly memory holding `bytes`, with the SIMD pair scan over them. */
+  kernel: KernelBytes;
+  /**
+   * The segment holds neither U+0130 (İ) nor U+212A (Kelvin sign), the only
+   * characters outside ASCII whose lower case holds ASCII (and İ the only one
+   * whose lower case is longer): folding ASCII letters of the bytes then
+   * finds an ASCII word exactly where {@link lowerForScan} of the text does,
+   * at the same UTF-16 column.
+   */
+  foldsLikeLower: boolean;
 }
 
 /** A range of global lines: `[from, to)`. */
@@ -238,98 +249,122 @@ function lowerSegment(exact: TextSegment): TextSegment {
 }
 
 /**
- * UTF-8 form of every segment, for the regex engine. Built on first use.
- * After the scanned part of a cut line stands {@link CUT_MARK} (one byte, one
- * code point), so that a line-mode `$` means the real end of a line.
+ * UTF-8 form of every segment, for the regex engine and the plain-word byte
+ * scan. Built on first use. Each segment's bytes live in a WebAssembly
+ * memory of their own (grep_kernel.ts), so the SIMD kernel reads them where
+ * they are and RE2 is handed views of them: no second copy. After the
+ * scanned part of a cut line stands {@link CUT_MARK} (one byte, one code
+ * point), so that a line-mode `$` means the real end of a line.
  */
 export function byteSegments(store: LineStore): ByteSegment[] {
   let segments = store.forms.utf8;
   if (segments === undefined) {
-    const encoder = new TextEncoder();
     // The original-case text is only a step here: keep it only if a scan already built it.
-    const exact = store.forms.exact ??
-      store.segmentStarts.slice(0, -1).map((first, s) =>
-        exactSegment(store, first, store.segmentStarts[s + 1])
-      );
-    segments = exact.map((segment) => {
-      const encoded = encoder.encode(segment.text);
-      const lines = segment.offsets.length - 1;
-      const cuts = store.cutBefore[segment.firstLine + lines] - store.cutBefore[segment.firstLine];
-      if (cuts > 0) return markedSegment(store, segment.firstLine, encoded, cuts);
-      const bytes = encoded;
-      if (bytes.length === segment.text.length) {
-        // Pure ASCII: bytes, code points and UTF-16 units coincide.
-        return {
-          firstLine: segment.firstLine,
-          bytes,
-          byteOffsets: segment.offsets,
-          pointOffsets: segment.offsets,
-        };
-      }
-      const count = segment.offsets.length;
-      const byteOffsets = new Uint32Array(count);
-      const pointOffsets = new Uint32Array(count);
-      let line = 1;
-      let points = 0;
-      for (let i = 0; i < bytes.length; i++) {
-        const b = bytes[i];
-        if ((b & 0xc0) !== 0x80) points++;
-        if (b === 10) {
-          byteOffsets[line] = i + 1;
-          pointOffsets[line++] = points;
-        }
-      }
-      byteOffsets[line] = bytes.length + 1;
-      pointOffsets[line] = points + 1;
-      return { firstLine: segment.firstLine, bytes, byteOffsets, pointOffsets };
-    });
+    const exact = store.forms.exact;
+    segments = store.segmentStarts.slice(0, -1).map((first, s) =>
+      encodeSegment(store, exact?.[s] ?? exactSegment(store, first, store.segmentStarts[s + 1]))
+    );
     store.forms.utf8 = segments;
   }
   return segments;
 }
 
-/** {@link byteSegments} for a segment holding `cuts` cut lines: copies with a mark after each. */
-function markedSegment(
-  store: LineStore,
-  firstLine: number,
-  encoded: Uint8Array,
-  cuts: number,
-): ByteSegment {
-  const bytes = new Uint8Array(encoded.length + cuts);
-  const count = (() => {
-    let n = 1;
-    for (const b of encoded) if (b === 10) n++;
-    return n + 1;
-  })();
+const encoder = new TextEncoder();
+
+function encodeSegment(store: LineStore, segment: TextSegment): ByteSegment {
+  const { text, offsets, firstLine } = segment;
+  const lines = offsets.length - 1;
+  const cuts = store.cutBefore[firstLine + lines] - store.cutBefore[firstLine];
+  let ascii = false;
+  // Encoded `cuts` bytes in, so the marks can be put in place moving the text down.
+  const kernel = new KernelBytes(text.length + cuts, (view) => {
+    const { read, written } = encoder.encodeInto(text, view.subarray(cuts));
+    if (read < text.length) return utf8Length(text) + cuts;
+    ascii = written === text.length;
+    return written + cuts;
+  });
+  const bytes = kernel.bytes;
+  const foldsLikeLower = !text.includes("\u0130") && !text.includes("\u212a");
+  const base = { firstLine, bytes, kernel, foldsLikeLower };
+  if (cuts > 0) {
+    return { ...base, ...markCuts(store, firstLine, bytes, cuts, ascii, offsets.length) };
+  }
+  // Pure ASCII: bytes, code points and UTF-16 units coincide.
+  if (ascii) return { ...base, byteOffsets: offsets, pointOffsets: offsets };
+  const count = offsets.length;
   const byteOffsets = new Uint32Array(count);
   const pointOffsets = new Uint32Array(count);
-  let line = 0;
+  let line = 1;
+  let points = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if ((b & 0xc0) !== 0x80) points++;
+    if (b === 10) {
+      byteOffsets[line] = i + 1;
+      pointOffsets[line++] = points;
+    }
+  }
+  byteOffsets[line] = bytes.length + 1;
+  pointOffsets[line] = points + 1;
+  return { ...base, byteOffsets, pointOffsets };
+}
+
+/** Bytes of the UTF-8 encoding of well-formed `text`. */
+function utf8Length(text: string): number {
+  let length = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) length++;
+    else if (c < 0x800) length += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      length += 4;
+      i++;
+    } else length += 3;
+  }
+  return length;
+}
+
+/**
+ * Moves the encoded text (which starts `cuts` bytes into `bytes`) down to the
+ * start, writing {@link CUT_MARK} after each cut line; returns the line
+ * offsets (`count` entries: lines + 1) in bytes and in code points.
+ */
+function markCuts(
+  store: LineStore,
+  firstLine: number,
+  bytes: Uint8Array,
+  cuts: number,
+  ascii: boolean,
+  count: number,
+): { byteOffsets: Uint32Array; pointOffsets: Uint32Array } {
+  const byteOffsets = new Uint32Array(count);
+  const pointOffsets = ascii ? byteOffsets : new Uint32Array(count);
+  let read = cuts;
   let out = 0;
   let points = 0;
-  const endLine = () => {
+  for (let line = 0; line + 1 < count; line++) {
+    const newline = bytes.indexOf(10, read);
+    const end = newline < 0 ? bytes.length : newline;
+    bytes.copyWithin(out, read, end);
+    if (!ascii) {
+      for (let i = out; i < out + end - read; i++) if ((bytes[i] & 0xc0) !== 0x80) points++;
+    }
+    out += end - read;
     if (isCut(store, firstLine + line)) {
       bytes[out++] = CUT_MARK;
       points++;
     }
-  };
-  for (let i = 0; i < encoded.length; i++) {
-    const b = encoded[i];
-    if (b === 10) {
-      endLine();
-      bytes[out++] = b;
+    if (newline >= 0) {
+      bytes[out++] = 10;
       points++;
-      line++;
-      byteOffsets[line] = out;
-      pointOffsets[line] = points;
-      continue;
+      byteOffsets[line + 1] = out;
+      if (!ascii) pointOffsets[line + 1] = points;
     }
-    if ((b & 0xc0) !== 0x80) points++;
-    bytes[out++] = b;
+    read = end + 1;
   }
-  endLine();
-  byteOffsets[line + 1] = out + 1;
-  pointOffsets[line + 1] = points + 1;
-  return { firstLine, bytes, byteOffsets, pointOffsets };
+  byteOffsets[count - 1] = out + 1;
+  if (!ascii) pointOffsets[count - 1] = points + 1;
+  return { byteOffsets, pointOffsets };
 }
 
 /**
