@@ -8,6 +8,7 @@ import {
   lineAddress,
   type LineStore,
   lineText,
+  lowerForScan,
   SCAN_CHARS,
 } from "../../../lib/retrieval/line_store.ts";
 import { type LineHit, scanRegex, scanWords } from "../../../lib/retrieval/line_scan.ts";
@@ -257,4 +258,122 @@ Deno.test("scanWords: a word's rare tail found without its head is not a match",
   assert.deepEqual(found.hits.map((hit) => address(store, hit)), ["d0:3@2"]);
   const both = scanWords(store, ["aqz", "qz a"], { caseSensitive: true, limit: 10 });
   assert.deepEqual(both.hits.map((hit) => address(store, hit)), ["d0:3@2"]);
+});
+
+/**
+ * Text for the byte-scan differential: ASCII letters of both cases, the two
+ * characters whose lower case is ASCII (İ, Kelvin sign), other non-ASCII,
+ * lines cut at 2000 characters with words across the cut, CRLF.
+ */
+function mixedDocuments(seed: number, count: number): Document[] {
+  const random = prng(seed);
+  const pieces = ["a", "b", "k", "A", "B", "K", "i", "I", " ", "ab", "AB", "ka", "\t", "é", "😀"];
+  const rare = ["İ", "\u212a"];
+  const texts: string[] = [];
+  for (let d = 0; d < count; d++) {
+    const lines: string[] = [];
+    const n = 1 + Math.floor(random() * 8);
+    for (let l = 0; l < n; l++) {
+      let line = random() < 0.04 ? "x".repeat(1996 + Math.floor(random() * 4)) : "";
+      const length = Math.floor(random() * 30);
+      for (let p = 0; p < length; p++) {
+        line += random() < 0.01
+          ? rare[Math.floor(random() * 2)]
+          : pieces[Math.floor(random() * pieces.length)];
+      }
+      lines.push(line + (random() < 0.1 ? "\r" : ""));
+    }
+    texts.push(lines.join("\n"));
+  }
+  return docs(...texts);
+}
+
+const MIXED_WORDS = [
+  "a",
+  "b",
+  "ab",
+  "ba",
+  "k",
+  "ka",
+  "ak",
+  "i",
+  "ik",
+  "AB",
+  "Ka",
+  "bab",
+  "abk",
+  "xa",
+  "aaaa",
+  "x\tk",
+  "é",
+  "i\u0307",
+  "😀",
+];
+
+/** The reference: each scanned line alone, lower-cased with lowerForScan; UTF-16 columns. */
+function referenceWords(
+  store: LineStore,
+  needles: string[],
+  caseSensitive: boolean,
+  range: { from: number; to: number },
+): LineHit[] {
+  const hits: LineHit[] = [];
+  for (let line = range.from; line < range.to; line++) {
+    const text = caseSensitive ? scanned(store, line) : lowerForScan(scanned(store, line));
+    const at = needles.map((w) => text.indexOf(w));
+    if (at.every((i) => i >= 0)) hits.push({ line, column: Math.min(...at) });
+  }
+  return hits;
+}
+
+Deno.test("scanWords on the byte form gives the lines, columns and limits of a line-by-line reference", () => {
+  const documents = mixedDocuments(21, 300);
+  for (const segmentChars of [undefined, 64, 300, 5000]) {
+    const store = buildLineStore(documents, { segmentChars });
+    const random = prng(23);
+    for (let q = 0; q < 150; q++) {
+      const words = Array.from(
+        { length: 1 + Math.floor(random() * 3) },
+        () => MIXED_WORDS[Math.floor(random() * MIXED_WORDS.length)],
+      );
+      const caseSensitive = random() < 0.3;
+      // Now and then an upper-case needle in a case-insensitive search: it never matches.
+      const needles = caseSensitive || random() < 0.1 ? words : words.map(lowerForScan);
+      const doc = Math.floor(random() * documents.length);
+      const range = random() < 0.3 ? documentRange(store, doc) : { from: 0, to: store.lineCount };
+      const limit = [1, 2, 7, 1e9][Math.floor(random() * 4)];
+      const want = referenceWords(store, needles, caseSensitive, range);
+      const got = scanWords(store, needles, { caseSensitive, range, limit });
+      const what = `${
+        JSON.stringify(needles)
+      } case-sensitive=${caseSensitive} segmentChars=${segmentChars}`;
+      assert.deepEqual(got.hits, want.slice(0, limit), what);
+      assert.equal(got.stoppedAtLimit, want.length > limit, what);
+    }
+  }
+});
+
+Deno.test("an ASCII word search reads the byte form only, unless İ or the Kelvin sign is in a segment", () => {
+  const plain = buildLineStore(docs("Alpha beta\nGAMMA é 😀 alpha", "more alpha"));
+  const found = scanWords(plain, ["alpha"], { caseSensitive: false, limit: 10 });
+  assert.deepEqual(found.hits, [{ line: 0, column: 0 }, { line: 1, column: 11 }, {
+    line: 2,
+    column: 5,
+  }]);
+  assert.equal(plain.forms.lower, undefined);
+  assert.equal(plain.forms.exact, undefined);
+  for (const odd of ["İ", "\u212a"]) {
+    const store = buildLineStore(docs(`${odd}x alpha`, "alpha"), { segmentChars: 10 });
+    // "İ" lower-cases to "i̇" (two units), which moves the column; the Kelvin sign to "k".
+    const column = odd === "İ" ? 4 : 3;
+    const hits = scanWords(store, ["alpha"], { caseSensitive: false, limit: 10 }).hits;
+    assert.deepEqual(hits, [{ line: 0, column }, { line: 1, column: 0 }]);
+    assert.notEqual(
+      store.forms.lower,
+      undefined,
+      "the segment holding it uses the lower-case form",
+    );
+    const k = scanWords(store, ["kx"], { caseSensitive: false, limit: 10 }).hits;
+    assert.deepEqual(k, odd === "İ" ? [] : [{ line: 0, column: 0 }]);
+  }
 });
