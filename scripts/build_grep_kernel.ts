@@ -9,61 +9,81 @@
  *     deno run --allow-write=lib/retrieval/kernel --allow-read=lib/retrieval/kernel --allow-run=wat2wasm scripts/build_grep_kernel.ts
  *
  * The module imports its memory (`env.memory`: one memory per line-store
- * segment, holding the segment's UTF-8 bytes and a candidate buffer) and
+ * segment, holding the segment's UTF-8 bytes and the needles searched) and
  * exports one function:
  *
- * - `find_pair(from, end, b1, b2, dist, m1, m2, out, max) -> count`: writes to
- *   `out` (i32 each) every position q in [from, end), in increasing order,
- *   where `(mem[q] | m1) == b1` and `(mem[q + dist] | m2) == b2`, and returns
- *   how many it wrote. It stops early, after a whole 32-byte block, once fewer
- *   than 32 slots of `max` are left: a count above `max - 32` means "maybe
- *   more after the last one written". It reads up to 31 bytes past
+ * - `find_word(q, end, b1, b2, off1, dist, m1, m2, needle, len, fold) -> s`:
+ *   the first needle start s (a memory address) whose pair bytes match —
+ *   `(mem[s + off1] | m1) == b1` and `(mem[s + off1 + dist] | m2) == b2` —
+ *   and whose whole needle (`len` bytes at `needle`) matches, with A-Z read
+ *   as a-z when `fold` is 0x20; scanning the pair's first byte over
+ *   positions [q, end); -1 when there is none. It reads up to 31 bytes past
  *   `end + dist`; the caller keeps that much memory after its data.
  *
  * This is the "packed pair" prefilter of ripgrep's memchr crate at 16 bytes a
  * vector: two bytes of the needle at their distance, compared 32 positions a
- * step (`i8x16.eq` twice, `v128.and`, one `v128.any_true` per step). An OR
- * mask of 0x20 on a letter of the needle folds ASCII case: `h | 0x20` equals
- * a lower-case letter exactly when h is that letter or its upper case (bytes
- * 0x80 and above stay at 0xa0 and above).
+ * step (`i8x16.eq` twice, `v128.and`, one `v128.any_true` per step), each
+ * candidate checked in place. An OR mask of 0x20 on a letter of the needle
+ * folds ASCII case: `h | 0x20` equals a lower-case letter exactly when h is
+ * that letter or its upper case (bytes 0x80 and above stay at 0xa0 and above).
+ * Checking in the kernel and returning one position per call keeps a common
+ * word cheap: the caller asks again from the next line, and the candidates in
+ * the rest of a matched line are never visited.
  *
  * @module
  */
 
 import { base64 } from "./build_dot_kernel.ts";
 
-/** Matches of one 16-byte block at `$q + off`: `(local $e)` = eq(b1) & eq(b2). */
+/** Pair matches of the 16-byte block at `$q + off`: eq(b1) & eq(b2), one lane per position. */
 function block(off: number): string {
   return `(v128.and
         (i8x16.eq (v128.or (v128.load offset=${off} (local.get $q)) (local.get $m1v)) (local.get $b1v))
         (i8x16.eq (v128.or (v128.load offset=${off} (local.get $q2)) (local.get $m2v)) (local.get $b2v)))`;
 }
 
-/** Writes the positions of the set bits of `$bits` (from `$q`) to the output. */
-const EMIT = `(block $emitted (loop $emit
-        (br_if $emitted (i32.eqz (local.get $bits)))
-        (i32.store (local.get $o) (i32.add (local.get $q) (i32.ctz (local.get $bits))))
-        (local.set $o (i32.add (local.get $o) (i32.const 4)))
+/**
+ * Checks the candidates of `$bits` (positions `$q` + bit) in order and returns the
+ * first whose whole needle matches.
+ */
+const CHECK = `(block $checked (loop $check
+        (br_if $checked (i32.eqz (local.get $bits)))
+        (local.set $s (i32.sub (i32.add (local.get $q) (i32.ctz (local.get $bits))) (local.get $off1)))
+        (if (call $matches (local.get $s) (local.get $needle) (local.get $len) (local.get $fold))
+          (then (return (local.get $s))))
         (local.set $bits (i32.and (local.get $bits) (i32.sub (local.get $bits) (i32.const 1))))
-        (br $emit)))`;
+        (br $check)))`;
 
-function findPair(): string {
-  return `(func (export "find_pair") (param $q i32) (param $end i32) (param $b1 i32) (param $b2 i32)
-  (param $dist i32) (param $m1 i32) (param $m2 i32) (param $out i32) (param $max i32) (result i32)
-  (local $q2 i32) (local $o i32) (local $stop i32) (local $bits i32) (local $left i32)
+/** Whether the needle matches at `$s`, with A-Z read as a-z when `$fold` is 0x20. */
+function matches(): string {
+  return `(func $matches (param $s i32) (param $needle i32) (param $len i32) (param $fold i32) (result i32)
+  (local $j i32) (local $h i32)
+  (block $no (loop $byte
+    (if (i32.ge_u (local.get $j) (local.get $len)) (then (return (i32.const 1))))
+    (local.set $h (i32.load8_u (i32.add (local.get $s) (local.get $j))))
+    ;; h - 65 < 26 (unsigned) is an upper-case letter: OR in the fold bit.
+    (local.set $h (i32.or (local.get $h) (select (local.get $fold) (i32.const 0)
+      (i32.lt_u (i32.sub (local.get $h) (i32.const 65)) (i32.const 26)))))
+    (br_if $no (i32.ne (local.get $h) (i32.load8_u (i32.add (local.get $needle) (local.get $j)))))
+    (local.set $j (i32.add (local.get $j) (i32.const 1)))
+    (br $byte)))
+  (i32.const 0))`;
+}
+
+function findWord(): string {
+  return `(func (export "find_word") (param $q i32) (param $end i32) (param $b1 i32) (param $b2 i32)
+  (param $off1 i32) (param $dist i32) (param $m1 i32) (param $m2 i32)
+  (param $needle i32) (param $len i32) (param $fold i32) (result i32)
+  (local $q2 i32) (local $s i32) (local $bits i32) (local $left i32)
   (local $b1v v128) (local $b2v v128) (local $m1v v128) (local $m2v v128) (local $e0 v128) (local $e1 v128)
   (local.set $b1v (i8x16.splat (local.get $b1)))
   (local.set $b2v (i8x16.splat (local.get $b2)))
   (local.set $m1v (i8x16.splat (local.get $m1)))
   (local.set $m2v (i8x16.splat (local.get $m2)))
-  (local.set $o (local.get $out))
-  ;; No block starts once fewer than 32 slots are left.
-  (local.set $stop (i32.add (local.get $out) (i32.shl (i32.sub (local.get $max) (i32.const 32)) (i32.const 2))))
   (block $done
     ;; Whole 32-byte steps.
     (loop $step
       (br_if $done (i32.gt_s (i32.add (local.get $q) (i32.const 32)) (local.get $end)))
-      (br_if $done (i32.gt_s (local.get $o) (local.get $stop)))
       (local.set $q2 (i32.add (local.get $q) (local.get $dist)))
       (local.set $e0 ${block(0)})
       (local.set $e1 ${block(16)})
@@ -71,12 +91,12 @@ function findPair(): string {
         (then
           (local.set $bits (i32.or (i8x16.bitmask (local.get $e0))
             (i32.shl (i8x16.bitmask (local.get $e1)) (i32.const 16))))
-          ${EMIT}))
+          ${CHECK}))
       (local.set $q (i32.add (local.get $q) (i32.const 32)))
       (br $step)))
-  ;; The last < 32 positions, one 32-byte step with the bits past the end cleared.
+  ;; The last < 32 positions: one more step with the bits past the end cleared.
   (local.set $left (i32.sub (local.get $end) (local.get $q)))
-  (if (i32.and (i32.gt_s (local.get $left) (i32.const 0)) (i32.le_s (local.get $o) (local.get $stop)))
+  (if (i32.gt_s (local.get $left) (i32.const 0))
     (then
       (local.set $q2 (i32.add (local.get $q) (local.get $dist)))
       (local.set $e0 ${block(0)})
@@ -84,8 +104,8 @@ function findPair(): string {
       (local.set $bits (i32.and
         (i32.or (i8x16.bitmask (local.get $e0)) (i32.shl (i8x16.bitmask (local.get $e1)) (i32.const 16)))
         (i32.sub (i32.shl (i32.const 1) (local.get $left)) (i32.const 1))))
-      ${EMIT}))
-  (i32.shr_u (i32.sub (local.get $o) (local.get $out)) (i32.const 2)))`;
+      ${CHECK}))
+  (i32.const -1))`;
 }
 
 /** The kernel's WebAssembly text, as written to `grep_kernel.wat`. */
@@ -94,7 +114,8 @@ export function moduleText(): string {
     ";; Generated by scripts/build_grep_kernel.ts: edit that script, not this file.",
     "(module",
     '(import "env" "memory" (memory 1))',
-    findPair(),
+    matches(),
+    findWord(),
     ")",
     "",
   ].join("\n");

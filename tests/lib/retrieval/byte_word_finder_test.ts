@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { byteSearchable, ByteWordFinder } from "../../../lib/retrieval/byte_word_finder.ts";
-import { BATCH } from "../../../lib/retrieval/grep_kernel.ts";
+import { NEEDLE_SPACE } from "../../../lib/retrieval/grep_kernel.ts";
 import { buildLineStore, byteSegments } from "../../../lib/retrieval/line_store.ts";
 import type { Document } from "../../../lib/types.ts";
 
@@ -48,19 +48,17 @@ Deno.test("a word must end by the given end", () => {
   assert.equal(new ByteWordFinder(segment, "abc", { caseSensitive: true, end: 999 }).find(5), 12);
 });
 
-Deno.test("more candidates than one kernel batch are all checked, in order", () => {
-  // "a" is everywhere (lines of 1000, under the 2000-character cut); "ab" only on the last
-  // line, after several full batches of candidates.
+Deno.test("a word is found after thousands of lines full of its pair bytes", () => {
+  // "a" is everywhere (lines of 1000, under the 2000-character cut); "ab" only on the last line.
   const head = ("a".repeat(1000) + "\n").repeat(5);
   const text = head + "ab" + "a".repeat(50) + "AB";
-  assert.ok(head.length > BATCH * 4);
   const segment = segmentOf(text);
   const finder = new ByteWordFinder(segment, "ab", { caseSensitive: false, end: text.length });
   assert.equal(finder.find(0), head.length);
   assert.equal(finder.find(head.length + 1), text.length - 2);
   // A one-letter word: every "a" is a candidate and a match.
   const one = new ByteWordFinder(segment, "a", { caseSensitive: true, end: text.length });
-  for (const at of [0, 1, BATCH - 1, BATCH, 3 * BATCH + 5, head.length + 2]) {
+  for (const at of [0, 1, 31, 32, 999, 3005, head.length + 2]) {
     assert.equal(one.find(at), at);
   }
   assert.equal(one.find(1000), 1001);
@@ -74,14 +72,16 @@ Deno.test("a case-insensitive word with an upper-case letter never matches, as i
   assert.equal(new ByteWordFinder(segment, "ABC", { caseSensitive: true, end: 7 }).find(0), 0);
 });
 
-Deno.test("only non-empty ASCII words without a newline are byte-searchable", () => {
+Deno.test("only non-empty ASCII words without a newline that fit the needle space are byte-searchable", () => {
   assert.equal(byteSearchable("a\tb~"), true);
-  for (const word of ["", "é", "a\nb", "😀", "\u0130"]) {
-    assert.equal(byteSearchable(word), false, word);
+  assert.equal(byteSearchable("a".repeat(NEEDLE_SPACE)), true);
+  for (const word of ["", "é", "a\nb", "😀", "\u0130", "a".repeat(NEEDLE_SPACE + 1)]) {
+    assert.equal(byteSearchable(word), false, word.slice(0, 10));
   }
   const segment = segmentOf("é");
   assert.throws(() => new ByteWordFinder(segment, "é", { caseSensitive: true, end: 2 }), {
     name: "RangeError",
-    message: "ByteWordFinder needs a non-empty ASCII word without \\n",
+    message:
+      `ByteWordFinder needs a non-empty ASCII word without \\n of at most ${NEEDLE_SPACE} bytes`,
   });
 });

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { BATCH, KernelBytes, type PairByte } from "../../../lib/retrieval/grep_kernel.ts";
+import {
+  KernelBytes,
+  type KernelWord,
+  NEEDLE_SPACE,
+  type PairByte,
+} from "../../../lib/retrieval/grep_kernel.ts";
 import { prng } from "../../../scripts/synthetic_corpus.ts";
 
 function kernelOf(data: Uint8Array): KernelBytes {
@@ -9,101 +14,128 @@ function kernelOf(data: Uint8Array): KernelBytes {
   });
 }
 
-/** Every start in [from, to] where both pair bytes match, by a plain loop. */
-function naive(data: Uint8Array, a: PairByte, b: PairByte, from: number, to: number): number[] {
-  const out: number[] = [];
-  for (let s = from; s <= to; s++) {
-    if ((data[s + a.at] | a.mask) === a.value && (data[s + b.at] | b.mask) === b.value) out.push(s);
-  }
-  return out;
+function bytesOf(text: string): Uint8Array {
+  return Uint8Array.from(text, (c) => c.charCodeAt(0));
 }
 
-/** All candidates, calling again after the last one while a batch may have stopped early. */
-function all(kernel: KernelBytes, a: PairByte, b: PairByte, from: number, to: number): number[] {
-  const out: number[] = [];
-  let at = from;
-  for (let calls = 0; calls < 10_000; calls++) {
-    const found = kernel.pairCandidates(a, b, at, to);
-    out.push(...found);
-    if (found.length <= BATCH - 32) return out;
-    at = found[found.length - 1] + 1;
-  }
-  throw new Error("pairCandidates did not finish in 10,000 calls");
+/** A kernel word for `text` with its pair bytes at offsets `a <= b`. */
+function wordOf(text: string, fold: boolean, a = 0, b = a): KernelWord {
+  const needle = bytesOf(text);
+  const pair = (at: number): PairByte => {
+    const value = needle[at];
+    return { at, value, mask: fold && value >= 97 && value <= 122 ? 0x20 : 0 };
+  };
+  return { text, needle, first: pair(a), second: pair(b), fold };
 }
 
-Deno.test("the pair scan finds every place a naive loop does, at every data length and offset", () => {
+/** The first start in [from, lastStart] where the word matches, by a plain loop. */
+function naive(data: Uint8Array, word: KernelWord, from: number, lastStart: number): number {
+  for (let s = from; s <= lastStart; s++) {
+    let j = 0;
+    while (j < word.needle.length) {
+      let h = data[s + j];
+      if (word.fold && h >= 65 && h <= 90) h |= 0x20;
+      if (h !== word.needle[j]) break;
+      j++;
+    }
+    if (j === word.needle.length) return s;
+  }
+  return -1;
+}
+
+Deno.test("findWord finds what a naive loop finds, at every data length, pair and start", () => {
   const random = prng(11);
+  const letters = "aAbB k";
   for (let length = 0; length <= 130; length++) {
-    // Few byte values, so that matches are frequent, and any byte at all now and then.
+    // Few byte values, so that pairs and words match often, and any byte now and then.
     const data = Uint8Array.from(
       { length },
       () =>
         random() < 0.1
           ? Math.floor(random() * 256)
-          : "aAbB k"[Math.floor(random() * 6)].charCodeAt(0),
+          : letters.charCodeAt(Math.floor(random() * letters.length)),
     );
     const kernel = kernelOf(data);
-    for (let q = 0; q < 12; q++) {
-      const needle = 1 + Math.floor(random() * Math.min(40, length + 1));
-      const at1 = Math.floor(random() * needle);
-      const at2 = at1 + Math.floor(random() * (needle - at1));
-      const pick = (at: number): PairByte => {
-        const value = "abk "[Math.floor(random() * 4)].charCodeAt(0);
-        return { at, value, mask: value !== 32 && random() < 0.7 ? 0x20 : 0 };
-      };
-      const a = pick(at1);
-      const b = at2 === at1 ? a : pick(at2);
-      const lastStart = length - needle;
-      const from = Math.floor(random() * 3);
-      assert.deepEqual(
-        all(kernel, a, b, from, lastStart),
-        naive(data, a, b, from, lastStart),
-        `length ${length}, needle ${needle}, pair ${JSON.stringify([a, b])}, from ${from}`,
-      );
+    for (let q = 0; q < 16; q++) {
+      const size = 1 + Math.floor(random() * Math.min(6, length + 1));
+      const text = Array.from({ length: size }, () => "abk "[Math.floor(random() * 4)]).join("");
+      const fold = random() < 0.7;
+      const a = Math.floor(random() * size);
+      const b = a + Math.floor(random() * (size - a));
+      const word = wordOf(text, fold, a, b);
+      const lastStart = length - size - Math.floor(random() * 3);
+      for (let from = 0; from <= Math.max(lastStart + 1, 0); from += 1 + Math.floor(random() * 5)) {
+        assert.equal(
+          kernel.findWord(word, from, lastStart),
+          naive(data, word, from, lastStart),
+          `length ${length}, word ${JSON.stringify(text)} pair ${a},${b} fold ${fold}, ` +
+            `from ${from} to ${lastStart}`,
+        );
+      }
     }
   }
 });
 
-Deno.test("a one-byte needle matches in the last byte, and a two-byte one in the last two", () => {
+Deno.test("a one-byte word matches in the last byte, and a two-byte one in the last two", () => {
   for (let length = 1; length <= 70; length++) {
     const data = new Uint8Array(length).fill(0x2e);
     data[length - 1] = 0x51; // "Q"
     const kernel = kernelOf(data);
-    const q: PairByte = { at: 0, value: 0x71, mask: 0x20 };
-    assert.deepEqual([...kernel.pairCandidates(q, q, 0, length - 1)], [length - 1]);
+    assert.equal(kernel.findWord(wordOf("q", true), 0, length - 1), length - 1);
     // Case-sensitive: "q" is not "Q".
-    const exact: PairByte = { at: 0, value: 0x71, mask: 0 };
-    assert.deepEqual([...kernel.pairCandidates(exact, exact, 0, length - 1)], []);
+    assert.equal(kernel.findWord(wordOf("q", false), 0, length - 1), -1);
     if (length >= 2) {
       data[length - 2] = 0x70; // "pQ"
       const pair = kernelOf(data);
-      const p: PairByte = { at: 0, value: 0x70, mask: 0x20 };
-      assert.deepEqual([...pair.pairCandidates(p, { ...q, at: 1 }, 0, length - 2)], [length - 2]);
+      const word = wordOf("pq", true, 0, 1);
+      assert.equal(pair.findWord(word, 0, length - 2), length - 2);
       // A last start one short of the match leaves it out.
-      assert.deepEqual([...pair.pairCandidates(p, { ...q, at: 1 }, 0, length - 3)], []);
+      assert.equal(pair.findWord(word, 0, length - 3), -1);
     }
   }
 });
 
-Deno.test("a full batch stops early and the next call resumes without gaps or repeats", () => {
-  const length = BATCH * 5 + 17;
-  const data = new Uint8Array(length).fill(0x61);
-  const kernel = kernelOf(data);
-  const a: PairByte = { at: 0, value: 0x61, mask: 0 };
-  const first = kernel.pairCandidates(a, a, 0, length - 1);
-  assert.ok(first.length > BATCH - 32 && first.length <= BATCH, `${first.length}`);
-  assert.deepEqual([...first], Array.from({ length: first.length }, (_, i) => i));
-  assert.deepEqual(all(kernel, a, a, 0, length - 1), Array.from({ length }, (_, i) => i));
+Deno.test("many pair candidates that are not the word are passed over, in one block and across blocks", () => {
+  // Every "th" is a candidate for the pair (t, h); only the last is "the".
+  const text = "th".repeat(3000) + "the";
+  const kernel = kernelOf(bytesOf(text));
+  const word = wordOf("the", true, 0, 1);
+  assert.equal(kernel.findWord(word, 0, text.length - 3), text.length - 3);
+  // All 32 positions of a step are candidates of a one-byte pair; the match is the last.
+  const dense = "a".repeat(63) + "b";
+  const aab = kernelOf(bytesOf(dense));
+  assert.equal(aab.findWord(wordOf("ab", false, 0, 0), 0, dense.length - 2), 62);
+  assert.equal(aab.findWord(wordOf("ab", false, 0, 0), 63, dense.length - 2), -1);
 });
 
-Deno.test("the OR mask folds only ASCII letters: bytes from 0x80 up never match a letter", () => {
+Deno.test("case folding touches only ASCII letters: bytes from 0x80 up never match a letter", () => {
   const data = Uint8Array.from({ length: 256 }, (_, i) => i);
   const kernel = kernelOf(data);
   for (const letter of "az") {
     const value = letter.charCodeAt(0);
-    const p: PairByte = { at: 0, value, mask: 0x20 };
-    assert.deepEqual([...kernel.pairCandidates(p, p, 0, 255)], [value - 32, value]);
+    assert.equal(kernel.findWord(wordOf(letter, true), 0, 255), value - 32);
+    assert.equal(kernel.findWord(wordOf(letter, true), value - 31, 255), value);
+    assert.equal(kernel.findWord(wordOf(letter, true), value + 1, 255), -1);
   }
+  // "[" (0x5b) and "{" (0x7b) differ by 0x20 but are not letters: never folded.
+  assert.equal(kernel.findWord(wordOf("{", true), 0, 255), 0x7b);
+});
+
+Deno.test("words beyond the needle space still find the right places; one too long is refused", () => {
+  const size = Math.floor(NEEDLE_SPACE / 2) + 1;
+  const words = ["a", "b", "c"].map((c) => c.repeat(size));
+  const text = words.join("-");
+  const kernel = kernelOf(bytesOf(text));
+  for (let round = 0; round < 3; round++) {
+    for (const [i, w] of words.entries()) {
+      assert.equal(kernel.findWord(wordOf(w, false), 0, text.length - size), i * (size + 1));
+    }
+  }
+  const tooLong = "a".repeat(NEEDLE_SPACE + 1);
+  assert.throws(() => kernel.findWord(wordOf(tooLong, false), 0, 0), {
+    name: "RangeError",
+    message: `a needle of ${NEEDLE_SPACE + 1} bytes exceeds ${NEEDLE_SPACE}`,
+  });
 });
 
 Deno.test("KernelBytes grows once when the fill needs more room than the first guess", () => {
