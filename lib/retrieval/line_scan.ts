@@ -6,7 +6,8 @@
  *
  * Each scan searches the joined text of a segment at once (see
  * line_store.ts) and maps hits back to lines by binary search over the line
- * offsets. A regex scan can be given literal strings every match must contain
+ * offsets. Plain ASCII words are searched in the UTF-8 form with a SIMD
+ * kernel (byte_word_finder.ts), other words in the string form. A regex scan can be given literal strings every match must contain
  * (`requiredLiterals` in re2_prefilter.ts); it then looks for those with
  * `indexOf` first and hands the engine only the lines that hold them.
  *

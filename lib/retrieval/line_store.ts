@@ -12,7 +12,8 @@
  * The index is built once per corpus object (cached in a WeakMap, so it goes
  * away with the corpus). Each scan works on a form of the text built on
  * first use and kept: the lines joined by `\n` into large strings (original
- * case or lower case), or the same as UTF-8 bytes for the regex engine.
+ * case or lower case), or the same as UTF-8 bytes, in WebAssembly memory, for
+ * the regex engine and the plain-word byte scan (grep_kernel.ts).
  * Searching one big string with `indexOf` and mapping hits back to lines by
  * binary search is several times faster than testing line by line.
  *
