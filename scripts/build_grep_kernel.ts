@@ -15,10 +15,11 @@
  * - `find_word(q, end, b1, b2, off1, dist, m1, m2, needle, len, fold) -> s`:
  *   the first needle start s (a memory address) whose pair bytes match —
  *   `(mem[s + off1] | m1) == b1` and `(mem[s + off1 + dist] | m2) == b2` —
- *   and whose whole needle (`len` bytes at `needle`) matches, with A-Z read
- *   as a-z when `fold` is 0x20; scanning the pair's first byte over
- *   positions [q, end); -1 when there is none. It reads up to 31 bytes past
- *   `end + dist`; the caller keeps that much memory after its data.
+ *   and whose whole needle (`len` bytes at `needle`, 1 to 32; 32 bytes are
+ *   read there) matches, with A-Z read as a-z when `fold` is 0x20; scanning
+ *   the pair's first byte over positions [q, end); -1 when there is none.
+ *   It reads up to 31 bytes past `end + dist` and 32 bytes from each
+ *   candidate start; the caller keeps that much memory after its data.
  *
  * This is the "packed pair" prefilter of ripgrep's memchr crate at 16 bytes a
  * vector: two bytes of the needle at their distance, compared 32 positions a
@@ -28,7 +29,9 @@
  * that letter or its upper case (bytes 0x80 and above stay at 0xa0 and above).
  * Checking in the kernel and returning one position per call keeps a common
  * word cheap: the caller asks again from the next line, and the candidates in
- * the rest of a matched line are never visited.
+ * the rest of a matched line are never visited. A candidate costs two vector
+ * compares at most, so a scan is linear in the text whatever the word and
+ * text (a hostile "aaa…a" in a run of a's included).
  *
  * @module
  */
@@ -49,37 +52,48 @@ function block(off: number): string {
 const CHECK = `(block $checked (loop $check
         (br_if $checked (i32.eqz (local.get $bits)))
         (local.set $s (i32.sub (i32.add (local.get $q) (i32.ctz (local.get $bits))) (local.get $off1)))
-        (if (call $matches (local.get $s) (local.get $needle) (local.get $len) (local.get $fold))
+        (if (call $matches (local.get $s) (local.get $needle) (local.get $want) (local.get $foldv))
           (then (return (local.get $s))))
         (local.set $bits (i32.and (local.get $bits) (i32.sub (local.get $bits) (i32.const 1))))
         (br $check)))`;
 
-/** Whether the needle matches at `$s`, with A-Z read as a-z when `$fold` is 0x20. */
+/**
+ * Whether the needle (32 bytes at `$needle`, of which the lanes set in `$want`
+ * count) matches the 32 bytes at `$s`, with A-Z read as a-z where `$foldv`
+ * holds 0x20: two vector compares whatever the needle's length, so a
+ * candidate costs the same however much of the word it shares.
+ */
 function matches(): string {
-  return `(func $matches (param $s i32) (param $needle i32) (param $len i32) (param $fold i32) (result i32)
-  (local $j i32) (local $h i32)
-  (block $no (loop $byte
-    (if (i32.ge_u (local.get $j) (local.get $len)) (then (return (i32.const 1))))
-    (local.set $h (i32.load8_u (i32.add (local.get $s) (local.get $j))))
-    ;; h - 65 < 26 (unsigned) is an upper-case letter: OR in the fold bit.
-    (local.set $h (i32.or (local.get $h) (select (local.get $fold) (i32.const 0)
-      (i32.lt_u (i32.sub (local.get $h) (i32.const 65)) (i32.const 26)))))
-    (br_if $no (i32.ne (local.get $h) (i32.load8_u (i32.add (local.get $needle) (local.get $j)))))
-    (local.set $j (i32.add (local.get $j) (i32.const 1)))
-    (br $byte)))
-  (i32.const 0))`;
+  const text = (off: number) =>
+    `(local.set $v (v128.load offset=${off} (local.get $s)))
+  (local.set $v (v128.or (local.get $v) (v128.and (local.get $foldv)
+    (i8x16.lt_u (i8x16.sub (local.get $v) (v128.const i8x16 ${
+      "65 ".repeat(16).trim()
+    })) (v128.const i8x16 ${"26 ".repeat(16).trim()})))))`;
+  return `(func $matches (param $s i32) (param $needle i32) (param $want i32) (param $foldv v128) (result i32)
+  (local $v v128) (local $bits i32)
+  ${text(0)}
+  (local.set $bits (i8x16.bitmask (i8x16.eq (local.get $v) (v128.load (local.get $needle)))))
+  ${text(16)}
+  (local.set $bits (i32.or (local.get $bits) (i32.shl
+    (i8x16.bitmask (i8x16.eq (local.get $v) (v128.load offset=16 (local.get $needle)))) (i32.const 16))))
+  (i32.eq (i32.and (local.get $bits) (local.get $want)) (local.get $want)))`;
 }
 
 function findWord(): string {
   return `(func (export "find_word") (param $q i32) (param $end i32) (param $b1 i32) (param $b2 i32)
   (param $off1 i32) (param $dist i32) (param $m1 i32) (param $m2 i32)
   (param $needle i32) (param $len i32) (param $fold i32) (result i32)
-  (local $q2 i32) (local $s i32) (local $bits i32) (local $left i32)
+  (local $q2 i32) (local $s i32) (local $bits i32) (local $left i32) (local $want i32) (local $foldv v128)
   (local $b1v v128) (local $b2v v128) (local $m1v v128) (local $m2v v128) (local $e0 v128) (local $e1 v128)
   (local.set $b1v (i8x16.splat (local.get $b1)))
   (local.set $b2v (i8x16.splat (local.get $b2)))
   (local.set $m1v (i8x16.splat (local.get $m1)))
   (local.set $m2v (i8x16.splat (local.get $m2)))
+  (local.set $foldv (i8x16.splat (local.get $fold)))
+  ;; The needle's lanes: len (1-32) low bits.
+  (local.set $want (select (i32.const -1) (i32.sub (i32.shl (i32.const 1) (local.get $len)) (i32.const 1))
+    (i32.ge_u (local.get $len) (i32.const 32))))
   (block $done
     ;; Whole 32-byte steps.
     (loop $step

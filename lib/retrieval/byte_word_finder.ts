@@ -15,7 +15,7 @@
  * @module
  */
 
-import { type KernelWord, NEEDLE_SPACE, type PairByte } from "./grep_kernel.ts";
+import { type KernelWord, MAX_WORD_BYTES, type PairByte } from "./grep_kernel.ts";
 import type { ByteSegment } from "./line_store.ts";
 
 /** Bytes sampled for a segment's byte counts: one in this many. */
@@ -23,12 +23,15 @@ const SAMPLE_STEP = 16;
 const segmentCounts = new WeakMap<ByteSegment, Uint32Array>();
 
 /**
- * Whether {@link ByteWordFinder} can search `word`: not empty, at most
- * `NEEDLE_SPACE` characters, ASCII only, no `\n` (a word never spans lines
- * in the byte form, where a cut line's mark stands before its `\n`).
+ * Whether {@link ByteWordFinder} can search `word`: ASCII only, 1 to
+ * `MAX_WORD_BYTES` (32) characters (the kernel checks a candidate in two
+ * vector compares, which keeps a scan linear in the text; longer words use
+ * the string form, as before), no `\n` (a word never
+ * spans lines in the byte form, where a cut line's mark stands before its
+ * `\n`).
  */
 export function byteSearchable(word: string): boolean {
-  if (word.length === 0 || word.length > NEEDLE_SPACE) return false;
+  if (word.length === 0 || word.length > MAX_WORD_BYTES) return false;
   for (let i = 0; i < word.length; i++) {
     const c = word.charCodeAt(i);
     if (c >= 0x80 || c === 10) return false;
@@ -59,7 +62,7 @@ export class ByteWordFinder {
   ) {
     if (!byteSearchable(word)) {
       throw new RangeError(
-        `ByteWordFinder needs a non-empty ASCII word without \\n of at most ${NEEDLE_SPACE} bytes`,
+        `ByteWordFinder needs a non-empty ASCII word without \\n of at most ${MAX_WORD_BYTES} bytes`,
       );
     }
     this.#segment = segment;

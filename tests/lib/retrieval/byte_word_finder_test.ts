@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { byteSearchable, ByteWordFinder } from "../../../lib/retrieval/byte_word_finder.ts";
-import { NEEDLE_SPACE } from "../../../lib/retrieval/grep_kernel.ts";
+import { MAX_WORD_BYTES } from "../../../lib/retrieval/grep_kernel.ts";
 import { buildLineStore, byteSegments } from "../../../lib/retrieval/line_store.ts";
 import type { Document } from "../../../lib/types.ts";
 
@@ -72,16 +72,16 @@ Deno.test("a case-insensitive word with an upper-case letter never matches, as i
   assert.equal(new ByteWordFinder(segment, "ABC", { caseSensitive: true, end: 7 }).find(0), 0);
 });
 
-Deno.test("only non-empty ASCII words without a newline that fit the needle space are byte-searchable", () => {
+Deno.test("only non-empty ASCII words without a newline of at most 32 bytes are byte-searchable", () => {
   assert.equal(byteSearchable("a\tb~"), true);
-  assert.equal(byteSearchable("a".repeat(NEEDLE_SPACE)), true);
-  for (const word of ["", "é", "a\nb", "😀", "\u0130", "a".repeat(NEEDLE_SPACE + 1)]) {
+  assert.equal(byteSearchable("a".repeat(MAX_WORD_BYTES)), true);
+  for (const word of ["", "é", "a\nb", "😀", "\u0130", "a".repeat(MAX_WORD_BYTES + 1)]) {
     assert.equal(byteSearchable(word), false, word.slice(0, 10));
   }
   const segment = segmentOf("é");
   assert.throws(() => new ByteWordFinder(segment, "é", { caseSensitive: true, end: 2 }), {
     name: "RangeError",
     message:
-      `ByteWordFinder needs a non-empty ASCII word without \\n of at most ${NEEDLE_SPACE} bytes`,
+      `ByteWordFinder needs a non-empty ASCII word without \\n of at most ${MAX_WORD_BYTES} bytes`,
   });
 });

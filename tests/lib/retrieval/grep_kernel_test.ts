@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import {
   KernelBytes,
   type KernelWord,
-  NEEDLE_SPACE,
+  MAX_WORD_BYTES,
   type PairByte,
 } from "../../../lib/retrieval/grep_kernel.ts";
 import { prng } from "../../../scripts/synthetic_corpus.ts";
@@ -57,8 +57,15 @@ Deno.test("findWord finds what a naive loop finds, at every data length, pair an
     );
     const kernel = kernelOf(data);
     for (let q = 0; q < 16; q++) {
-      const size = 1 + Math.floor(random() * Math.min(6, length + 1));
-      const text = Array.from({ length: size }, () => "abk "[Math.floor(random() * 4)]).join("");
+      const size = 1 + Math.floor(random() * Math.min(random() < 0.5 ? 6 : 32, length + 1));
+      // A piece of the data (lower-cased, so it matches with folding), sometimes with one
+      // byte changed near its end: a near miss the pair test lets through.
+      const start = Math.floor(random() * (length - size + 1));
+      const piece = [...data.subarray(start, start + size)].map((b) =>
+        b >= 65 && b <= 90 ? b | 0x20 : b
+      );
+      if (random() < 0.4) piece[size - 1 - Math.floor(random() * Math.min(3, size))] = 0x7a;
+      const text = String.fromCharCode(...piece);
       const fold = random() < 0.7;
       const a = Math.floor(random() * size);
       const b = a + Math.floor(random() * (size - a));
@@ -121,21 +128,33 @@ Deno.test("case folding touches only ASCII letters: bytes from 0x80 up never mat
   assert.equal(kernel.findWord(wordOf("{", true), 0, 255), 0x7b);
 });
 
-Deno.test("words beyond the needle space still find the right places; one too long is refused", () => {
-  const size = Math.floor(NEEDLE_SPACE / 2) + 1;
-  const words = ["a", "b", "c"].map((c) => c.repeat(size));
-  const text = words.join("-");
+Deno.test("more words than the needle slots hold still find the right places", () => {
+  // 200 distinct words (the space holds 128): each search finds its own word, also after
+  // the slots were reused for others.
+  const words = Array.from({ length: 200 }, (_, i) => `w${String(i).padStart(3, "0")}`);
+  const text = words.join(" ");
   const kernel = kernelOf(bytesOf(text));
   for (let round = 0; round < 3; round++) {
     for (const [i, w] of words.entries()) {
-      assert.equal(kernel.findWord(wordOf(w, false), 0, text.length - size), i * (size + 1));
+      assert.equal(kernel.findWord(wordOf(w, false, 0, 3), 0, text.length - 4), i * 5);
     }
   }
-  const tooLong = "a".repeat(NEEDLE_SPACE + 1);
-  assert.throws(() => kernel.findWord(wordOf(tooLong, false), 0, 0), {
-    name: "RangeError",
-    message: `a needle of ${NEEDLE_SPACE + 1} bytes exceeds ${NEEDLE_SPACE}`,
-  });
+});
+
+Deno.test("a word of 32 bytes is compared in full; an empty or longer one is refused", () => {
+  // A hostile case for a byte-by-byte check: every position is a pair candidate that
+  // shares 31 bytes with the word.
+  const word = "a".repeat(MAX_WORD_BYTES);
+  const text = ("a".repeat(MAX_WORD_BYTES - 1) + "b").repeat(500) + word;
+  const kernel = kernelOf(bytesOf(text));
+  assert.equal(kernel.findWord(wordOf(word, true), 0, text.length - 32), text.length - 32);
+  assert.equal(kernel.findWord(wordOf(word.slice(1) + "b", true), 0, text.length - 32), 0);
+  for (const bad of ["", "a".repeat(MAX_WORD_BYTES + 1)]) {
+    assert.throws(() => kernel.findWord(wordOf(bad, false), 0, 0), {
+      name: "RangeError",
+      message: `the kernel searches words of 1 to ${MAX_WORD_BYTES} bytes, not ${bad.length}`,
+    });
+  }
 });
 
 Deno.test("KernelBytes grows once when the fill needs more room than the first guess", () => {
