@@ -308,6 +308,9 @@ const MIXED_WORDS = [
   "é",
   "i\u0307",
   "😀",
+  // The longest word the byte scan takes, and one byte more (the string form then).
+  "x".repeat(31) + "a",
+  "x".repeat(32) + "a",
 ];
 
 /** The reference: each scanned line alone, lower-cased with lowerForScan; UTF-16 columns. */
