@@ -27,20 +27,23 @@ const PAGE = 65_536;
 /** Largest wasm32 memory, in pages (4 GiB). */
 const MAX_PAGES = 65_536;
 
+type Find = (
+  q: number,
+  end: number,
+  b1: number,
+  b2: number,
+  off1: number,
+  dist: number,
+  m1: number,
+  m2: number,
+  needle: number,
+  len: number,
+  fold: number,
+) => number;
+
 interface Exports {
-  find_word(
-    q: number,
-    end: number,
-    b1: number,
-    b2: number,
-    off1: number,
-    dist: number,
-    m1: number,
-    m2: number,
-    needle: number,
-    len: number,
-    fold: number,
-  ): number;
+  find_word: Find;
+  find_byte: Find;
 }
 
 let compiled: WebAssembly.Module | null = null;
@@ -64,6 +67,8 @@ export interface KernelWord {
   /** The two bytes of the pair scan, `first.at <= second.at`. */
   first: PairByte;
   second: PairByte;
+  /** Scan for `first` alone (a byte rare enough that `second` would filter nothing). */
+  single: boolean;
   /** Compare with the text's A-Z read as a-z. */
   fold: boolean;
 }
@@ -118,8 +123,9 @@ export class KernelBytes {
 
   /**
    * The first start s in [from, lastStart] (data offsets) where `word`
-   * matches the data, or -1. The pair bytes are tested first, 32 positions
-   * a step; each place where both match is checked for the whole word.
+   * matches the data, or -1. The pair bytes (or the first alone, `single`)
+   * are tested first, 32 positions a step; each place where they match is
+   * checked for the whole word.
    *
    * @throws {RangeError} when the needle is empty or longer than {@link MAX_WORD_BYTES}.
    */
@@ -127,7 +133,8 @@ export class KernelBytes {
     if (lastStart < from) return -1;
     const { first, second, needle } = word;
     const base = DATA_START + first.at;
-    const found = this.#exports.find_word(
+    const find = word.single ? this.#exports.find_byte : this.#exports.find_word;
+    const found = find(
       base + from,
       base + lastStart + 1,
       first.value,

@@ -72,4 +72,55 @@
         (local.set $bits (i32.and (local.get $bits) (i32.sub (local.get $bits) (i32.const 1))))
         (br $check)))))
   (i32.const -1))
+(func (export "find_byte") (param $q i32) (param $end i32) (param $b1 i32) (param $b2 i32)
+  (param $off1 i32) (param $dist i32) (param $m1 i32) (param $m2 i32)
+  (param $needle i32) (param $len i32) (param $fold i32) (result i32)
+  (local $q2 i32) (local $s i32) (local $bits i32) (local $left i32) (local $want i32) (local $foldv v128)
+  (local $b1v v128) (local $b2v v128) (local $m1v v128) (local $m2v v128) (local $e0 v128) (local $e1 v128)
+  (local.set $b1v (i8x16.splat (local.get $b1)))
+  (local.set $b2v (i8x16.splat (local.get $b2)))
+  (local.set $m1v (i8x16.splat (local.get $m1)))
+  (local.set $m2v (i8x16.splat (local.get $m2)))
+  (local.set $foldv (i8x16.splat (local.get $fold)))
+  ;; The needle's lanes: len (1-32) low bits.
+  (local.set $want (select (i32.const -1) (i32.sub (i32.shl (i32.const 1) (local.get $len)) (i32.const 1))
+    (i32.ge_u (local.get $len) (i32.const 32))))
+  (block $done
+    ;; Whole 32-byte steps.
+    (loop $step
+      (br_if $done (i32.gt_s (i32.add (local.get $q) (i32.const 32)) (local.get $end)))
+      
+      (local.set $e0 (i8x16.eq (v128.or (v128.load offset=0 (local.get $q)) (local.get $m1v)) (local.get $b1v)))
+      (local.set $e1 (i8x16.eq (v128.or (v128.load offset=16 (local.get $q)) (local.get $m1v)) (local.get $b1v)))
+      (if (v128.any_true (v128.or (local.get $e0) (local.get $e1)))
+        (then
+          (local.set $bits (i32.or (i8x16.bitmask (local.get $e0))
+            (i32.shl (i8x16.bitmask (local.get $e1)) (i32.const 16))))
+          (block $checked (loop $check
+        (br_if $checked (i32.eqz (local.get $bits)))
+        (local.set $s (i32.sub (i32.add (local.get $q) (i32.ctz (local.get $bits))) (local.get $off1)))
+        (if (call $matches (local.get $s) (local.get $needle) (local.get $want) (local.get $foldv))
+          (then (return (local.get $s))))
+        (local.set $bits (i32.and (local.get $bits) (i32.sub (local.get $bits) (i32.const 1))))
+        (br $check)))))
+      (local.set $q (i32.add (local.get $q) (i32.const 32)))
+      (br $step)))
+  ;; The last < 32 positions: one more step with the bits past the end cleared.
+  (local.set $left (i32.sub (local.get $end) (local.get $q)))
+  (if (i32.gt_s (local.get $left) (i32.const 0))
+    (then
+      
+      (local.set $e0 (i8x16.eq (v128.or (v128.load offset=0 (local.get $q)) (local.get $m1v)) (local.get $b1v)))
+      (local.set $e1 (i8x16.eq (v128.or (v128.load offset=16 (local.get $q)) (local.get $m1v)) (local.get $b1v)))
+      (local.set $bits (i32.and
+        (i32.or (i8x16.bitmask (local.get $e0)) (i32.shl (i8x16.bitmask (local.get $e1)) (i32.const 16)))
+        (i32.sub (i32.shl (i32.const 1) (local.get $left)) (i32.const 1))))
+      (block $checked (loop $check
+        (br_if $checked (i32.eqz (local.get $bits)))
+        (local.set $s (i32.sub (i32.add (local.get $q) (i32.ctz (local.get $bits))) (local.get $off1)))
+        (if (call $matches (local.get $s) (local.get $needle) (local.get $want) (local.get $foldv))
+          (then (return (local.get $s))))
+        (local.set $bits (i32.and (local.get $bits) (i32.sub (local.get $bits) (i32.const 1))))
+        (br $check)))))
+  (i32.const -1))
 )

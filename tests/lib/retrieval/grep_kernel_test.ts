@@ -18,14 +18,14 @@ function bytesOf(text: string): Uint8Array {
   return Uint8Array.from(text, (c) => c.charCodeAt(0));
 }
 
-/** A kernel word for `text` with its pair bytes at offsets `a <= b`. */
-function wordOf(text: string, fold: boolean, a = 0, b = a): KernelWord {
+/** A kernel word for `text` with its pair bytes at offsets `a <= b` (`single`: a alone). */
+function wordOf(text: string, fold: boolean, a = 0, b = a, single = false): KernelWord {
   const needle = bytesOf(text);
   const pair = (at: number): PairByte => {
     const value = needle[at];
     return { at, value, mask: fold && value >= 97 && value <= 122 ? 0x20 : 0 };
   };
-  return { text, needle, first: pair(a), second: pair(b), fold };
+  return { text, needle, first: pair(a), second: pair(single ? a : b), fold, single };
 }
 
 /** The first start in [from, lastStart] where the word matches, by a plain loop. */
@@ -69,13 +69,15 @@ Deno.test("findWord finds what a naive loop finds, at every data length, pair an
       const fold = random() < 0.7;
       const a = Math.floor(random() * size);
       const b = a + Math.floor(random() * (size - a));
-      const word = wordOf(text, fold, a, b);
+      const single = random() < 0.4;
+      const word = wordOf(text, fold, a, b, single);
       const lastStart = length - size - Math.floor(random() * 3);
       for (let from = 0; from <= Math.max(lastStart + 1, 0); from += 1 + Math.floor(random() * 5)) {
         assert.equal(
           kernel.findWord(word, from, lastStart),
           naive(data, word, from, lastStart),
-          `length ${length}, word ${JSON.stringify(text)} pair ${a},${b} fold ${fold}, ` +
+          `length ${length}, word ${JSON.stringify(text)} pair ${a},${b} single ${single} ` +
+            `fold ${fold}, ` +
             `from ${from} to ${lastStart}`,
         );
       }
@@ -88,16 +90,19 @@ Deno.test("a one-byte word matches in the last byte, and a two-byte one in the l
     const data = new Uint8Array(length).fill(0x2e);
     data[length - 1] = 0x51; // "Q"
     const kernel = kernelOf(data);
-    assert.equal(kernel.findWord(wordOf("q", true), 0, length - 1), length - 1);
-    // Case-sensitive: "q" is not "Q".
-    assert.equal(kernel.findWord(wordOf("q", false), 0, length - 1), -1);
+    for (const single of [false, true]) {
+      assert.equal(kernel.findWord(wordOf("q", true, 0, 0, single), 0, length - 1), length - 1);
+      // Case-sensitive: "q" is not "Q".
+      assert.equal(kernel.findWord(wordOf("q", false, 0, 0, single), 0, length - 1), -1);
+    }
     if (length >= 2) {
       data[length - 2] = 0x70; // "pQ"
       const pair = kernelOf(data);
-      const word = wordOf("pq", true, 0, 1);
-      assert.equal(pair.findWord(word, 0, length - 2), length - 2);
-      // A last start one short of the match leaves it out.
-      assert.equal(pair.findWord(word, 0, length - 3), -1);
+      for (const word of [wordOf("pq", true, 0, 1), wordOf("pq", true, 1, 1, true)]) {
+        assert.equal(pair.findWord(word, 0, length - 2), length - 2);
+        // A last start one short of the match leaves it out.
+        assert.equal(pair.findWord(word, 0, length - 3), -1);
+      }
     }
   }
 });
