@@ -22,9 +22,9 @@
  * folded by an OR mask, each candidate checked for the whole word in the
  * kernel) over the UTF-8 form, which lives in WebAssembly memory (see
  * lib/retrieval/grep_kernel.ts and docs/architecture.md). Measured here
- * (shared 2-core machine, load average 2.6-3.2, two runs): 5,980 and 6,200
- * MB/s against ripgrep's 4,870 and 4,660, 1.23x and 1.33x; before it (V8
- * `indexOf` of the word's rarest-character suffix on the lower-cased text)
+ * (shared 2-core machine, load average 2.2-3.2, three runs): 5,980-6,620
+ * MB/s against ripgrep's 4,660-5,430, 1.22-1.33x; before it (V8 `indexOf`
+ * of the word's rarest-character suffix on the lower-cased text)
  * 2,400 MB/s, 0.46x. The line store's memory is unchanged (236 MB at 100,000
  * documents, 106 MB of it the UTF-8 form, now in WebAssembly memories).
  * Ripgrep's time is the median wall time of its process minus the median
