@@ -49,6 +49,7 @@ import {
 import { type LineHit, scanRegex, type ScanResult, scanWords } from "../lib/retrieval/line_scan.ts";
 import { compileRegex, Re2MemoryError } from "../lib/retrieval/re2.ts";
 import { requiredLiterals } from "../lib/retrieval/re2_prefilter.ts";
+import { lineAutomaton } from "../lib/retrieval/re2_automaton.ts";
 import { toRe2Syntax } from "../lib/retrieval/re2_syntax.ts";
 
 /** Matching lines counted before the count is reported as "more than". */
@@ -124,12 +125,15 @@ export const corpusGrep = defineTool({
       });
       if (!compiled.ok) return toolError("invalid_args", compiled.message);
       what = `regex /${args.pattern}/${args.case_sensitive ? "" : "i"}`;
+      const re2Source = toRe2Syntax(args.pattern);
+      const prefilter = requiredLiterals(re2Source, args.case_sensitive);
       try {
         scan = scanRegex(store, compiled.regex, {
           range,
           limit: COUNT_LIMIT,
           signal: ctx.signal,
-          prefilter: requiredLiterals(toRe2Syntax(args.pattern), args.case_sensitive),
+          prefilter,
+          automaton: prefilter ? null : lineAutomaton(re2Source, args.case_sensitive),
         });
       } catch (error) {
         if (error instanceof Re2MemoryError) {

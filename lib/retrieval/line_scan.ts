@@ -15,6 +15,8 @@
  */
 
 import { byteSearchable, ByteWordFinder } from "./byte_word_finder.ts";
+import { DfaLineFilter, LineDfa } from "./line_dfa.ts";
+import type { ByteNfa } from "./re2_automaton.ts";
 import {
   type ByteSegment,
   byteSegments,
@@ -249,7 +251,9 @@ class WordFinder {
  * re2_prefilter.ts: a line can only match when it holds a string of every set),
  * the lower-cased text is searched for candidate lines first and the engine
  * sees only runs of candidates, which skips most of the text for most
- * patterns.
+ * patterns. Without it, `automaton` (re2_automaton.ts, a sound
+ * over-approximation of the pattern) finds the candidate lines instead, with
+ * a lazy DFA (line_dfa.ts).
  */
 export function scanRegex(
   store: LineStore,
@@ -259,12 +263,14 @@ export function scanRegex(
     limit: number;
     signal?: AbortSignal;
     prefilter?: readonly (readonly string[])[] | null;
+    automaton?: ByteNfa | null;
   },
 ): ScanResult {
   const range = options.range ?? { from: 0, to: store.lineCount };
   const hits: LineHit[] = [];
   const segments = byteSegments(store);
   const lower = options.prefilter ? textSegments(store, true) : undefined;
+  const dfa = !lower && options.automaton ? new LineDfa(options.automaton) : undefined;
   let budget = SUBJECT_START;
   for (let s = 0; s < segments.length; s++) {
     const segment = segments[s];
@@ -273,7 +279,9 @@ export function scanRegex(
     let line = Math.max(range.from - segment.firstLine, 0);
     const to = Math.min(range.to - segment.firstLine, count);
     if (line >= to) continue;
-    const filter = lower ? new CandidateFilter(lower[s], options.prefilter!) : undefined;
+    const filter = lower
+      ? new CandidateFilter(lower[s], options.prefilter!)
+      : dfa && new DfaLineFilter(dfa, segment);
     let calls = 0;
     while (line < to) {
       if ((++calls & 255) === 0) options.signal?.throwIfAborted();

@@ -211,7 +211,14 @@ export function toLineMode(pattern: string): string {
       }
       i++;
       if (!inClass && (next === "A" || next === "z")) out += next === "A" ? "(?m:^)" : "(?m:$)";
-      else if (next === "s") out += inClass ? (negated ? "\\s" : "\\t\\f\\r ") : "[\\t\\f\\r ]";
+      else if (next === "s" && inClass && !negated) {
+        out += "\\t\\f\\r ";
+        // `\s-z` is \s, "-" and "z"; after the expansion "-" would make the range " -z".
+        if (pattern[i + 1] === "-") {
+          out += "\\-";
+          i++;
+        }
+      } else if (next === "s" && !inClass) out += "[\\t\\f\\r ]";
       else out += c + next;
       continue;
     }
@@ -232,8 +239,11 @@ export function toLineMode(pattern: string): string {
       inClass = true;
       negated = pattern[i + 1] === "^";
       out += negated ? "[^\\n" : "[";
-      if (negated) i++;
-      if (pattern[i + 1] === "]") out += pattern[++i];
+      if (negated) {
+        i++;
+        // After the inserted "\n", a leading "]" would close the class and a "-" make a range.
+        if (pattern[i + 1] === "]" || pattern[i + 1] === "-") out += `\\${pattern[++i]}`;
+      } else if (pattern[i + 1] === "]") out += pattern[++i];
       continue;
     }
     if (c === "^") out += "(?m:^)";
