@@ -133,7 +133,7 @@ export const corpusGrep = defineTool({
           limit: COUNT_LIMIT,
           signal: ctx.signal,
           prefilter,
-          automaton: prefilter ? null : lineAutomaton(re2Source, args.case_sensitive),
+          automaton: lineAutomaton(re2Source, args.case_sensitive),
         });
       } catch (error) {
         if (error instanceof Re2MemoryError) {

@@ -199,30 +199,55 @@ export class LineDfa {
   }
 }
 
+/** A source of candidate lines: the first candidate in [line, to), or `to`. */
+export interface LineFilter {
+  next(line: number, to: number): number;
+}
+
 /**
- * The candidate lines of one segment for `scanRegex` (line_scan.ts): the
- * first candidate at or after a line, remembering its last answer so that
- * asking again inside the stretch it already searched costs nothing.
+ * The candidate lines of one segment for `scanRegex` (line_scan.ts): lines
+ * the DFA accepts, among the lines `inner` (the literal prefilter) lets
+ * through when given. It remembers its last answer, so that asking again
+ * inside the stretch it already searched costs nothing.
  */
-export class DfaLineFilter {
+export class DfaLineFilter implements LineFilter {
   readonly #dfa: LineDfa;
   readonly #bytes: Uint8Array;
   readonly #offsets: Uint32Array;
+  readonly #inner: LineFilter | undefined;
   /** The last answer: no candidate in [#askedFrom, #answer). */
   #askedFrom = -1;
   #answer = -1;
 
-  constructor(dfa: LineDfa, segment: { bytes: Uint8Array; byteOffsets: Uint32Array }) {
+  constructor(
+    dfa: LineDfa,
+    segment: { bytes: Uint8Array; byteOffsets: Uint32Array },
+    inner?: LineFilter,
+  ) {
     this.#dfa = dfa;
     this.#bytes = segment.bytes;
     this.#offsets = segment.byteOffsets;
+    this.#inner = inner;
   }
 
   /** First candidate line in [line, to), or `to`. */
   next(line: number, to: number): number {
     if (this.#askedFrom <= line && line <= this.#answer) return this.#answer;
     this.#askedFrom = line;
-    this.#answer = this.#dfa.firstCandidate(this.#bytes, this.#offsets, line, to);
+    this.#answer = this.#search(line, to);
     return this.#answer;
+  }
+
+  #search(line: number, to: number): number {
+    const inner = this.#inner;
+    if (inner === undefined) return this.#dfa.firstCandidate(this.#bytes, this.#offsets, line, to);
+    while (line < to) {
+      const candidate = inner.next(line, to);
+      if (candidate >= to) return to;
+      const one = this.#dfa.firstCandidate(this.#bytes, this.#offsets, candidate, candidate + 1);
+      if (one === candidate) return candidate;
+      line = candidate + 1;
+    }
+    return to;
   }
 }

@@ -251,9 +251,10 @@ class WordFinder {
  * re2_prefilter.ts: a line can only match when it holds a string of every set),
  * the lower-cased text is searched for candidate lines first and the engine
  * sees only runs of candidates, which skips most of the text for most
- * patterns. Without it, `automaton` (re2_automaton.ts, a sound
- * over-approximation of the pattern) finds the candidate lines instead, with
- * a lazy DFA (line_dfa.ts).
+ * patterns. With `automaton` (re2_automaton.ts, a sound over-approximation
+ * of the pattern), a lazy DFA (line_dfa.ts) picks the candidate lines, or,
+ * with `prefilter` too, checks the lines the literals let through: the
+ * engine then sees only lines the DFA accepts.
  */
 export function scanRegex(
   store: LineStore,
@@ -270,7 +271,7 @@ export function scanRegex(
   const hits: LineHit[] = [];
   const segments = byteSegments(store);
   const lower = options.prefilter ? textSegments(store, true) : undefined;
-  const dfa = !lower && options.automaton ? new LineDfa(options.automaton) : undefined;
+  const dfa = options.automaton ? new LineDfa(options.automaton) : undefined;
   let budget = SUBJECT_START;
   for (let s = 0; s < segments.length; s++) {
     const segment = segments[s];
@@ -279,9 +280,8 @@ export function scanRegex(
     let line = Math.max(range.from - segment.firstLine, 0);
     const to = Math.min(range.to - segment.firstLine, count);
     if (line >= to) continue;
-    const filter = lower
-      ? new CandidateFilter(lower[s], options.prefilter!)
-      : dfa && new DfaLineFilter(dfa, segment);
+    const literal = lower ? new CandidateFilter(lower[s], options.prefilter!) : undefined;
+    const filter = dfa ? new DfaLineFilter(dfa, segment, literal) : literal;
     let calls = 0;
     while (line < to) {
       if ((++calls & 255) === 0) options.signal?.throwIfAborted();

@@ -276,6 +276,26 @@ class LiteralParser {
     }
     if (next === "d") return { exact: new Set("0123456789"), required: [] };
     if (next === "b" || next === "B" || next === "A" || next === "z") return EMPTY;
+    if (next === "x") {
+      // `\x41` and `\x{41}` are one character; its digits are not text to look for.
+      const hex = /^\{([0-9A-Fa-f]{1,6})\}|^[0-9A-Fa-f]{2}/.exec(p.slice(this.#at, this.#at + 9));
+      if (!hex) throw new GiveUp();
+      this.#at += hex[0].length;
+      const code = parseInt(hex[1] ?? hex[0], 16);
+      if (code > 0x10ffff) throw new GiveUp();
+      return this.#literal(String.fromCodePoint(code));
+    }
+    if (next === "p" || next === "P") {
+      // A Unicode class, `\pL` or `\p{Greek}`: any character, and its name is not text either.
+      if (p[this.#at] === "{") {
+        const close = p.indexOf("}", this.#at);
+        if (close < 0) throw new GiveUp();
+        this.#at = close + 1;
+      } else {
+        this.#at++;
+      }
+      return ANY;
+    }
     const control = CONTROL_ESCAPES.get(next);
     if (control !== undefined) return this.#literal(control);
     if (/[A-Za-z0-9]/.test(next)) return ANY; // \w \s \pL \x41 \0 ...: not modelled

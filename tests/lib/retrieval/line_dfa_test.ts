@@ -6,6 +6,7 @@ import { compileRegex, type Re2Regex } from "../../../lib/retrieval/re2.ts";
 import { lineAutomaton } from "../../../lib/retrieval/re2_automaton.ts";
 import { LineDfa } from "../../../lib/retrieval/line_dfa.ts";
 import { toRe2Syntax } from "../../../lib/retrieval/re2_syntax.ts";
+import { requiredLiterals } from "../../../lib/retrieval/re2_prefilter.ts";
 import type { Document } from "../../../lib/types.ts";
 import { prng } from "../../../scripts/synthetic_corpus.ts";
 import { ROOT } from "../../support/cli.ts";
@@ -37,6 +38,7 @@ Deno.test("a regex scan with the line automaton finds the same lines and columns
   const random = prng(22);
   let compared = 0;
   let found = 0;
+  let withLiterals = 0;
   for (
     const store of [buildLineStore(documents), buildLineStore(documents, { segmentChars: 700 })]
   ) {
@@ -54,11 +56,24 @@ Deno.test("a regex scan with the line automaton finds the same lines and columns
       };
       const want = hits(store, re, { range, limit: 1e9 });
       assert.deepEqual(hits(store, re, { range, limit: 1e9, automaton }), want, pattern);
+      // With the literal prefilter too, as corpus_grep runs it.
+      const prefilter = requiredLiterals(toRe2Syntax(pattern), caseSensitive);
+      if (prefilter !== null) {
+        assert.deepEqual(
+          hits(store, re, { range, limit: 1e9, automaton, prefilter }),
+          want,
+          pattern,
+        );
+        withLiterals++;
+      }
       compared++;
       found += want.length;
     }
   }
-  assert.ok(compared > 300 && found > 5_000, `${compared} patterns, ${found} hits`);
+  assert.ok(
+    compared > 300 && found > 5_000 && withLiterals > 100,
+    `${compared} patterns (${withLiterals} with literals), ${found} hits`,
+  );
 });
 
 Deno.test("the DFA stops filtering when its state budget runs out, and the scan stays exact", async () => {
@@ -104,7 +119,7 @@ Deno.test("corpus_grep answers hostile literal-free regexes correctly within a b
   const lines = new TextDecoder().decode(output.stdout).trim().split("\n").map((l) =>
     JSON.parse(l) as { pattern: string; first: string; expected: number }
   );
-  assert.equal(lines.length, 4);
+  assert.equal(lines.length, 6);
   for (const { pattern, first, expected } of lines) {
     const count = /^Showing 5 of (\d+) matching lines/.exec(first)?.[1] ??
       (first.startsWith("No line") ? "0" : first);

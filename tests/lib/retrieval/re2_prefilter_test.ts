@@ -37,6 +37,12 @@ Deno.test("requiredLiterals finds the text every match must contain", () => {
     { pattern: "(ab)+c", want: [["abc"]] },
     { pattern: "ab{2,}c", want: [["ab"], ["bc"]] },
     { pattern: "(?P<x>ab)c", want: [["abc"]] },
+    // An escape's letters and digits are not text to look for.
+    { pattern: "\\x41", want: [["a"]] },
+    { pattern: "\\x{42}c", cs: true, want: [["bc"]] },
+    { pattern: "\\pN", want: null },
+    { pattern: "\\PLx", want: [["x"]] },
+    { pattern: "\\p{Greek}x", want: [["x"]] },
   ];
   for (const c of cases) {
     assert.deepEqual(requiredLiterals(c.pattern, c.cs ?? false), c.want, c.pattern);
