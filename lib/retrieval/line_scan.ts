@@ -16,7 +16,7 @@
 
 import { byteSearchable, ByteWordFinder } from "./byte_word_finder.ts";
 import { DfaLineFilter, LineDfa } from "./line_dfa.ts";
-import type { ByteNfa } from "./re2_automaton.ts";
+import type { ByteNfa } from "./byte_nfa.ts";
 import {
   type ByteSegment,
   byteSegments,
