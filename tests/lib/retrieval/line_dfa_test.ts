@@ -101,6 +101,13 @@ Deno.test("the DFA stops filtering when its state budget runs out, and the scan 
   const poor = new LineDfa(automaton, { maxWork: 10_000 });
   poor.firstCandidate(bytes, ends, 0, 300);
   assert.equal(poor.exhausted, true);
+  // The default budget too: unbounded, such a DFA adds a state for nearly every byte (measured
+  // with [a-z]*[ac-l][a-z]{20}$: 163 MB for 100 KB of text), so memory would grow with the corpus.
+  const defaults = new LineDfa(automaton);
+  for (let line = 0; line < 300 && !defaults.exhausted;) {
+    line = defaults.firstCandidate(bytes, ends, line, 300) + 1;
+  }
+  assert.equal(defaults.exhausted, true);
 });
 
 Deno.test("corpus_grep answers hostile literal-free regexes correctly within a bounded subprocess", async () => {
