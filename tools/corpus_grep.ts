@@ -54,6 +54,12 @@ import { toRe2Syntax } from "../lib/retrieval/re2_syntax.ts";
 
 /** Matching lines counted before the count is reported as "more than". */
 const COUNT_LIMIT = 10_000;
+/**
+ * Time a regex search may spend matching before it stops and reports the lines it did not
+ * search (see `deadline` in line_scan.ts): the engine is linear, but slow on large counted
+ * repetitions over long lines that match, and the worker cannot be stopped mid-scan.
+ */
+export const REGEX_TIME_BUDGET_MS = 5000;
 /** Characters of a line shown; a longer line shows a window around its first match. */
 const SHOWN_CHARS = 300;
 /** Characters shown before the first match when a long line is cut. */
@@ -134,6 +140,7 @@ export const corpusGrep = defineTool({
           signal: ctx.signal,
           prefilter,
           automaton: lineAutomaton(re2Source, args.case_sensitive),
+          deadline: performance.now() + REGEX_TIME_BUDGET_MS,
         });
       } catch (error) {
         if (error instanceof Re2MemoryError) {
@@ -189,21 +196,32 @@ interface ReportOptions {
 
 function report(store: LineStore, scan: ScanResult, opts: ReportOptions): ToolReturnValue {
   const total = scan.hits.length;
+  const stopped = scan.stoppedAtLine === undefined
+    ? undefined
+    : stopNote(store, scan.stoppedAtLine, opts.scope);
   if (total === 0) {
     const hint = opts.regex
       ? "Check the pattern (RE2 syntax, one line at a time), or try plain words."
       : "Every word must be on the same line: try fewer or shorter words, or regex: true.";
     const cut = opts.cutLines ? ` ${cutNote(opts.cutLines, opts.scope, opts.regex)}` : "";
+    const stop = stopped ? ` ${stopped.note}` : "";
     return toolResult({
-      output: `No line in ${opts.scope} matches ${opts.what}. ${hint}${cut}`,
-      data: { results: [] },
+      output: stopped
+        ? `No line in ${opts.scope} matches ${opts.what} before the search stopped.${stop}${cut}`
+        : `No line in ${opts.scope} matches ${opts.what}. ${hint}${cut}`,
+      data: { results: [], ...stopped?.data },
     });
   }
   const shown = scan.hits.slice(0, opts.limit);
-  const count = scan.stoppedAtLimit ? `more than ${total}` : `${total}`;
+  const count = scan.stoppedAtLimit
+    ? `more than ${total}`
+    : stopped
+    ? `at least ${total}`
+    : `${total}`;
   let header: string;
   if (shown.length === total && !scan.stoppedAtLimit) {
-    header = `${total} matching line${total === 1 ? "" : "s"} in ${opts.scope} for ${opts.what}:`;
+    header = `${total} matching line${total === 1 ? "" : "s"} in ${opts.scope} for ${opts.what}` +
+      (stopped ? " before the search stopped (see the note below):" : ":");
   } else if (opts.capped) {
     header = `Showing ${shown.length} of ${count} matching lines for ${opts.what} ` +
       `(${opts.limit} is the most per call); narrow the pattern` +
@@ -238,8 +256,26 @@ function report(store: LineStore, scan: ScanResult, opts: ReportOptions): ToolRe
       }
     }
   }
+  if (stopped) lines.push(stopped.note);
   if (opts.cutLines) lines.push(cutNote(opts.cutLines, opts.scope, opts.regex));
-  return toolResult({ output: lines.join("\n"), data: { results } });
+  return toolResult({ output: lines.join("\n"), data: { results, ...stopped?.data } });
+}
+
+/** Says where a regex search stopped at its time budget, and what to do about it. */
+function stopNote(
+  store: LineStore,
+  line: number,
+  scope: string,
+): { note: string; data: { stopped_at: { doc_id: string; line: number } } } {
+  const { doc, lineNumber } = lineAddress(store, line);
+  const docId = store.documents[doc].id;
+  return {
+    note: `Note: the search stopped after ${REGEX_TIME_BUDGET_MS / 1000} s of regex matching, at ` +
+      `${docId}:${lineNumber}; that line and the rest of ${scope} were not searched. Large ` +
+      "repetition counts such as {1,1000} make matching slow on long lines: simplify the " +
+      "pattern, or search one document with doc_id.",
+    data: { stopped_at: { doc_id: docId, line: lineNumber } },
+  };
 }
 
 /** Says that long lines were searched only in part, so a miss there is not final. */

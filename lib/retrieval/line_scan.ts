@@ -48,6 +48,11 @@ export interface ScanResult {
   hits: LineHit[];
   /** True when the scan stopped at `limit` with lines left unsearched. */
   stoppedAtLimit: boolean;
+  /**
+   * Set when a regex scan stopped at its `deadline`: the global index of the first line it did
+   * not finish searching (lines from there to the end of the range are unsearched).
+   */
+  stoppedAtLine?: number;
 }
 
 /** The regex engine as the regex scan needs it (see `Re2Regex` in re2.ts). */
@@ -265,6 +270,13 @@ export function scanRegex(
     signal?: AbortSignal;
     prefilter?: readonly (readonly string[])[] | null;
     automaton?: ByteNfa | null;
+    /**
+     * A `performance.now()` time after which no more engine calls are made: the scan returns
+     * what it found with `stoppedAtLine` set. RE2 is linear in the text, but locating a match
+     * of a large counted repetition costs ~1 s per long matching line, and a scan runs to
+     * completion (a worker cannot be stopped inside one), so the scan bounds itself.
+     */
+    deadline?: number;
   },
 ): ScanResult {
   const range = options.range ?? { from: 0, to: store.lineCount };
@@ -302,6 +314,9 @@ export function scanRegex(
       } else {
         stop = upperBound(byteOffsets, start + budget, line + 1, to) - 1;
         if (stop <= line) stop = line + 1;
+      }
+      if (options.deadline !== undefined && performance.now() > options.deadline) {
+        return { hits, stoppedAtLimit: false, stoppedAtLine: segment.firstLine + line };
       }
       const found = matcher.search(bytes.subarray(start, byteOffsets[stop] - 1));
       if (found === null) {

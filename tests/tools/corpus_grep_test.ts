@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
-import { corpusGrep } from "../../tools/corpus_grep.ts";
+import { corpusGrep, REGEX_TIME_BUDGET_MS } from "../../tools/corpus_grep.ts";
 import { invokeTool, type RawToolResult } from "../../tools/invoke.ts";
 import { parametersJsonSchema, type ToolDef } from "../../tools/define_tool.ts";
 import type { Corpus } from "../../lib/types.ts";
 import { re2HeapProbe, re2Stats } from "../../lib/retrieval/re2.ts";
 import { contextFor, corpusOf } from "../support/tool_context.ts";
+import { createRng } from "../../lib/util/prng.ts";
 
 const tool = corpusGrep as unknown as ToolDef;
 
@@ -279,6 +280,35 @@ Deno.test("corpus_grep: ReDoS patterns on a 100,000-character line finish at onc
     assert.deepEqual(found, c.lines, c.pattern);
     assert.ok(ms < 2000, `${c.pattern} took ${ms} ms`);
   }
+});
+
+Deno.test("corpus_grep: a regex that is slow on every long line stops at its time budget and says where", async () => {
+  // RE2 is linear, but slow on nested counted repetitions over long lines that match: about 2 s
+  // for each of these 2,000-character lines, so 40 of them would hold the tool for over a minute.
+  const random = createRng(5);
+  const letters = (n: number) =>
+    Array.from({ length: n }, () => "abcdefghijk"[Math.floor(random() * 11)]).join("");
+  const slow = corpusOf(
+    Array.from({ length: 40 }, (_, i) => ({ id: `d${i}`, text: `${letters(1999)}!` })),
+  );
+  const started = performance.now();
+  const result = await call({ pattern: String.raw`(?:[a-k]{1,40}){1,25}!`, regex: true }, slow);
+  const ms = performance.now() - started;
+  assert.equal(result.error, null);
+  const data = result.data as { results: unknown[]; stopped_at: { doc_id: string; line: number } };
+  assert.ok(data.results.length < 40, `${data.results.length} lines found`);
+  assert.deepEqual(data.stopped_at, { doc_id: `d${data.results.length}`, line: 1 });
+  assert.match(
+    result.output,
+    new RegExp(
+      `Note: the search stopped after ${REGEX_TIME_BUDGET_MS / 1000} s of regex matching, at ` +
+        `d${data.results.length}:1; that line and the rest of 40 documents were not searched\\. ` +
+        "Large repetition counts such as \\{1,1000\\} make matching slow on long lines: " +
+        "simplify the pattern, or search one document with doc_id\\.",
+    ),
+  );
+  // The budget plus at most one engine call, with room for a loaded machine.
+  assert.ok(ms < REGEX_TIME_BUDGET_MS + 20_000, `took ${ms} ms`);
 });
 
 Deno.test("corpus_grep: a match past column 2000 is not found; a long line is shown around its match", async () => {

@@ -193,6 +193,31 @@ Deno.test("scanRegex searches only the given range and stops at the limit", asyn
   assert.equal(limited.stoppedAtLimit, true);
 });
 
+Deno.test("scanRegex stops at its deadline and says which line it did not finish", async () => {
+  const store = buildLineStore(randomDocuments(9, 100));
+  const re = await regex("alpha", false, true);
+  const range = documentRange(store, 40);
+  // A deadline already past: not one engine call, the whole range left.
+  const none = scanRegex(store, re, { range, limit: 1e9, deadline: performance.now() - 1 });
+  assert.deepEqual(none, { hits: [], stoppedAtLimit: false, stoppedAtLine: range.from });
+  // An engine that takes 5 ms a call, against a 30 ms deadline: it stops part of the way, with
+  // every hit before the stop line found and none after it.
+  const slow = {
+    search(subject: Uint8Array) {
+      const until = performance.now() + 5;
+      while (performance.now() < until) { /* a slow engine */ }
+      return re.search(subject);
+    },
+  };
+  const all = scanRegex(store, re, { limit: 1e9 });
+  const cut = scanRegex(store, slow, { limit: 1e9, deadline: performance.now() + 30 });
+  assert.ok(cut.stoppedAtLine !== undefined && cut.stoppedAtLine < store.lineCount);
+  assert.deepEqual(cut.hits, all.hits.filter((h) => h.line < cut.stoppedAtLine!));
+  // A deadline that is not reached changes nothing.
+  const later = scanRegex(store, re, { limit: 1e9, deadline: performance.now() + 60_000 });
+  assert.deepEqual(later, all);
+});
+
 Deno.test("only the first 2000 characters of a line are searched, in both scans", async () => {
   const line = "x".repeat(2500) + "needle";
   const store = buildLineStore(docs(`needle early\n${line}\n${"y".repeat(1994)}needle`));
