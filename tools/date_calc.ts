@@ -42,8 +42,17 @@ type OffsetName = typeof OFFSET_NAMES[number];
 function offset(max: number, unit: string, note = "") {
   return z.int().min(-max).max(max).default(0).describe(
     `"add" only: ${unit} to add (negative to subtract), at most ` +
-      `${max.toLocaleString("en-US")}.${note}`,
+      `${withThousands(max)}.${note}`,
   );
+}
+
+/**
+ * `n` with commas between groups of three digits, as `toLocaleString("en-US")`
+ * writes it, without that call's cost: the first `Intl` use takes 13–20 ms,
+ * and this file loads in every run and in the sandbox worker.
+ */
+function withThousands(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+$)/g, ",");
 }
 
 const parameters = z.strictObject({

@@ -215,7 +215,23 @@ function text(content: string): Reply {
   return { content, tool_calls: [] };
 }
 
-/** One token per four characters of everything sent and received. */
+/** Length of each tool's parameters as JSON: the same schema objects are sent on every call. */
+const schemaChars = new WeakMap<object, number>();
+
+function parametersChars(parameters: Record<string, unknown>): number {
+  let chars = schemaChars.get(parameters);
+  if (chars === undefined) {
+    chars = JSON.stringify(parameters).length;
+    schemaChars.set(parameters, chars);
+  }
+  return chars;
+}
+
+/**
+ * One token per four characters of everything sent and received. A tool's
+ * parameters are measured once per schema object: callers must not change a
+ * schema after sending it (toolboxes build their specs once).
+ */
 export function estimateUsage(request: ChatRequest, reply: Reply): Usage {
   let sent = 0;
   for (const m of request.messages) {
@@ -225,7 +241,7 @@ export function estimateUsage(request: ChatRequest, reply: Reply): Usage {
     }
   }
   for (const t of request.tools) {
-    sent += t.name.length + t.description.length + JSON.stringify(t.parameters).length;
+    sent += t.name.length + t.description.length + parametersChars(t.parameters);
   }
   let received = (reply.content ?? "").length;
   for (const c of reply.tool_calls) received += c.name.length + c.arguments.length;

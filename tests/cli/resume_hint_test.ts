@@ -54,12 +54,10 @@ Deno.test("resume hint: a failed write says what was kept and how to resume; oth
 Deno.test("a disk that fills mid-run: the run stops with the file, keeps the complete lines and gives the resume command", async () => {
   const written: string[] = [];
   const file = {
-    write(bytes: Uint8Array) {
-      if (written.length === 2) {
-        return Promise.reject(new Error("No space left on device (os error 28)"));
-      }
+    writeSync(bytes: Uint8Array) {
+      if (written.length === 2) throw new Error("No space left on device (os error 28)");
       written.push(new TextDecoder().decode(bytes));
-      return Promise.resolve(bytes.length);
+      return bytes.length;
     },
     close() {},
   };

@@ -23,7 +23,12 @@ export type HostMessage =
    * their indexes) now; answered by `prepared`.
    */
   | { type: "init"; corpus: Corpus; now: string; prepare: string[]; nonce?: string }
-  /** Run one call; answered by a `result` with the same id. */
+  /**
+   * Run one call; answered by a `result` with the same id. `ended` names
+   * questions that have ended since the previous call, whose state is
+   * forgotten first (the worker host sends them so instead of one `end`
+   * message each: a message to a thread costs a wake-up).
+   */
   | {
     type: "call";
     id: number;
@@ -31,6 +36,7 @@ export type HostMessage =
     args: unknown;
     options: Record<string, unknown>;
     questionKey: string;
+    ended?: string[];
     nonce?: string;
   }
   /** Forget the state kept for a question. */

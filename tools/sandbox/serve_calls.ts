@@ -44,6 +44,7 @@ export function callServer(
       return;
     }
     if (message.type === "hello") return;
+    for (const key of message.ended ?? []) states.delete(key);
     if (cancelled.delete(message.id)) return;
     const def = defs.get(message.tool);
     const result = def

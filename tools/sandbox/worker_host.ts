@@ -51,10 +51,15 @@ export function createWorkerHost(
   let nextId = 1;
   // Insertion order is the worker's order: the first entry is the call it is running.
   const pending = new Map<number, Pending>();
+  // Questions ended since the last call: their state is dropped when the next call arrives, not
+  // by a message each (a message wakes the worker's thread, which is most of a call's cost).
+  let ended: string[] = [];
 
   const stop = () => {
     worker?.terminate();
     worker = null;
+    // A new worker starts with no state to forget.
+    ended = [];
   };
   const start = (): Worker => {
     const w = new Worker(options.workerUrl ?? WORKER_URL, {
@@ -139,14 +144,18 @@ export function createWorkerHost(
       if (signal.aborted) return Promise.resolve(abandoned());
       worker ??= start();
       const id = nextId++;
-      const message = {
-        type: "call" as const,
+      const message: HostMessage & { type: "call" } = {
+        type: "call",
         id,
         tool: call.tool,
         args: call.args,
         options: call.options,
         questionKey: call.questionKey,
       };
+      if (ended.length > 0) {
+        message.ended = ended;
+        ended = [];
+      }
       return new Promise<RawToolResult>((resolve) => {
         const onAbort = () => {
           const running = pending.keys().next().value === id;
@@ -168,7 +177,7 @@ export function createWorkerHost(
       });
     },
     endQuestion(questionKey: string) {
-      worker?.postMessage({ type: "end", questionKey } satisfies HostMessage);
+      if (worker !== null) ended.push(questionKey);
     },
     close() {
       stop();

@@ -18,6 +18,34 @@ Deno.test("jsonl: appended lines are on disk at once, in order, one object a lin
   writer.close();
 });
 
+Deno.test("jsonl: a line is in the file as soon as append returns, before anything is awaited", async () => {
+  await using t = await tempTree();
+  const path = t.path("r.jsonl");
+  const writer = await openJsonlWriter(path);
+  const first = writer.append({ n: 1 });
+  assert.equal(Deno.readTextFileSync(path), '{"n":1}\n');
+  const second = writer.append({ n: 2 });
+  assert.equal(Deno.readTextFileSync(path), '{"n":1}\n{"n":2}\n');
+  await Promise.all([first, second]);
+  writer.close();
+});
+
+Deno.test("jsonl: a short write is continued until the whole line is written", async () => {
+  const chunks: number[][] = [];
+  const file = {
+    writeSync(bytes: Uint8Array) {
+      const n = Math.min(3, bytes.length);
+      chunks.push([...bytes.subarray(0, n)]);
+      return n;
+    },
+    close() {},
+  };
+  const writer = jsonlWriter(file, "r.jsonl");
+  await writer.append({ text: "é and more" });
+  assert.equal(new TextDecoder().decode(new Uint8Array(chunks.flat())), '{"text":"é and more"}\n');
+  assert.ok(chunks.length > 5);
+});
+
 Deno.test("jsonl: a cut-off last line is ignored, and repaired away on resume", async () => {
   await using t = await tempTree({ "r.jsonl": '{"n":1}\n{"n":2}\n{"n":3, "par' });
   const path = t.path("r.jsonl");
@@ -51,12 +79,10 @@ Deno.test("jsonl: a failed write (disk full) is an io error naming the file, and
   const written: string[] = [];
   let fail = false;
   const file = {
-    write(bytes: Uint8Array) {
-      if (fail) {
-        return Promise.reject(new Error("No space left on device (os error 28)"));
-      }
+    writeSync(bytes: Uint8Array) {
+      if (fail) throw new Error("No space left on device (os error 28)");
       written.push(new TextDecoder().decode(bytes));
-      return Promise.resolve(bytes.length);
+      return bytes.length;
     },
     close() {},
   };

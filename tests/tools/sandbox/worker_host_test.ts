@@ -76,6 +76,29 @@ Deno.test("worker host: state is per question, and forgotten when the question e
   }
 });
 
+Deno.test("worker host: an ended question costs the worker no message of its own; its state goes with the next call", async () => {
+  const COUNTING = new URL("../../fixtures/tools/counting_worker.ts", import.meta.url);
+  const host = createWorkerHost({ corpus: CORPUS, now: "2026-01-01" }, { workerUrl: COUNTING });
+  try {
+    const box = toolboxOver(host, ["shout", "messages"]);
+    const calls = async (s: ReturnType<Toolbox["session"]>) =>
+      ((await s.execute("shout", '{"text": "x"}', signal)).result.data as { calls: number }).calls;
+    for (const key of ["a", "b", "c"]) {
+      const session = box.session(key);
+      assert.equal(await calls(session), 1);
+      assert.equal(await calls(session), 2);
+      session.close();
+    }
+    // The three ended questions ride on this call; their state is gone before a reused key runs.
+    const again = box.session("a");
+    assert.equal(await calls(again), 1);
+    const counted = (await again.execute("messages", "{}", signal)).result.data;
+    assert.deepEqual(counted, { init: 1, call: 8 });
+  } finally {
+    await host.close();
+  }
+});
+
 Deno.test("worker host: a call past its timeout returns a timeout error, and the next call works", async () => {
   const host = createWorkerHost({ corpus: CORPUS, now: "2026-01-01" }, { workerUrl: PROBES });
   try {
