@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { dateCalc } from "../../tools/date_calc.ts";
 import { invokeTool, type RawToolResult } from "../../tools/invoke.ts";
-import type { ToolDef } from "../../tools/define_tool.ts";
+import { parametersJsonSchema, type ToolDef } from "../../tools/define_tool.ts";
 import { contextFor, corpusOf } from "../support/tool_context.ts";
 
 const tool = dateCalc as unknown as ToolDef;
@@ -412,4 +412,22 @@ Deno.test("date_calc: every parameter has a description", () => {
   }
   assert.equal(dateCalc.sideEffects, "none");
   assert.equal(dateCalc.options, undefined);
+});
+
+Deno.test("date_calc: each offset's description gives its limit with thousands separators", () => {
+  const schema = parametersJsonSchema(tool) as {
+    properties: Record<string, { description: string }>;
+  };
+  const limits = Object.fromEntries(
+    ["days", "weeks", "months", "years"].map((name) => [
+      name,
+      /at most ([\d,]+)\./.exec(schema.properties[name].description)?.[1],
+    ]),
+  );
+  assert.deepEqual(limits, {
+    days: "3,653,000",
+    weeks: "522,000",
+    months: "120,000",
+    years: "10,000",
+  });
 });
