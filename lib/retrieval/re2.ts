@@ -8,7 +8,9 @@
  *   (`with { type: "bytes" }`, flag `--unstable-raw-imports`) and handed to the
  *   package's emscripten glue through a short-lived `fs.readFileSync` shim, so
  *   it works in a worker that has no read permission. Loading is lazy: nothing
- *   is loaded until the first pattern is compiled.
+ *   is loaded until the first pattern is compiled (Node's `fs` and `module`
+ *   included, so a worker that never compiles one never starts Node
+ *   compatibility).
  * - The wasm heap is 16 MiB and never grows. Compiled patterns are kept in a
  *   small LRU cache and freed (`delete()`) when dropped; a rejected pattern is
  *   freed at once (the package's own `RE2` class leaks it). Every few
@@ -28,10 +30,6 @@
  * @module
  */
 
-import fs from "node:fs";
-import path from "node:path";
-import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
 import { type Re2Refusal, toLineMode, toRe2Syntax, vetPattern } from "./re2_syntax.ts";
 
 export type { Re2Refusal } from "./re2_syntax.ts";
@@ -371,9 +369,22 @@ export async function loadEngine(): Promise<void> {
 }
 
 async function createLoader(): Promise<Loader> {
-  const { default: bytes } = await import("re2-wasm/build/wasm/re2.wasm", {
-    with: { type: "bytes" },
-  });
+  // Node's modules load with the engine, not with this file: the sandbox worker imports it, and
+  // node compatibility costs a worker tens of milliseconds of start-up that a run without a regex
+  // never needs.
+  const [
+    { default: bytes },
+    { default: fs },
+    { default: path },
+    { createRequire },
+    { fileURLToPath },
+  ] = await Promise.all([
+    import("re2-wasm/build/wasm/re2.wasm", { with: { type: "bytes" } }),
+    import("node:fs"),
+    import("node:path"),
+    import("node:module"),
+    import("node:url"),
+  ]);
   // The package's main file (build/src/re2.js) sits next to build/wasm/.
   const main = import.meta.resolve("re2-wasm");
   const gluePath = fileURLToPath(new URL("../wasm/re2.js", main));

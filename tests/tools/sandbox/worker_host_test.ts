@@ -39,6 +39,22 @@ Deno.test("worker host: built-ins answer from the worker with the corpus it was 
   }
 });
 
+Deno.test("worker host: a regex grep runs in the permission-less worker, which loads the engine on first use", async () => {
+  const host = createWorkerHost({ corpus: CORPUS, now: "2026-01-01" });
+  try {
+    const session = toolboxOver(host, ["corpus_grep"]).session("q");
+    const grep = await session.execute(
+      "corpus_grep",
+      '{"pattern": "opened in [0-9]{4}", "regex": true}',
+      signal,
+    );
+    assert.equal(grep.result.error, null, JSON.stringify(grep.result));
+    assert.match(grep.result.output, /a:1: The harbor opened in 1901\./);
+  } finally {
+    await host.close();
+  }
+});
+
 Deno.test("worker host: a tool in the worker has no read, net or env permission", async () => {
   const host = createWorkerHost({ corpus: CORPUS, now: "2026-01-01" }, { workerUrl: PROBES });
   try {
@@ -94,6 +110,18 @@ Deno.test("worker host: an ended question costs the worker no message of its own
     assert.equal(await calls(again), 1);
     const counted = (await again.execute("messages", "{}", signal)).result.data;
     assert.deepEqual(counted, { init: 1, call: 8 });
+  } finally {
+    await host.close();
+  }
+});
+
+Deno.test("worker host: search is not served in the worker (runs serve it in the main process)", async () => {
+  const host = createWorkerHost({ corpus: CORPUS, now: "2026-01-01" });
+  try {
+    const session = toolboxOver(host, ["search"]).session("q");
+    const { result } = await session.execute("search", '{"query": "harbor"}', signal);
+    assert.equal(result.error?.kind, "unknown_tool");
+    assert.equal(result.error?.message, 'No tool named "search".');
   } finally {
     await host.close();
   }
@@ -160,13 +188,13 @@ Deno.test("worker host: ready() builds the prepared tools' indexes before any ca
   const host = createWorkerHost({
     corpus: CORPUS,
     now: "2026-01-01",
-    prepare: ["search", "corpus_grep"],
+    prepare: ["corpus_grep", "read_document"],
   });
   try {
     await host.ready();
-    const session = toolboxOver(host, ["search"]).session("q");
-    const { result } = await session.execute("search", '{"query": "harbor"}', signal);
-    assert.match(result.output, /doc_id: a/);
+    const session = toolboxOver(host, ["corpus_grep"]).session("q");
+    const { result } = await session.execute("corpus_grep", '{"pattern": "harbor"}', signal);
+    assert.match(result.output, /a:1: The harbor opened in 1901\./);
   } finally {
     await host.close();
   }
