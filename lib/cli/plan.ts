@@ -31,6 +31,7 @@ import { parametersJsonSchema } from "../../tools/define_tool.ts";
 import { createInProcessHost, type ToolHost } from "../../tools/host.ts";
 import { startCustomTool } from "../../tools/sandbox/subprocess_host.ts";
 import { createWorkerHost } from "../../tools/sandbox/worker_host.ts";
+import type { StartedWorker } from "../../tools/sandbox/early_worker.ts";
 import { BUILTIN_TOOLS } from "../../tools/registry.ts";
 import { createToolbox, type OfferedTool } from "../../tools/toolbox.ts";
 import type { OpenOptions } from "../../tools/mcp/connection.ts";
@@ -81,6 +82,11 @@ export interface PlanOptions {
   embedders?: EmbedderPool;
   /** Record and replay the results of tools with side effects (`--cache-tools`). */
   toolCache?: ToolCacheSetup | null;
+  /**
+   * The sandbox worker, started ahead (see {@link offersBuiltins}); the plan's
+   * built-ins host adopts it instead of starting its own.
+   */
+  startedWorker?: StartedWorker;
 }
 
 /**
@@ -99,7 +105,10 @@ export async function planSystems(
 ): Promise<Plan> {
   const env = { corpus, now: config.evaluation.tools_now };
   const prepare = builtinsOffered(config);
-  const workerHost = options.inProcess ? null : createWorkerHost({ ...env, prepare });
+  const workerHost = options.inProcess ? null : createWorkerHost(
+    { ...env, prepare },
+    options.startedWorker ? { started: options.startedWorker } : {},
+  );
   // With built-ins offered, the worker loads and builds its indexes while the retrievers are built
   // here; with none, it is never started.
   if (prepare.length > 0) void workerHost?.ready();
@@ -225,6 +234,14 @@ export function mcpCacheServer(server: McpToolRef["server"]): string {
   return server.kind === "url"
     ? `mcp:url:${server.url}`
     : `mcp:command:${JSON.stringify(server.command)}`;
+}
+
+/**
+ * Whether some system of `config` offers a built-in that runs in the sandbox
+ * worker: a plan of this config starts the worker (one without never does).
+ */
+export function offersBuiltins(config: Config): boolean {
+  return builtinsOffered(config).length > 0;
 }
 
 /** Names of the built-in tools the worker serves to some system of the config (not `search`). */

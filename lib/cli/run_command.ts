@@ -30,7 +30,8 @@ import type { QuestionResult } from "../types.ts";
 import { describeFsError, writeFileAtomic } from "../util/fs.ts";
 import { type CommandSpec, intOption, type ParsedArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
-import { planSystems } from "./plan.ts";
+import { offersBuiltins, planSystems } from "./plan.ts";
+import { startWorker } from "../../tools/sandbox/early_worker.ts";
 import { createProgress, type ProgressMode } from "./progress.ts";
 import { loadData, REGISTRIES } from "./setup.ts";
 import { configEmbeddings } from "./embedding_needs.ts";
@@ -141,6 +142,8 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   checkPermissions(configPath, dryRun ? needs.filter(isInputRead) : needs, mock);
   // Before the data loads: a wrong folder is refused at once, and before anything is written.
   if (!dryRun) await checkRunDir(dir, { resume: resume !== undefined });
+  // The sandbox worker loads its modules while the data loads; the plan adopts it.
+  using sandbox = !dryRun && offersBuiltins(needed) ? startWorker() : null;
   const loaded = await loadData(config, selection, { progress: io.progress });
   const estimate = estimateRun(estimateSystems(config, mock), loaded.questions, {
     repeats: config.evaluation.repeats,
@@ -190,6 +193,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     progress: io.progress,
     embedders,
     toolCache: runCache.tools,
+    ...(sandbox ? { startedWorker: sandbox } : {}),
   });
   const unregisterPlan = io.onQuit?.(() => plan.close());
   try {

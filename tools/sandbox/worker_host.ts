@@ -22,8 +22,7 @@ import { RagbenchError } from "../../lib/errors.ts";
 import type { HostCall, HostEnv, ToolHost } from "../host.ts";
 import { errorResult, type RawToolResult } from "../invoke.ts";
 import type { HostMessage, SandboxMessage } from "./protocol.ts";
-
-const WORKER_URL = new URL("./builtin_worker.ts", import.meta.url);
+import { spawnWorker, type StartedWorker, WORKER_URL } from "./early_worker.ts";
 
 /** A host whose tools may need preparing before the first call. */
 export interface WorkerHost extends ToolHost {
@@ -40,12 +39,15 @@ interface Pending {
  * A built-ins host backed by a permission-less worker. `prepare` names the
  * tools whose indexes to build when the worker starts. `workerUrl` swaps in
  * another worker entry (tests use it to run probe tools under the same
- * sandbox).
+ * sandbox). `started` is a worker already started for this host
+ * (`early_worker.ts`): the host's first worker is that one (a restart makes a
+ * new one).
  */
 export function createWorkerHost(
   env: HostEnv & { prepare?: readonly string[] },
-  options: { workerUrl?: URL } = {},
+  options: { workerUrl?: URL; started?: StartedWorker } = {},
 ): WorkerHost {
+  let started = options.started ?? null;
   let worker: Worker | null = null;
   let prepared: Promise<void> = Promise.resolve();
   let nextId = 1;
@@ -62,10 +64,9 @@ export function createWorkerHost(
     ended = [];
   };
   const start = (): Worker => {
-    const w = new Worker(options.workerUrl ?? WORKER_URL, {
-      type: "module",
-      deno: { permissions: "none" },
-    });
+    const early = started?.adopt() ?? null;
+    started = null;
+    const w = early?.worker ?? spawnWorker(options.workerUrl ?? WORKER_URL);
     let markPrepared = () => {};
     let failPrepare = (_error: Error) => {};
     let isPrepared = false;
@@ -86,7 +87,7 @@ export function createWorkerHost(
       pending.delete(message.id);
       entry?.resolve(message.result);
     };
-    w.onerror = (event) => {
+    const onError = (event: ErrorEvent) => {
       event.preventDefault();
       if (!isPrepared) {
         // It could not even load: no call can run. Say why, once, instead of retrying.
@@ -118,6 +119,7 @@ export function createWorkerHost(
       }
       restart();
     };
+    w.onerror = onError;
     w.postMessage(
       {
         type: "init",
@@ -126,6 +128,10 @@ export function createWorkerHost(
         prepare: [...(env.prepare ?? [])],
       } satisfies HostMessage,
     );
+    // It failed before it was handed over: report it as this host's own start-up failure, once
+    // the caller holds the worker (as a live error event would arrive).
+    const failure = early?.failure;
+    if (failure) queueMicrotask(() => onError(failure));
     return w;
   };
   const restart = () => {
@@ -180,6 +186,8 @@ export function createWorkerHost(
       if (worker !== null) ended.push(questionKey);
     },
     close() {
+      started?.[Symbol.dispose]();
+      started = null;
       stop();
       for (const entry of pending.values()) {
         entry.resolve(errorResult("unavailable", "The run ended before the tool answered."));

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { planSystems } from "../../../lib/cli/plan.ts";
+import { offersBuiltins, planSystems } from "../../../lib/cli/plan.ts";
+import { startWorker } from "../../../tools/sandbox/early_worker.ts";
 import { REGISTRIES } from "../../../lib/cli/setup.ts";
 import { parseConfig, type Registries } from "../../../lib/config/load.ts";
 import { createEmbedderPool } from "../../../lib/retrieval/embedders.ts";
@@ -179,6 +180,49 @@ Deno.test("plan: the sandbox worker is not started when no system offers a built
     const withTool = configOf("  - {type: agent_search, name: d, tools: [calculator]}\n");
     await assert.rejects(planSystems(withTool, corpus, { concurrency: 1 }));
     assert.equal(started.length, 1);
+  } finally {
+    globalThis.Worker = original;
+  }
+});
+
+Deno.test("plan: offersBuiltins says whether a plan starts the sandbox worker (the run starts it early then)", () => {
+  const none = configOf(
+    "  - {type: closed_book, name: a}\n  - {type: rag, name: b}\n  - {type: agent_search, name: c, tools: []}\n",
+  );
+  assert.equal(offersBuiltins(none), false);
+  assert.equal(offersBuiltins(configOf("  - {type: grep_agent, name: g}\n")), true);
+  assert.equal(
+    offersBuiltins(configOf("  - {type: agent_search, name: d, tools: [calculator]}\n")),
+    true,
+  );
+});
+
+Deno.test("plan: a worker started ahead is the one the plan's built-ins run in", async () => {
+  const made: string[] = [];
+  const original = globalThis.Worker;
+  globalThis.Worker = class extends original {
+    constructor(url: string | URL, options?: WorkerOptions) {
+      super(url, options);
+      made.push(String(url));
+    }
+  };
+  try {
+    const config = configOf("  - {type: agent_search, name: d, tools: [calculator]}\n");
+    const started = startWorker();
+    const plan = await planSystems(config, corpus, { concurrency: 1, startedWorker: started });
+    try {
+      const session = plan.systems[0].toolbox.session("q");
+      const { result } = await session.execute(
+        "calculator",
+        '{"expression": "6 * 7"}',
+        new AbortController().signal,
+      );
+      assert.equal(result.output, "42");
+      session.close();
+    } finally {
+      await plan.close();
+    }
+    assert.equal(made.length, 1);
   } finally {
     globalThis.Worker = original;
   }
