@@ -9,14 +9,17 @@
  */
 
 import { RagbenchError } from "../errors.ts";
-import { describeFsError, writeFileAtomic } from "../util/fs.ts";
+import { describeFsError, writeChunksAtomic } from "../util/fs.ts";
 
 /**
- * The line each appended object was written as, so {@link rewriteJsonl}
- * does not serialise a run's results a second time. An object is not
- * changed after it is appended (results are final when handed to the sink).
+ * The line each appended object was written as (its UTF-8 bytes), so
+ * {@link rewriteJsonl} neither serialises nor encodes a run's results a
+ * second time. An object is not changed after it is appended (results are
+ * final when handed to the sink). Bytes rather than text: they live outside
+ * the JavaScript heap, which a run's results would otherwise grow for the
+ * garbage collector to walk.
  */
-const written = new WeakMap<object, string>();
+const written = new WeakMap<object, Uint8Array>();
 
 /** Appends JSON lines to a file. */
 export interface JsonlWriter {
@@ -71,9 +74,8 @@ export function jsonlWriter(file: WritableFile, path: string): JsonlWriter {
   return {
     append(value) {
       if (failure !== null) return Promise.reject(failure);
-      const line = JSON.stringify(value) + "\n";
-      if (typeof value === "object" && value !== null) written.set(value, line);
-      const bytes = encoder.encode(line);
+      const bytes = encoder.encode(JSON.stringify(value) + "\n");
+      if (typeof value === "object" && value !== null) written.set(value, bytes);
       try {
         let offset = 0;
         while (offset < bytes.length) offset += file.writeSync(bytes.subarray(offset));
@@ -138,10 +140,10 @@ export async function readJsonl(
  * by a writer of this process is written as the line it was appended as.
  */
 export async function rewriteJsonl(path: string, values: readonly unknown[]): Promise<void> {
-  await writeFileAtomic(
+  await writeChunksAtomic(
     path,
     values.map((v) =>
       (typeof v === "object" && v !== null ? written.get(v) : undefined) ?? JSON.stringify(v) + "\n"
-    ).join(""),
+    ),
   );
 }
