@@ -138,13 +138,19 @@ function toJson(value: unknown): JsonCheck {
       const out: Record<string, JsonValue> = {};
       for (const [k, item] of Object.entries(v)) {
         if (item === undefined) continue;
-        // defineProperty: a "__proto__" key stays a plain key.
-        Object.defineProperty(out, k, {
-          value: visit(item),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+        if (k === "__proto__") {
+          // defineProperty: a "__proto__" key stays a plain key (assigning it sets the prototype).
+          Object.defineProperty(out, k, {
+            value: visit(item),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        } else {
+          // A plain assignment for every other key: defineProperty is several times slower, and
+          // this copies every search result of a run.
+          out[k] = visit(item);
+        }
       }
       return out;
     } finally {

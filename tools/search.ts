@@ -29,6 +29,7 @@ import {
   type ToolReturnValue,
 } from "./define_tool.ts";
 import { retrieverFor } from "../lib/retrieval/retriever.ts";
+import type { Passage } from "../lib/retrieval/passages.ts";
 import type { Retriever } from "../lib/retrieval/types.ts";
 
 /** Longest query a model may send, in characters (systems that retrieve themselves have no limit). */
@@ -84,6 +85,22 @@ export function searchOver(retriever: Retriever): ToolDef {
 }
 
 /**
+ * Each passage's text on one line, as the model reads it. A retriever's
+ * passages are built once and come back in search after search, so each is
+ * flattened once.
+ */
+const flatTexts = new WeakMap<Passage, string>();
+
+function flatText(passage: Passage): string {
+  let flat = flatTexts.get(passage);
+  if (flat === undefined) {
+    flat = passage.text.replace(/\s+/g, " ").trim();
+    flatTexts.set(passage, flat);
+  }
+  return flat;
+}
+
+/**
  * One search call over `retriever`, as the model sees it. A query with no
  * searchable words (for a lexical retriever) and a failing retriever become
  * error results; an aborted call rejects (the caller reports the timeout).
@@ -127,7 +144,7 @@ export async function runSearch(
   }
   const output = results.map((r, i) =>
     `[${i + 1}] doc_id: ${r.doc_id} | passage: ${r.passage_id} | score: ${r.score}\n` +
-    r.text.replace(/\s+/g, " ").trim()
+    flatText(outcome.hits[i].passage)
   ).join("\n\n");
   return toolResult({ output, data: { results }, cost_usd: outcome.cost_usd });
 }
