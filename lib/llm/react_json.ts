@@ -42,7 +42,7 @@ export const REACT_FINAL_PROMPT = "Stop using tools now. Reply with the final an
 
 /** The fixed texts of the protocol (hashed into `run.json` with each system's prompts). */
 export const REACT_JSON_PROMPTS: readonly string[] = [
-  reactJsonSystemPrompt("", []),
+  buildReactJsonSystemPrompt("", []),
   REACT_FINAL_PROMPT,
   invalidActionMessage(""),
 ];
@@ -53,8 +53,29 @@ export type ReactAction =
   | { kind: "answer"; answer: string }
   | { kind: "invalid"; message: string };
 
-/** The system prompt of a react_json agent: its instructions, then the protocol and the tools. */
+/** Built prompts by tool list and instructions: a system asks for the same one every question. */
+const builtPrompts = new WeakMap<readonly ToolSpec[], Map<string, string>>();
+
+/**
+ * The system prompt of a react_json agent: its instructions, then the
+ * protocol and the tools. Built once per tool list (a toolbox's `specs`,
+ * which are not changed after they are made) and instructions.
+ */
 export function reactJsonSystemPrompt(instructions: string, specs: readonly ToolSpec[]): string {
+  let byInstructions = builtPrompts.get(specs);
+  if (byInstructions === undefined) {
+    byInstructions = new Map();
+    builtPrompts.set(specs, byInstructions);
+  }
+  let prompt = byInstructions.get(instructions);
+  if (prompt === undefined) {
+    prompt = buildReactJsonSystemPrompt(instructions, specs);
+    byInstructions.set(instructions, prompt);
+  }
+  return prompt;
+}
+
+function buildReactJsonSystemPrompt(instructions: string, specs: readonly ToolSpec[]): string {
   const tools = specs.map((t) =>
     `### ${t.name}\n${t.description}\nArguments (JSON Schema): ${JSON.stringify(t.parameters)}`
   );
