@@ -14,7 +14,6 @@
  * @module
  */
 
-import { parse as parseCsv } from "csv-parse/sync";
 import { basename, extname } from "node:path";
 import { z } from "zod";
 import { RagbenchError } from "../errors.ts";
@@ -237,16 +236,18 @@ async function loadFolder(root: string, reporter: LoadReporter): Promise<LoadedC
       if (text.trim() === "") throw dataError(`Cannot load corpus "${root}": "${rel}" is empty.`);
       documents.push({ id, title: titleOf(text, ext, id), text, source: rel });
     } else {
-      tables.push(loadTable(read, rel, ext));
+      tables.push(await loadTable(read, rel, ext));
     }
   }
   skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { corpus: { documents, tables }, skipped, warnings: [] };
 }
 
-function loadTable(text: string, rel: string, ext: string): Table {
+async function loadTable(text: string, rel: string, ext: string): Promise<Table> {
   const title = basename(rel, ext);
   if (ext === ".csv") {
+    // Loaded with the first CSV table, not with every run.
+    const { parse: parseCsv } = await import("csv-parse/sync");
     let records: Record<string, string>[];
     try {
       records = parseCsv(text, {
