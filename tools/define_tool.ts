@@ -146,9 +146,21 @@ export function isToolReturnValue(value: unknown): value is ToolReturnValue {
     (value as Record<symbol, unknown>)[RESULT_BRAND] === true;
 }
 
-/** The JSON Schema of a tool's parameters, as the model sees it. */
+/** Each tool's schema as JSON text: zod builds it in about a millisecond, and a run asks often. */
+const schemaTexts = new WeakMap<ToolDef, string>();
+
+/**
+ * The JSON Schema of a tool's parameters, as the model sees it: a fresh
+ * object on every call (callers may keep or change it), built by zod once
+ * per tool.
+ */
 export function parametersJsonSchema(def: ToolDef): Record<string, unknown> {
-  const schema = z.toJSONSchema(def.parameters, { io: "input" }) as Record<string, unknown>;
-  delete schema.$schema;
-  return schema;
+  let text = schemaTexts.get(def);
+  if (text === undefined) {
+    const schema = z.toJSONSchema(def.parameters, { io: "input" }) as Record<string, unknown>;
+    delete schema.$schema;
+    text = JSON.stringify(schema);
+    schemaTexts.set(def, text);
+  }
+  return JSON.parse(text);
 }
