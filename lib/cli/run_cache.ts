@@ -34,12 +34,13 @@ export interface RunCache extends Disposable {
 export function replayMisses(lines: readonly QuestionResult[], io: CliIO): number {
   const misses: string[] = [];
   for (const line of lines) {
-    const where = `question "${line.question_id}" (system ${line.system}, repeat ${line.repeat})`;
     if (line.error?.message.startsWith(REPLAY_MISS_PREFIX)) {
       misses.push(line.error.message);
     }
     line.steps.forEach((step, index) => {
       if (step.type === "tool" && step.result.error?.detail?.startsWith(TOOL_REPLAY_MISS_PREFIX)) {
+        const where =
+          `question "${line.question_id}" (system ${line.system}, repeat ${line.repeat})`;
         misses.push(`${step.result.error.detail} — ${where}, step ${index + 1}`);
       }
     });

@@ -315,8 +315,11 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     }
 
     const order = sortKey(plan.summary.map((s) => s.name), loaded.questions.map((q) => q.id));
-    const all = [...previous, ...outcome.results].sort((a, b) => order(a) - order(b));
-    const known = all.filter((r) => order(r) !== Infinity);
+    // Each line's key once, not at every comparison.
+    const keyed = [...previous, ...outcome.results].map((r) => ({ r, key: order(r) }));
+    keyed.sort((a, b) => a.key - b.key);
+    const all = keyed.map((k) => k.r);
+    const known = keyed.filter((k) => k.key !== Infinity).map((k) => k.r);
     const summaries = summarize(plan.summary, known, { retrievalK: config.evaluation.retrieval_k });
     const modelIds = new Map(plan.summary.map((s) => [s.name, s.model]));
     let report;
