@@ -8,7 +8,8 @@
  * @module
  */
 
-import { stringify } from "yaml";
+import { plainYaml } from "../util/plain_yaml.ts";
+import { yamlLibrary } from "../util/yaml_library.ts";
 import type { Config } from "../config/load.ts";
 import type { Pricing } from "../llm/model.ts";
 
@@ -55,5 +56,7 @@ export function resolvedConfigYaml(config: Config, facts: RunFacts): string {
       offered_tools: facts.tools.get(s.name) ?? [],
     })),
   };
-  return stringify(JSON.parse(JSON.stringify(value)), { lineWidth: 0 });
+  const plain = JSON.parse(JSON.stringify(value));
+  // The yaml library only for what the small writer is not sure of (it loads in ~30 ms).
+  return plainYaml(plain) ?? yamlLibrary().stringify(plain, { lineWidth: 0 });
 }

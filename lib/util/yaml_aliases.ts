@@ -17,7 +17,8 @@
  * @module
  */
 
-import { type Document, isAlias, isCollection, isPair, type Node } from "yaml";
+import type { Document, Node } from "yaml";
+import { yamlLibrary } from "./yaml_library.ts";
 
 /** Values aliases may add to any document, however small. */
 export const MIN_ALIAS_BUDGET = 100_000;
@@ -40,6 +41,7 @@ export function inlineAliases(
   textLength: number,
   budget = Math.max(MIN_ALIAS_BUDGET, textLength),
 ): AliasProblem | undefined {
+  const { isAlias, isCollection, isPair } = yamlLibrary();
   const anchors = new Map<string, Node>();
   const sizes = new Map<Node, number>();
   const open = new Set<Node>();

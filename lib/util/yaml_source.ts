@@ -7,7 +7,8 @@
  */
 
 import { load as fastLoad } from "js-yaml";
-import { isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
+import type { Node } from "yaml";
+import { yamlLibrary } from "./yaml_library.ts";
 import type { z } from "zod";
 import type { ConfigIssue, SourcePosition } from "../errors.ts";
 import { suggestion } from "./did_you_mean.ts";
@@ -65,6 +66,7 @@ export function parseYamlWithPositions(
   text: string,
   file: string,
 ): { source: YamlSource; issues: ConfigIssue[] } {
+  const { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } = yamlLibrary();
   const lineCounter = new LineCounter();
   const doc = withoutEnvironment(() =>
     parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true })

@@ -1,0 +1,32 @@
+/**
+ * The `yaml` library (npm:yaml), loaded on first use. It takes about 30 ms
+ * to load, and a run that reads its files with js-yaml and writes its
+ * resolved config with `plain_yaml.ts` never needs it: only an error's
+ * position, an aliased document and an unusual config do.
+ *
+ * It is loaded synchronously (the package is CommonJS, so `require` can),
+ * because the error paths that need it are synchronous. The module is the
+ * same instance a static `import ... from "yaml"` gets.
+ *
+ * @module
+ */
+
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import type * as Yaml from "yaml";
+
+let loaded: typeof Yaml | undefined;
+
+/** The `yaml` library's exports. */
+export function yamlLibrary(): typeof Yaml {
+  if (loaded === undefined) {
+    const main = import.meta.resolve("yaml");
+    loaded = createRequire(main)(fileURLToPath(main)) as typeof Yaml;
+  }
+  return loaded;
+}
+
+/** Whether {@link yamlLibrary} has loaded the library (for tests of the lazy seam). */
+export function yamlLibraryLoaded(): boolean {
+  return loaded !== undefined;
+}
