@@ -205,40 +205,51 @@ export interface LineFilter {
 }
 
 /**
+ * A {@link LineFilter} that remembers its last answer, so that asking again
+ * inside the stretch it already searched costs nothing (a regex scan asks
+ * for each line of a run it extends). Subclasses do the search.
+ */
+export abstract class RememberingLineFilter implements LineFilter {
+  /** The last answer: no candidate in [#askedFrom, #answer). */
+  #askedFrom = -1;
+  #answer = -1;
+
+  /** First candidate line in [line, to), or `to`. */
+  next(line: number, to: number): number {
+    if (this.#askedFrom <= line && line <= this.#answer) return this.#answer;
+    this.#askedFrom = line;
+    this.#answer = this.search(line, to);
+    return this.#answer;
+  }
+
+  /** First candidate line in [line, to), or `to`, found afresh. */
+  protected abstract search(line: number, to: number): number;
+}
+
+/**
  * The candidate lines of one segment for `scanRegex` (line_scan.ts): lines
  * the DFA accepts, among the lines `inner` (the literal prefilter) lets
- * through when given. It remembers its last answer, so that asking again
- * inside the stretch it already searched costs nothing.
+ * through when given.
  */
-export class DfaLineFilter implements LineFilter {
+export class DfaLineFilter extends RememberingLineFilter {
   readonly #dfa: LineDfa;
   readonly #bytes: Uint8Array;
   readonly #offsets: Uint32Array;
   readonly #inner: LineFilter | undefined;
-  /** The last answer: no candidate in [#askedFrom, #answer). */
-  #askedFrom = -1;
-  #answer = -1;
 
   constructor(
     dfa: LineDfa,
     segment: { bytes: Uint8Array; byteOffsets: Uint32Array },
     inner?: LineFilter,
   ) {
+    super();
     this.#dfa = dfa;
     this.#bytes = segment.bytes;
     this.#offsets = segment.byteOffsets;
     this.#inner = inner;
   }
 
-  /** First candidate line in [line, to), or `to`. */
-  next(line: number, to: number): number {
-    if (this.#askedFrom <= line && line <= this.#answer) return this.#answer;
-    this.#askedFrom = line;
-    this.#answer = this.#search(line, to);
-    return this.#answer;
-  }
-
-  #search(line: number, to: number): number {
+  protected search(line: number, to: number): number {
     const inner = this.#inner;
     if (inner === undefined) return this.#dfa.firstCandidate(this.#bytes, this.#offsets, line, to);
     while (line < to) {

@@ -15,7 +15,7 @@
  */
 
 import { byteSearchable, ByteWordFinder } from "./byte_word_finder.ts";
-import { DfaLineFilter, LineDfa } from "./line_dfa.ts";
+import { DfaLineFilter, LineDfa, RememberingLineFilter } from "./line_dfa.ts";
 import type { ByteNfa } from "./byte_nfa.ts";
 import {
   type ByteSegment,
@@ -354,16 +354,14 @@ export function scanRegex(
  * plain alternatives for several: no quantifiers, so linear), the other sets
  * are checked on each line it finds.
  */
-class CandidateFilter {
+class CandidateFilter extends RememberingLineFilter {
   readonly #segment: TextSegment;
   readonly #single: string | undefined;
   readonly #alternatives: RegExp | undefined;
   readonly #others: readonly (readonly string[])[];
-  /** The last answer: no candidate in [#askedFrom, #answer). */
-  #askedFrom = -1;
-  #answer = -1;
 
   constructor(segment: TextSegment, sets: readonly (readonly string[])[]) {
+    super();
     this.#segment = segment;
     let primary = 0;
     for (let i = 1; i < sets.length; i++) {
@@ -375,15 +373,7 @@ class CandidateFilter {
     this.#others = sets.filter((_, i) => i !== primary);
   }
 
-  /** First candidate line in [line, to), or `to`. */
-  next(line: number, to: number): number {
-    if (this.#askedFrom <= line && line <= this.#answer) return this.#answer;
-    this.#askedFrom = line;
-    this.#answer = this.#search(line, to);
-    return this.#answer;
-  }
-
-  #search(line: number, to: number): number {
+  protected search(line: number, to: number): number {
     const { text, offsets } = this.#segment;
     const end = offsets[to] - 1;
     while (line < to) {
