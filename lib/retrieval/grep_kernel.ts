@@ -14,6 +14,7 @@
  */
 
 import { GREP_KERNEL_BASE64 } from "./kernel/grep_kernel_bytes.ts";
+import { lazyKernelModule } from "./kernel/load_kernel.ts";
 
 /** Longest word the kernel looks for, in bytes (it compares a candidate in two vectors). */
 export const MAX_WORD_BYTES = 32;
@@ -46,17 +47,7 @@ interface Exports {
   find_byte: Find;
 }
 
-let compiled: WebAssembly.Module | null = null;
-
-function kernelModule(): WebAssembly.Module {
-  if (compiled === null) {
-    const binary = atob(GREP_KERNEL_BASE64);
-    const bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    compiled = new WebAssembly.Module(bytes);
-  }
-  return compiled;
-}
+const kernelModule = lazyKernelModule(GREP_KERNEL_BASE64);
 
 /** A word the kernel can look for (see {@link KernelBytes.findWord}). */
 export interface KernelWord {

@@ -32,6 +32,7 @@
  */
 
 import { DOT_KERNEL_BASE64 } from "./kernel/dot_kernel_bytes.ts";
+import { lazyKernelModule } from "./kernel/load_kernel.ts";
 import { type ScoredItem, TopK } from "./top_k.ts";
 
 /** How {@link VectorIndex.search} scores rows (both are exact; see the module docs). */
@@ -59,17 +60,7 @@ const ROUNDING_PER_DIM = 2 ** -22;
 /** Above this share of rows kept by the pre-filter, a full scan is cheaper. */
 const FALLBACK_SHARE = 1 / 8;
 
-let compiled: WebAssembly.Module | null = null;
-
-function kernelModule(): WebAssembly.Module {
-  if (compiled === null) {
-    const binary = atob(DOT_KERNEL_BASE64);
-    const bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    compiled = new WebAssembly.Module(bytes);
-  }
-  return compiled;
-}
+const kernelModule = lazyKernelModule(DOT_KERNEL_BASE64);
 
 function align16(bytes: number): number {
   return Math.ceil(bytes / 16) * 16;
