@@ -57,6 +57,7 @@ export async function reportCommand(args: ParsedArgs, io: CliIO): Promise<number
     lines: run.lines,
     embedded: run.embedded,
     summaries,
+    indexing: run.indexing,
     ...(args.options.has("junit") ? { junitPath: args.options.get("junit")! } : {}),
   });
   io.out(

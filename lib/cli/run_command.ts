@@ -232,6 +232,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
         questions: loaded.questions.length,
         systems: plan.systems,
         startedAt,
+        indexing: await plan.retrievers.indexing(),
         // Not io.signal: a first Ctrl-C here must stop the run like one during loading (exit 130
         // with the summaries written), not abort the hashing with an error.
       });
@@ -339,6 +340,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
         })),
         lines: known,
         summaries,
+        indexing: manifest.sessions.flatMap((s) => s.indexing ?? []),
         ...(args.options.has("junit") ? { junitPath: args.options.get("junit")! } : {}),
       });
       await writeManifest(dir, finishManifest(manifest, new Date().toISOString()));

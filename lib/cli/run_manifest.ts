@@ -13,6 +13,7 @@ import { join } from "node:path";
 import type { Config, RetrieverChoice } from "../config/load.ts";
 import { RagbenchError, UsageError } from "../errors.ts";
 import type { Pricing } from "../llm/model.ts";
+import type { IndexingRecord } from "../retrieval/registry.ts";
 import type { PlannedSystem } from "../run/runner.ts";
 import { digestPaths } from "../run/digest.ts";
 import {
@@ -37,6 +38,8 @@ export interface ManifestContext {
   questions: number;
   systems: readonly PlannedSystem[];
   startedAt: string;
+  /** What embedding the passages cost (recorded in this session). */
+  indexing?: readonly IndexingRecord[];
   /** Aborts the hashing (the file being read stops at the next 1 MiB). */
   signal?: AbortSignal;
 }
@@ -80,6 +83,7 @@ export async function currentManifest(ctx: ManifestContext): Promise<RunManifest
     })),
     startedAt: ctx.startedAt,
     machine: currentMachine(),
+    ...(ctx.indexing ? { indexing: ctx.indexing } : {}),
   });
 }
 

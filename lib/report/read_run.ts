@@ -22,6 +22,8 @@ import { RagbenchError } from "../errors.ts";
 import type { QuestionResult, Step } from "../types.ts";
 import { describeFsError } from "../util/fs.ts";
 import { LineEmbedder } from "./html/question_data.ts";
+import { MANIFEST_FILE, parseManifest } from "../run/manifest.ts";
+import type { IndexingRecord } from "../retrieval/registry.ts";
 import type { ReportSystem } from "./run_report.ts";
 
 /** What a run directory holds, read back. */
@@ -36,6 +38,8 @@ export interface RunContents {
   duplicates: number;
   /** Run name (from the resolved config, else the folder name). */
   name: string;
+  /** What embedding the passages cost, every session (empty without a readable run.json). */
+  indexing: IndexingRecord[];
 }
 
 /**
@@ -78,7 +82,24 @@ export async function readRun(dir: string): Promise<RunContents> {
     embedded,
     duplicates,
     name: resolved?.name ?? dir.replace(/\/+$/, "").split("/").pop() ?? dir,
+    indexing: await readIndexing(dir),
   };
+}
+
+/** The indexing records of every session in `dir`'s run.json; none when it cannot be read. */
+async function readIndexing(dir: string): Promise<IndexingRecord[]> {
+  const path = join(dir, MANIFEST_FILE);
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch {
+    return [];
+  }
+  try {
+    return parseManifest(text, path).sessions.flatMap((s) => s.indexing ?? []);
+  } catch {
+    return [];
+  }
 }
 
 interface ResolvedConfig {

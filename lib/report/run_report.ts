@@ -9,6 +9,7 @@
  * @module
  */
 
+import type { IndexingRecord } from "../retrieval/registry.ts";
 import { join } from "node:path";
 import type { SystemSummary, ToolUsage } from "../score/summary.ts";
 import { type RunStats, runStats } from "../score/comparison.ts";
@@ -48,6 +49,8 @@ export interface RunReportInput {
   embedded?: LineEmbedder;
   /** Also write JUnit XML here. */
   junitPath?: string;
+  /** What embedding the passages cost, every session of the run (run.json). */
+  indexing?: readonly IndexingRecord[];
 }
 
 /** The statistics and recommendation the files were written from. */
@@ -125,6 +128,7 @@ export async function writeRunReport(input: RunReportInput): Promise<RunReport> 
       }),
       recommendation,
       stats.pairs,
+      input.indexing ?? [],
     ),
   );
   await writeChunksAtomic(

@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { IndexingRecord } from "../retrieval/registry.ts";
 import type { PairStats, SystemStats } from "../score/comparison.ts";
 import { comparisonSentence, type Recommendation } from "./recommendation.ts";
 
@@ -27,6 +28,7 @@ export function summaryMarkdown(
   rows: readonly MarkdownRow[],
   recommendation: Recommendation,
   pairs: readonly PairStats[],
+  indexing: readonly IndexingRecord[] = [],
 ): string {
   const header = [
     "system",
@@ -70,7 +72,34 @@ export function summaryMarkdown(
       ...pairs.map((p) => `- ${cell(comparisonSentence(betterFirst(p)))}`),
     );
   }
+  if (indexing.length) out.push("", ...indexingSection(indexing));
   return out.join("\n") + "\n";
+}
+
+/** What embedding the passages cost: paid once per run (or not at all, from the cache). */
+function indexingSection(records: readonly IndexingRecord[]): string[] {
+  const total = records.reduce((sum, r) => sum + r.cost_usd, 0);
+  return [
+    "## Building the indexes",
+    "",
+    `Embedding the passages cost $${total.toFixed(4)} in all; this is not in \`$/question\`. ` +
+    "Passages found in the embedding cache cost nothing.",
+    "",
+    "| retriever | embedder | passages | from the cache | tokens | cost |",
+    "| --- | --- | ---: | ---: | ---: | ---: |",
+    ...records.map((r) =>
+      `| ${
+        [
+          r.retriever,
+          r.embedder,
+          String(r.passages),
+          String(r.cached),
+          String(r.tokens),
+          `$${r.cost_usd.toFixed(4)}`,
+        ].map(cell).join(" | ")
+      } |`
+    ),
+  ];
 }
 
 /** The pair turned round when its second system scored higher, so sentences say "beats". */

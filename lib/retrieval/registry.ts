@@ -139,6 +139,25 @@ export function buildSettings(config: RetrieverConfig, embedders: EmbedderPool):
   return { kind, chunk, bm25, embedding, fusion };
 }
 
+/**
+ * What building one retriever's passage embeddings cost (one record per
+ * embedding build: a hybrid's vector part and a vector retriever with the
+ * same settings share one). Written to run.json and summary.md, because
+ * `$/question` does not include it.
+ */
+export interface IndexingRecord {
+  /** The retriever that asked for the build first. */
+  retriever: string;
+  passages: number;
+  /** The embedder's id (model, dimensions, prefixes). */
+  embedder: string;
+  /** Tokens embedded in this run (0 when every passage came from the cache). */
+  tokens: number;
+  cost_usd: number;
+  /** Passages whose vectors came from the embedding cache. */
+  cached: number;
+}
+
 /** The retrievers of one run over one corpus, each built on first request and kept. */
 export class RunRetrievers {
   readonly #corpus: Corpus;
@@ -170,6 +189,29 @@ export class RunRetrievers {
   /** Closes the embedder pool this object made (not one it was given). */
   close(): void {
     this.#ownPool?.close();
+  }
+
+  /**
+   * The run's embedding builds, in the order they were started (after waiting for any still
+   * running; a build that failed is left out).
+   */
+  async indexing(): Promise<IndexingRecord[]> {
+    const settled = await Promise.allSettled(this.#built.values());
+    const records: IndexingRecord[] = [];
+    for (const outcome of settled) {
+      if (outcome.status !== "fulfilled") continue;
+      const built = outcome.value as Partial<VectorRetriever>;
+      if (built.indexing === undefined || built.embedder === undefined || built.kind !== "vector") {
+        continue;
+      }
+      records.push({
+        retriever: outcome.value.name,
+        passages: outcome.value.passages.length,
+        embedder: built.embedder.id,
+        ...built.indexing,
+      });
+    }
+    return records;
   }
 
   /** How many retrievers were built (each distinct setting once). */

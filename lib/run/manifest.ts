@@ -24,6 +24,7 @@ import { RagbenchError } from "../errors.ts";
 import type { Pricing, ToolSpec } from "../llm/model.ts";
 import { METRIC_DEFINITIONS, SCORER_VERSION } from "../score/definitions.ts";
 import { hashValue, type PathDigest } from "./digest.ts";
+import type { IndexingRecord } from "../retrieval/registry.ts";
 
 /** Name of the manifest inside a run directory. */
 export const MANIFEST_FILE = "run.json";
@@ -73,6 +74,8 @@ export interface ManifestInputs {
   systems: readonly ManifestSystemInput[];
   startedAt: string;
   machine: Machine;
+  /** What embedding the passages cost this session (lib/retrieval/registry.ts). */
+  indexing?: readonly IndexingRecord[];
 }
 
 /** The machine a run ran on. */
@@ -98,10 +101,21 @@ const systemSchema = z.looseObject({
   tools: z.array(z.string()),
 });
 
+const indexingSchema = z.looseObject({
+  retriever: z.string(),
+  passages: z.number(),
+  embedder: z.string(),
+  tokens: z.number(),
+  cost_usd: z.number(),
+  cached: z.number(),
+});
+
 const sessionSchema = z.looseObject({
   started_at: z.string(),
   ended_at: z.string().nullable(),
   forced_differences: z.array(z.string()),
+  /** Absent in run.json files of earlier versions. */
+  indexing: z.array(indexingSchema).optional(),
 });
 
 /** The schema of `run.json` (loose: a later version may add keys). */
@@ -184,7 +198,12 @@ export function buildManifest(inputs: ManifestInputs): RunManifest {
     scorer: { version: SCORER_VERSION, metrics: { ...METRIC_DEFINITIONS } },
     started_at: inputs.startedAt,
     ended_at: null,
-    sessions: [{ started_at: inputs.startedAt, ended_at: null, forced_differences: [] }],
+    sessions: [{
+      started_at: inputs.startedAt,
+      ended_at: null,
+      forced_differences: [],
+      indexing: (inputs.indexing ?? []).map((r) => ({ ...r })),
+    }],
     machine: { ...inputs.machine },
   };
 }

@@ -45,4 +45,18 @@ systems:
     .map((l) => JSON.parse(l));
   assert.equal(results.length, 9);
   for (const r of results) assert.equal(r.error, null, JSON.stringify(r.error));
+  // Each embedding build is recorded in run.json and in summary.md; `report` finds them again.
+  const manifest = JSON.parse(Deno.readTextFileSync(t.path("run/run.json")));
+  const passages = manifest.sessions[0].indexing[0].passages;
+  assert.ok(passages > 0);
+  assert.deepEqual(manifest.sessions[0].indexing, [
+    { retriever: "small", passages, embedder: "hashing:v1:384", tokens: 0, cost_usd: 0, cached: 0 },
+    { retriever: "large", passages, embedder: "hashing:v1:256", tokens: 0, cost_usd: 0, cached: 0 },
+  ]);
+  const section = (md: string) => md.slice(md.indexOf("## Building the indexes"));
+  const summary = Deno.readTextFileSync(t.path("run/summary.md"));
+  assert.match(section(summary), /\| large \| hashing:v1:256 \| \d+ \| 0 \| 0 \| \$0\.0000 \|/);
+  Deno.removeSync(t.path("run/summary.md"));
+  assert.equal((await runCli(["report", t.path("run")])).code, 0);
+  assert.equal(section(Deno.readTextFileSync(t.path("run/summary.md"))), section(summary));
 });

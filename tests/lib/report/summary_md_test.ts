@@ -55,3 +55,59 @@ Deno.test("summaryMarkdown: table with intervals, recommendation and comparisons
     /## Paired comparisons \(answer score\)\n\n- a is not distinguishable from b: difference \+1\.000 \[\+1\.000, \+1\.000\], p = 0\.125 \(n = 4\)\n$/,
   );
 });
+
+Deno.test("summaryMarkdown: what building the indexes cost, apart from $/question", () => {
+  const stats = runStats(["a"], lines("a", [1, 0]));
+  const rows = stats.systems.map((s) => ({
+    system: s.system,
+    model: null,
+    questions: 2,
+    errors: 0,
+    cost_per_question: 0.001,
+    p50_latency_ms: 1,
+    avg_tool_calls: null,
+    stats: s,
+  }));
+  const rec = recommend(
+    rows.map((r) => ({ ...r, best_effort_rate: 0, budget_exhausted: 0, network_tools: [] })),
+    stats,
+  );
+  const records = [
+    {
+      retriever: "dense",
+      passages: 1200,
+      embedder: "openai:m|x",
+      tokens: 90000,
+      cost_usd: 0.0018,
+      cached: 0,
+    },
+    {
+      retriever: "dense",
+      passages: 1200,
+      embedder: "openai:m|x",
+      tokens: 0,
+      cost_usd: 0,
+      cached: 1200,
+    },
+  ];
+  const md = summaryMarkdown({ name: "demo", dir: "runs/demo" }, rows, rec, stats.pairs, records);
+  assert.ok(
+    md.endsWith(
+      [
+        "## Building the indexes",
+        "",
+        "Embedding the passages cost $0.0018 in all; this is not in `$/question`. " +
+        "Passages found in the embedding cache cost nothing.",
+        "",
+        "| retriever | embedder | passages | from the cache | tokens | cost |",
+        "| --- | --- | ---: | ---: | ---: | ---: |",
+        "| dense | openai:m\\|x | 1200 | 0 | 90000 | $0.0018 |",
+        "| dense | openai:m\\|x | 1200 | 1200 | 0 | $0.0000 |",
+        "",
+      ].join("\n"),
+    ),
+    md,
+  );
+  // Without records (a BM25-only run) there is no such section.
+  assert.ok(!summaryMarkdown({ name: "d", dir: "r" }, rows, rec, stats.pairs).includes("indexes"));
+});

@@ -5,7 +5,10 @@ import {
   type RetrieverBuilder,
   RunRetrievers,
 } from "../../../lib/retrieval/registry.ts";
+import { createEmbedderPool } from "../../../lib/retrieval/embedders.ts";
 import { corpusOf } from "../../support/tool_context.ts";
+import { startFakeEmbeddingsServer } from "../../support/fake_embeddings_server.ts";
+import { tempTree } from "../../support/temp.ts";
 
 const signal = new AbortController().signal;
 const corpus = corpusOf([
@@ -158,4 +161,39 @@ Deno.test("RunRetrievers hands a builder the request it needs", async () => {
     config: retrieverSchema.parse({ kind: "hybrid" }),
   }, signal);
   assert.deepEqual(seen, ["mix:hybrid:2"]);
+});
+
+Deno.test("RunRetrievers reports what embedding the passages cost, once per embedding build", async () => {
+  await using tree = await tempTree();
+  await using server = startFakeEmbeddingsServer(() => "default");
+  const embedding = {
+    model: "m",
+    base_url: server.baseUrl,
+    api_key_env: null,
+    price_per_mtok: 2,
+  };
+  const run = async () => {
+    using pool = createEmbedderPool({ mock: false, cacheDir: () => tree.dir });
+    const retrievers = new RunRetrievers(corpus, { embedders: pool });
+    // A vector and a hybrid retriever with the same embedding share one build; BM25 embeds nothing.
+    for (const [name, kind] of [["dense", "vector"], ["mix", "hybrid"], ["words", "bm25"]]) {
+      await retrievers.get(
+        { key: name, name, config: retrieverSchema.parse({ kind, embedding }) },
+        signal,
+      );
+    }
+    return await retrievers.indexing();
+  };
+  const first = await run();
+  assert.equal(first.length, 1);
+  const [record] = first;
+  assert.equal(record.retriever, "dense");
+  assert.equal(record.passages, 2);
+  assert.match(record.embedder, /m/);
+  assert.equal(record.cached, 0);
+  assert.ok(record.tokens > 0);
+  assert.equal(record.cost_usd, record.tokens * 2 / 1e6);
+  // A second run finds every passage in the cache: nothing embedded, nothing paid.
+  const second = await run();
+  assert.deepEqual(second, [{ ...record, tokens: 0, cost_usd: 0, cached: 2 }]);
 });

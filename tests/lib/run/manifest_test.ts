@@ -211,7 +211,19 @@ Deno.test("manifest: a renamed config with nothing else changed still differs", 
 
 Deno.test("manifest: a resumed manifest keeps the first start, adds a session with what --force overrode", () => {
   const first = finishManifest(buildManifest(inputs()), "2026-01-01T01:00:00.000Z");
-  const now = buildManifest(inputs((i) => (i.startedAt = "2026-01-02T00:00:00.000Z")));
+  // The second session embedded passages: each session keeps its own indexing records.
+  const indexing = {
+    retriever: "dense",
+    passages: 10,
+    embedder: "openai:m",
+    tokens: 0,
+    cost_usd: 0,
+    cached: 10,
+  };
+  const now = buildManifest(inputs((i) => {
+    i.startedAt = "2026-01-02T00:00:00.000Z";
+    i.indexing = [indexing];
+  }));
   const resumed = finishManifest(
     resumedManifest(first, now, ["evaluation.repeats: 1 → 2"]),
     "2026-01-02T01:00:00.000Z",
@@ -223,13 +235,19 @@ Deno.test("manifest: a resumed manifest keeps the first start, adds a session wi
       started_at: "2026-01-01T00:00:00.000Z",
       ended_at: "2026-01-01T01:00:00.000Z",
       forced_differences: [],
+      indexing: [],
     },
     {
       started_at: "2026-01-02T00:00:00.000Z",
       ended_at: "2026-01-02T01:00:00.000Z",
       forced_differences: ["evaluation.repeats: 1 → 2"],
+      indexing: [indexing],
     },
   ]);
+  // A run.json of an earlier version, without `indexing`, still parses.
+  const old = JSON.parse(JSON.stringify(resumed));
+  for (const session of old.sessions) delete session.indexing;
+  assert.equal(parseManifest(JSON.stringify(old), "run.json").sessions.length, 2);
 });
 
 Deno.test("manifest: text that is not a run.json is a data error naming the file and the key", () => {
