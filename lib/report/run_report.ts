@@ -141,6 +141,7 @@ export async function writeRunReport(input: RunReportInput): Promise<RunReport> 
       lines: input.lines,
       stats,
       recommendation,
+      ...(input.indexing ? { indexing: input.indexing } : {}),
       ...(input.embedded ? { embedded: input.embedded } : {}),
     }),
   );

@@ -56,6 +56,7 @@ systems:
   const section = (md: string) => md.slice(md.indexOf("## Building the indexes"));
   const summary = Deno.readTextFileSync(t.path("run/summary.md"));
   assert.match(section(summary), /\| large \| hashing:v1:256 \| \d+ \| 0 \| 0 \| \$0\.0000 \|/);
+  assert.match(Deno.readTextFileSync(t.path("run/report.html")), /<section id="indexing">/);
   Deno.removeSync(t.path("run/summary.md"));
   assert.equal((await runCli(["report", t.path("run")])).code, 0);
   assert.equal(section(Deno.readTextFileSync(t.path("run/summary.md"))), section(summary));

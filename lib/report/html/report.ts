@@ -11,6 +11,7 @@
  * @module
  */
 
+import type { IndexingRecord } from "../../retrieval/registry.ts";
 import type { RunStats } from "../../score/comparison.ts";
 import type { Recommendation } from "../recommendation.ts";
 import { escapeHtml as h, scriptSafe } from "./escape.ts";
@@ -21,6 +22,7 @@ import {
   breakdownSection,
   comparisonSection,
   failureSection,
+  indexingSection,
   recommendationSection,
   retrievalSection,
   type Row,
@@ -42,6 +44,8 @@ export interface ReportInput {
   lines: readonly ReportLine[];
   stats: RunStats;
   recommendation: Recommendation;
+  /** What embedding the passages cost, every session (run.json); none when absent. */
+  indexing?: readonly IndexingRecord[];
   /**
    * The per-question data, already built (a streaming reader builds it while
    * the full lines pass by, then keeps only slimmed lines); built from
@@ -74,6 +78,7 @@ export function* reportChunks(input: ReportInput): Generator<string> {
     failureSection(names, input.lines),
     retrievalSection(input.summaries),
     toolSection(input.toolUsage, input.lines),
+    indexingSection(input.indexing ?? []),
     allMetricsSection(input.summaries),
     questionSection(),
   ].filter((s) => s !== "");

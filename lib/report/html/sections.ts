@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { IndexingRecord } from "../../retrieval/registry.ts";
 import { pairOf, type RunStats } from "../../score/comparison.ts";
 import { flipRate } from "../../score/significance.ts";
 import { ALPHA, formatP, type Recommendation } from "../recommendation.ts";
@@ -229,6 +230,22 @@ export function toolSection(toolUsage: readonly Row[], lines: readonly ReportLin
     };
   });
   return section("tools", "Tool usage", genericTable(Object.keys(rows[0]), rows));
+}
+
+/** What embedding the passages cost (run.json's `indexing`), which `$/question` leaves out. */
+export function indexingSection(records: readonly IndexingRecord[]): string {
+  if (records.length === 0) return "";
+  const total = records.reduce((sum, r) => sum + r.cost_usd, 0);
+  return section(
+    "indexing",
+    "Building the indexes",
+    `<p>Embedding the passages cost ${h(money(total))} in all; this is not in $/question. ` +
+      "Passages found in the embedding cache cost nothing.</p>" +
+      genericTable(
+        ["retriever", "embedder", "passages", "cached", "tokens", "cost_usd"],
+        records.map((r) => ({ ...r })),
+      ),
+  );
 }
 
 /** Every column of `metrics_summary.csv`, folded away. */

@@ -57,6 +57,32 @@ Deno.test("renderReport keeps a model's markup inert in tables and embedded data
   assert.equal(parsed.lines[0].answer, "</script><img src=x onerror=alert(1)><!-- (0)");
 });
 
+Deno.test("renderReport shows what building the indexes cost, only when something was embedded", () => {
+  const input = syntheticReport(["a"], 2);
+  assert.doesNotMatch(renderReport(input), /id="indexing"/);
+  const html = renderReport({
+    ...input,
+    indexing: [
+      {
+        retriever: "<b>dense</b>",
+        passages: 12,
+        embedder: "openai:m",
+        tokens: 900,
+        cost_usd: 0.0018,
+        cached: 3,
+      },
+    ],
+  });
+  const found = html.match(/<section id="indexing">([^]*?)<\/section>/);
+  assert.ok(found, "an indexing section");
+  assert.match(found[1], /<h2>Building the indexes<\/h2>/);
+  assert.match(found[1], /cost \$0\.00180 in all; this is not in \$\/question/);
+  assert.match(
+    found[1],
+    /<td>&lt;b&gt;dense&lt;\/b&gt;<\/td><td>openai:m<\/td><td class="num">12<\/td>/,
+  );
+});
+
 Deno.test("renderReport on a 10,000-line run stays under 20 MB", () => {
   const html = renderReport(syntheticReport(["a", "b", "c", "d"], 2500, "x".repeat(3000)));
   const bytes = new TextEncoder().encode(html).length;
