@@ -206,15 +206,7 @@ Deno.test("Ctrl-C keeps only complete lines, exits 130, and --resume finishes th
   const partial = text.trimEnd().split("\n").map((l) => JSON.parse(l));
   assert.ok(partial.length >= 3 && partial.length < 15, `${partial.length} lines`);
 
-  const resumed = await execCli(permissions, [
-    "run",
-    t.path("c.yaml"),
-    "--cache",
-    "off",
-    "--resume",
-    out,
-    "--quiet",
-  ]);
+  const resumed = await execCli(permissions, run.resumeArgs);
   assert.equal(resumed.code, 0, resumed.stderr);
   const all = await readJsonl(join(out, RESULTS)) as QuestionResult[];
   assert.equal(all.length, 15);
@@ -223,16 +215,8 @@ Deno.test("Ctrl-C keeps only complete lines, exits 130, and --resume finishes th
 
 Deno.test("a killed run (SIGKILL) leaves only complete JSON lines and a stale lock; after rm, resume repairs and completes it", async () => {
   await using run = await slowEndpointRun(80);
-  const { t, out, permissions } = run;
-  const child = spawnCli(permissions, [
-    "run",
-    t.path("c.yaml"),
-    "--cache",
-    "off",
-    "--out",
-    out,
-    "--quiet",
-  ]);
+  const { out, permissions } = run;
+  const child = spawnCli(permissions, run.runArgs);
   await waitForLines(join(out, RESULTS), 2);
   child.kill("SIGKILL");
   await child.output();
@@ -240,15 +224,7 @@ Deno.test("a killed run (SIGKILL) leaves only complete JSON lines and a stale lo
   const text = Deno.readTextFileSync(join(out, RESULTS));
   assert.ok(text.endsWith("\n"), "the file ends with a complete line");
   for (const line of text.trimEnd().split("\n")) JSON.parse(line);
-  const refused = await execCli(permissions, [
-    "run",
-    t.path("c.yaml"),
-    "--cache",
-    "off",
-    "--resume",
-    out,
-    "--quiet",
-  ]);
+  const refused = await execCli(permissions, run.resumeArgs);
   assert.equal(refused.code, 2, refused.stderr);
   assert.match(
     refused.stderr,
@@ -256,15 +232,7 @@ Deno.test("a killed run (SIGKILL) leaves only complete JSON lines and a stale lo
   );
   assert.match(refused.stderr, new RegExp(`\n  rm ${join(out, "run.lock")}\n`));
   Deno.removeSync(join(out, "run.lock"));
-  const resumed = await execCli(permissions, [
-    "run",
-    t.path("c.yaml"),
-    "--cache",
-    "off",
-    "--resume",
-    out,
-    "--quiet",
-  ]);
+  const resumed = await execCli(permissions, run.resumeArgs);
   assert.equal(resumed.code, 0, resumed.stderr);
   assert.equal((await readJsonl(join(out, RESULTS))).length, 15);
 });

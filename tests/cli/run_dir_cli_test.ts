@@ -184,15 +184,7 @@ Deno.test("two runs started together on one --out: one refuses, the other's resu
 Deno.test("a live run's folder is refused to a second run, whether named relatively or absolutely", async () => {
   await using run = await slowEndpointRun(150);
   const { t, out, permissions } = run;
-  const child = spawnCli(permissions, [
-    "run",
-    t.path("c.yaml"),
-    "--cache",
-    "off",
-    "--out",
-    out,
-    "--quiet",
-  ]);
+  const child = spawnCli(permissions, run.runArgs);
   try {
     await waitForLines(join(out, RESULTS), 1);
     // From another working folder, through a relative path: the same lock.

@@ -22,15 +22,7 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
   Deno.test(`${signal} quits at once (exit ${code}) with its lines intact, the lock released and the resume command; resume writes the summaries`, async () => {
     await using run = await slowEndpointRun(150);
     const { t, out, permissions } = run;
-    const child = spawnCli(permissions, [
-      "run",
-      t.path("c.yaml"),
-      "--cache",
-      "off",
-      "--out",
-      out,
-      "--quiet",
-    ]);
+    const child = spawnCli(permissions, run.runArgs);
     await waitForLines(join(out, RESULTS), 2);
     child.kill(signal);
     const status = await child.output();
@@ -50,15 +42,7 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
     assert.throws(() => Deno.statSync(join(out, "run.lock")), Deno.errors.NotFound);
     assert.throws(() => Deno.statSync(join(out, "metrics_summary.csv")), Deno.errors.NotFound);
 
-    const resumed = await execCli(permissions, [
-      "run",
-      t.path("c.yaml"),
-      "--cache",
-      "off",
-      "--resume",
-      out,
-      "--quiet",
-    ]);
+    const resumed = await execCli(permissions, run.resumeArgs);
     assert.equal(resumed.code, 0, resumed.stderr);
     const all = await readJsonl(join(out, RESULTS)) as QuestionResult[];
     assert.equal(all.length, 15);
@@ -72,16 +56,8 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
 
 Deno.test("a second Ctrl-C quits at once (exit 130) with its lines intact and the resume command", async () => {
   await using run = await slowEndpointRun(2000);
-  const { t, out, permissions } = run;
-  const child = spawnCli(permissions, [
-    "run",
-    t.path("c.yaml"),
-    "--cache",
-    "off",
-    "--out",
-    out,
-    "--quiet",
-  ]);
+  const { out, permissions } = run;
+  const child = spawnCli(permissions, run.runArgs);
   await waitForLines(join(out, RESULTS), 1);
   child.kill("SIGINT");
   // The first waits for the question in progress (2 s); the second, apart from it, quits at once.

@@ -34,9 +34,14 @@ export async function slowEndpointRun(delayMs: number) {
   });
   const t = await tempTree({ "c.yaml": endpointConfig(server.baseUrl) });
   const port = new URL(server.baseUrl).port;
+  const out = join(t.dir, "run");
   return {
     t,
-    out: join(t.dir, "run"),
+    out,
+    /** `run c.yaml --cache off --out OUT --quiet`. */
+    runArgs: ["run", t.path("c.yaml"), "--cache", "off", "--out", out, "--quiet"],
+    /** `run c.yaml --cache off --resume OUT --quiet`. */
+    resumeArgs: ["run", t.path("c.yaml"), "--cache", "off", "--resume", out, "--quiet"],
     permissions: [
       `--allow-read=${ROOT},${t.dir}`,
       `--allow-write=${t.dir}`,
