@@ -8,7 +8,7 @@
  * (through `process.env`, which makes Deno prompt on a terminal or fail
  * silently without `--allow-env`). All but one of those options are passed
  * explicitly; `OPENAI_CUSTOM_HEADERS` is read whatever is passed, so the
- * client is built with `process.env` hidden (see {@link withoutEnvironment}).
+ * client is built with `process.env` hidden (see openai_client.ts).
  * That also keeps a stray variable from changing the headers sent with the key.
  * Failure messages are made in openai_errors.ts.
  *
@@ -16,7 +16,7 @@
  */
 
 import OpenAI from "openai";
-import { withoutEnvironment } from "../util/node_env.ts";
+import { openAIClient } from "./openai_client.ts";
 import type { ToolCall } from "../types.ts";
 import {
   type ChatMessage,
@@ -104,24 +104,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
     timeoutMs,
     maxRetries,
   };
-  const client = withoutEnvironment(() =>
-    new OpenAI({
-      // The SDK refuses to start without a credential; a keyless server gets a
-      // placeholder that the `Authorization: null` header below never sends.
-      apiKey: apiKey ?? "no-key",
-      baseURL: baseUrl,
-      // Passed explicitly so the SDK does not look them up in the environment.
-      organization: null,
-      project: null,
-      adminAPIKey: null,
-      webhookSecret: null,
-      logLevel: "off",
-      timeout: timeoutMs,
-      // Retries are ours (retry_policy.ts), so that each one is recorded.
-      maxRetries: 0,
-      defaultHeaders: apiKey === null ? { Authorization: null } : undefined,
-    })
-  );
+  const client = openAIClient({ apiKey, baseUrl, timeoutMs });
   const officialApi = options.baseUrl == null;
 
   function requestBody(messages: ChatMessage[], tools: ToolSpec[]): ApiBody {

@@ -23,8 +23,8 @@
  * @module
  */
 
-import OpenAI from "openai";
-import { withoutEnvironment } from "../util/node_env.ts";
+import type OpenAI from "openai";
+import { openAIClient } from "../llm/openai_client.ts";
 import { OPENAI_BASE_URL, safeUrl } from "../llm/endpoint_text.ts";
 import { openAIEmbedderId } from "./openai_embedder_id.ts";
 import type { EmbeddingCache } from "./embedding_cache.ts";
@@ -97,20 +97,7 @@ export function createOpenAIEmbedder(options: OpenAIEmbedderOptions): Embedder {
   const id = openAIEmbedderId(options.model, options.baseUrl, options.dimensions);
   const price = options.pricePerMtok ?? KNOWN_EMBEDDING_PRICES.get(options.model) ?? 0;
   const sleep = options.sleep ?? abortableSleep;
-  const client = withoutEnvironment(() =>
-    new OpenAI({
-      apiKey: apiKey ?? "no-key",
-      baseURL: baseUrl,
-      organization: null,
-      project: null,
-      adminAPIKey: null,
-      webhookSecret: null,
-      logLevel: "off",
-      timeout: options.timeoutMs,
-      maxRetries: 0, // retried here, to honour Retry-After and count attempts
-      defaultHeaders: apiKey === null ? { Authorization: null } : undefined,
-    })
-  );
+  const client = openAIClient({ apiKey, baseUrl, timeoutMs: options.timeoutMs });
   let dimensions = options.dimensions;
 
   async function request(
