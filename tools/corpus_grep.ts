@@ -35,6 +35,7 @@ import { defineTool, toolError, toolResult, type ToolReturnValue } from "./defin
 import type { Document } from "../lib/types.ts";
 import { closestMatch } from "../lib/util/did_you_mean.ts";
 import {
+  byteSegments,
   cutLinesIn,
   documentRange,
   isCut,
@@ -108,7 +109,9 @@ export const corpusGrep = defineTool({
   options,
   sideEffects: "none",
   prepare(corpus) {
-    lineStore(corpus);
+    // The UTF-8 form every scan reads (and the kernel it compiles): built here, it is not charged
+    // to the first call's latency and timeout.
+    byteSegments(lineStore(corpus));
   },
   async run(args, ctx) {
     const store = lineStore(ctx.corpus);

@@ -31,6 +31,12 @@ import {
 const SUBJECT_START = 64 * 1024;
 const SUBJECT_MIN = 256;
 const SUBJECT_MAX = 256 * 1024;
+/**
+ * With a deadline, an engine call that took longer than this does not let the next subject grow,
+ * and one that took twice as long halves it: subjects are sized by time as well as bytes, so a
+ * pattern the engine is slow on is searched a line or so at a time and the deadline holds.
+ */
+const SLICE_MS = 20;
 /** Non-candidate bytes worth scanning to save an engine call (~5 µs, ~300 bytes of scan). */
 const RUN_GAP = 512;
 
@@ -274,7 +280,9 @@ export function scanRegex(
      * A `performance.now()` time after which no more engine calls are made: the scan returns
      * what it found with `stoppedAtLine` set. RE2 is linear in the text, but locating a match
      * of a large counted repetition costs ~1 s per long matching line, and a scan runs to
-     * completion (a worker cannot be stopped inside one), so the scan bounds itself.
+     * completion (a worker cannot be stopped inside one), so the scan bounds itself. With a
+     * deadline the subjects are also sized by time ({@link SLICE_MS}), so one call over many
+     * lines cannot outlast it; a single slow line still can, by that line's time.
      */
     deadline?: number;
   },
@@ -284,7 +292,9 @@ export function scanRegex(
   const segments = byteSegments(store);
   const lower = options.prefilter ? textSegments(store, true) : undefined;
   const dfa = options.automaton ? new LineDfa(options.automaton) : undefined;
-  let budget = SUBJECT_START;
+  const timed = options.deadline !== undefined;
+  // Timed, the first subject is small: how fast the engine is on this pattern is not known yet.
+  let budget = timed ? SUBJECT_MIN : SUBJECT_START;
   for (let s = 0; s < segments.length; s++) {
     const segment = segments[s];
     const { bytes, byteOffsets, pointOffsets } = segment;
@@ -315,13 +325,16 @@ export function scanRegex(
         stop = upperBound(byteOffsets, start + budget, line + 1, to) - 1;
         if (stop <= line) stop = line + 1;
       }
-      if (options.deadline !== undefined && performance.now() > options.deadline) {
+      const before = timed ? performance.now() : 0;
+      if (timed && before > options.deadline!) {
         return { hits, stoppedAtLimit: false, stoppedAtLine: segment.firstLine + line };
       }
       const found = matcher.search(bytes.subarray(start, byteOffsets[stop] - 1));
+      const took = timed ? performance.now() - before : 0;
       if (found === null) {
         line = stop;
-        budget = Math.min(budget * 2, SUBJECT_MAX);
+        if (took > 2 * SLICE_MS) budget = Math.max(budget >> 1, SUBJECT_MIN);
+        else if (took <= SLICE_MS) budget = Math.min(budget * 2, SUBJECT_MAX);
         continue;
       }
       const point = pointOffsets[line] + found.index;

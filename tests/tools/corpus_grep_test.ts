@@ -5,6 +5,7 @@ import { parametersJsonSchema, type ToolDef } from "../../tools/define_tool.ts";
 import type { Corpus } from "../../lib/types.ts";
 import { re2HeapProbe, re2Stats } from "../../lib/retrieval/re2.ts";
 import { contextFor, corpusOf } from "../support/tool_context.ts";
+import { lineStore } from "../../lib/retrieval/line_store.ts";
 import { createRng } from "../../lib/util/prng.ts";
 
 const tool = corpusGrep as unknown as ToolDef;
@@ -425,4 +426,40 @@ Deno.test("corpus_grep: a matching line that was cut says so in output and data"
   assert.equal(results[0].cut, true);
   assert.equal(results[0].line_chars, 2507);
   assert.deepEqual(results[1], { doc_id: "long", line: 2, text: "short needle" });
+});
+
+Deno.test("corpus_grep: prepare builds the UTF-8 form the scans read, so the first call does not", () => {
+  const fresh = corpusOf([{ id: "a", text: "alpha beta\ngamma" }]);
+  tool.prepare!(fresh);
+  assert.notEqual(lineStore(fresh).forms.utf8, undefined);
+});
+
+Deno.test("corpus_grep: a regex stopped by its time budget before any match says so, not 'no line matches'", async () => {
+  // \pN (a number) follows the letters in the pattern and never in the text, so nothing
+  // matches; the line prefilter reads \p{..} as any character, so it lets every line through,
+  // and RE2 spends about 2 s on each 2,000-letter line.
+  const random = createRng(11);
+  const letters = (n: number) =>
+    Array.from({ length: n }, () => "abcdefghijk"[Math.floor(random() * 11)]).join("");
+  const slow = corpusOf(
+    Array.from({ length: 40 }, (_, i) => ({ id: `d${i}`, text: letters(2000) })),
+  );
+  const started = performance.now();
+  const result = await call({ pattern: String.raw`(?:[a-k]{1,40}){1,25}\pN`, regex: true }, slow);
+  const ms = performance.now() - started;
+  assert.equal(result.error, null);
+  const data = result.data as { results: unknown[]; stopped_at: { doc_id: string; line: number } };
+  assert.deepEqual(data.results, []);
+  assert.equal(data.stopped_at.line, 1);
+  assert.match(
+    result.output,
+    new RegExp(
+      String.raw`^No line in 40 documents matches regex /\(\?:\[a-k\]\{1,40\}\)\{1,25\}\\pN/i ` +
+        String.raw`before the search stopped\. Note: the search stopped after ` +
+        `${REGEX_TIME_BUDGET_MS / 1000} s of regex matching, at ${data.stopped_at.doc_id}:1; ` +
+        "that line and the rest of 40 documents were not searched\\.",
+    ),
+  );
+  // Searched in one call, the 40 lines took ~45 s: the engine calls are sized by time too.
+  assert.ok(ms < REGEX_TIME_BUDGET_MS + 20_000, `took ${ms} ms`);
 });
