@@ -182,7 +182,9 @@ Deno.test("two runs started together on one --out: one refuses, the other's resu
 });
 
 Deno.test("a live run's folder is refused to a second run, whether named relatively or absolutely", async () => {
-  await using run = await slowEndpointRun(150);
+  // 15 questions of 0.5 s each: the first run is still going when the second has started, even on
+  // a loaded machine (at 150 ms it could finish first, and the second then resumed it).
+  await using run = await slowEndpointRun(500);
   const { t, out, permissions } = run;
   const child = spawnCli(permissions, run.runArgs);
   try {
