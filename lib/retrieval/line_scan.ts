@@ -15,6 +15,7 @@
  */
 
 import { byteSearchable, ByteWordFinder } from "./byte_word_finder.ts";
+import { KmpFinder } from "./kmp_finder.ts";
 import { DfaLineFilter, LineDfa, RememberingLineFilter } from "./line_dfa.ts";
 import type { ByteNfa } from "./byte_nfa.ts";
 import {
@@ -114,7 +115,11 @@ export function scanWords(
       const end = text.offsets[to] - 1;
       const counts = sampledCounts(text);
       const finders = ordered.map((word) =>
-        textFinder(text.text, new WordFinder(word, counts), end)
+        textFinder(
+          text.text,
+          word.length > ANCHORED_WORD_MAX ? new KmpFinder(word) : new WordFinder(word, counts),
+          end,
+        )
       );
       stopped = scanSegmentWords(text.offsets, finders, { from, to, firstLine }, hits, {
         limit: options.limit,
@@ -131,7 +136,11 @@ interface SegmentFinder {
   find(from: number): number;
 }
 
-function textFinder(text: string, word: WordFinder, end: number): SegmentFinder {
+function textFinder(
+  text: string,
+  word: { find(text: string, from: number): number },
+  end: number,
+): SegmentFinder {
   return {
     find(from) {
       const at = word.find(text, from);
@@ -197,6 +206,11 @@ function byteColumn(segment: ByteSegment, line: number, at: number): number {
   return units;
 }
 
+/**
+ * Longest word found with `indexOf` (see {@link WordFinder}); a longer one is found by
+ * `KmpFinder`, since `indexOf` can cost up to the word's length at every position of the text.
+ */
+const ANCHORED_WORD_MAX = 32;
 /** Characters sampled for a segment's character counts: one in this many. */
 const SAMPLE_STEP = 16;
 const segmentCounts = new WeakMap<TextSegment, Uint32Array>();

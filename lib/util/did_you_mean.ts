@@ -5,24 +5,40 @@
  * @module
  */
 
-/** Edit distance (insert, delete, substitute, swap adjacent) between two strings. */
-export function editDistance(a: string, b: string): number {
+/** Rows of the distance table, kept between calls (a did-you-mean may compare 100,000 ids). */
+let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
+/**
+ * Edit distance (insert, delete, substitute, swap adjacent) between two strings. With `max`,
+ * the computation stops as soon as the distance is sure to exceed it and returns `max + 1`
+ * (a row of the table whose smallest entry is over `max` cannot lead back under it).
+ */
+export function editDistance(a: string, b: string, max = Infinity): number {
   if (a === b) return 0;
-  const rows = a.length + 1;
   const cols = b.length + 1;
-  const d: number[][] = Array.from({ length: rows }, () => new Array<number>(cols).fill(0));
-  for (let i = 0; i < rows; i++) d[i][0] = i;
-  for (let j = 0; j < cols; j++) d[0][j] = j;
-  for (let i = 1; i < rows; i++) {
+  if (rows[0].length < cols) rows = rows.map(() => new Int32Array(cols * 2));
+  // Three rows of the table: two back (for swaps), one back, and the one being filled.
+  let [before, previous, current] = rows;
+  for (let j = 0; j < cols; j++) previous[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    const ca = a.charCodeAt(i - 1);
+    const caBefore = i > 1 ? a.charCodeAt(i - 2) : -1;
+    current[0] = i;
+    let smallest = i;
     for (let j = 1; j < cols; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      const cb = b.charCodeAt(j - 1);
+      let d = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca === cb ? 0 : 1));
+      if (j > 1 && ca === b.charCodeAt(j - 2) && caBefore === cb) {
+        d = Math.min(d, before[j - 2] + 1);
       }
+      current[j] = d;
+      if (d < smallest) smallest = d;
     }
+    if (smallest > max) return max + 1;
+    [before, previous, current] = [previous, current, before];
   }
-  return d[a.length][b.length];
+  const distance = previous[b.length];
+  return distance > max ? max + 1 : distance;
 }
 
 /** Names longer than this get no did-you-mean (the comparison costs length²). */
@@ -44,7 +60,11 @@ export function closestMatch(name: string, candidates: Iterable<string>): string
     // The distance is at least the difference in length: skip without computing it.
     if (Math.abs(name.length - candidate.length) > Math.min(limit, bestDistance)) continue;
     if (candidate.length > MAX_SUGGESTED_LENGTH) continue;
-    const distance = editDistance(lower, candidate.toLowerCase());
+    const distance = editDistance(
+      lower,
+      candidate.toLowerCase(),
+      Math.min(limit, bestDistance - 1),
+    );
     if (distance <= limit && distance < bestDistance) {
       best = candidate;
       bestDistance = distance;

@@ -463,3 +463,24 @@ Deno.test("corpus_grep: a regex stopped by its time budget before any match says
   // Searched in one call, the 40 lines took ~45 s: the engine calls are sized by time too.
   assert.ok(ms < REGEX_TIME_BUDGET_MS + 20_000, `took ${ms} ms`);
 });
+
+Deno.test("corpus_grep: a long plain word on text built to make indexOf quadratic is found in linear time", async () => {
+  // Before each "b" of the second line stands, across the line break, most of a run of a's:
+  // an indexOf-and-check search compared up to 999 characters at each of them (~5 s here).
+  const documents = Array.from({ length: 4000 }, (_, i) => ({
+    id: `d${i}`,
+    text: `${"a".repeat(1999)}\n${"ab".repeat(999)}`,
+  }));
+  documents.push({ id: "hit", text: `x ${"a".repeat(999)}b y` });
+  const hostile = corpusOf(documents);
+  tool.prepare!(hostile);
+  const started = performance.now();
+  const result = await call({ pattern: `${"a".repeat(999)}b` }, hostile);
+  const ms = performance.now() - started;
+  assert.equal(result.error, null);
+  assert.deepEqual(
+    (result.data as { results: Array<{ doc_id: string }> }).results.map((r) => r.doc_id),
+    ["hit"],
+  );
+  assert.ok(ms < 2000, `took ${ms} ms`);
+});

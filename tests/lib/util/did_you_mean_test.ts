@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createRng } from "../../../lib/util/prng.ts";
 import {
   closestMatch,
   editDistance,
@@ -47,4 +48,41 @@ Deno.test("suggestion: a did-you-mean, or the list of valid names", () => {
   assert.equal(suggestion("zzz", []), "");
   const many = Array.from({ length: 20 }, (_, i) => `name${i}`);
   assert.match(suggestion("zzzzzzzz", many), /"name11", …$/);
+});
+
+/** The full table, as the definition reads (no early exit, no row reuse). */
+function referenceDistance(a: string, b: string): number {
+  const d = Array.from(
+    { length: a.length + 1 },
+    (_, i) => Array.from({ length: b.length + 1 }, (_, j) => i === 0 ? j : j === 0 ? i : 0),
+  );
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(
+        d[i - 1][j] + 1,
+        d[i][j - 1] + 1,
+        d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+  }
+  return d[a.length][b.length];
+}
+
+Deno.test("editDistance equals the full table on random strings, and with a bound says only 'more than max'", () => {
+  const random = createRng(3);
+  const word = () =>
+    Array.from({ length: Math.floor(random() * 14) }, () => "abcd"[Math.floor(random() * 4)]).join(
+      "",
+    );
+  for (let i = 0; i < 3000; i++) {
+    const a = word();
+    const b = random() < 0.5 ? word() : a.slice(0, 3) + word();
+    const exact = referenceDistance(a, b);
+    assert.equal(editDistance(a, b), exact, `${a} / ${b}`);
+    const max = Math.floor(random() * 6);
+    assert.equal(editDistance(a, b, max), exact <= max ? exact : max + 1, `${a} / ${b} max ${max}`);
+  }
 });
