@@ -22,6 +22,7 @@ import {
   UNIT_CLASS,
   WORD,
 } from "./tokenizer.ts";
+import { lowerLatin1, TokenKernel } from "./token_kernel.ts";
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
@@ -266,9 +267,20 @@ export class TermInterner {
   #out = new Int32Array(1024);
   #analysis: Readonly<Analysis>;
 
-  /** An interner applying `analysis` (stopwords, stemmer) in steps 4 and 5. */
-  constructor(analysis: Readonly<Analysis> = DEFAULT_ANALYSIS) {
+  #kernel: TokenKernel | null = null;
+  #useKernel: boolean;
+  #learnSurface = (surface: string): number => this.#termIdOf(surface, undefined);
+
+  /**
+   * An interner applying `analysis` (stopwords, stemmer) in steps 4 and 5.
+   *
+   * @internal `options.kernel: false` keeps ASCII texts on the JavaScript scan instead of the
+   * WebAssembly kernel (token_kernel.ts), so tests and benchmarks can hold the two to the same
+   * ids.
+   */
+  constructor(analysis: Readonly<Analysis> = DEFAULT_ANALYSIS, options: { kernel?: boolean } = {}) {
     this.#analysis = analysis;
+    this.#useKernel = options.kernel ?? true;
   }
 
   /**
@@ -278,6 +290,8 @@ export class TermInterner {
    */
   forgetSurfaces(): void {
     this.#surfaces.clear();
+    // The kernel's memory cannot be freed in place: dropped, it goes with the next collection.
+    this.#kernel = null;
   }
 
   /**
@@ -285,6 +299,11 @@ export class TermInterner {
    * internal buffer that the next call overwrites.
    */
   termIds(text: string): Int32Array {
+    if (this.#useKernel) {
+      this.#kernel ??= new TokenKernel(this.#learnSurface);
+      const ids = this.#kernel.ids(text);
+      return ids ?? this.#out.subarray(0, this.#unicodeIds(normalizeText(text)));
+    }
     const n = text.length;
     if (n * 3 > this.#bytes.length) this.#bytes = new Uint8Array(n * 3 + 1024);
     const written = this.#encoder.encodeInto(text, this.#bytes).written;
@@ -339,7 +358,7 @@ export class TermInterner {
       }
       h = finishHash(h);
       let id = surfaces.findBytes(bytes, s, i, h);
-      if (id === MISSING) id = this.#learn(latin1Lower(bytes, s, i), h);
+      if (id === MISSING) id = this.#learn(lowerLatin1(bytes, s, i), h);
       if (id === STOP_ID) continue;
       if (count === out.length) out = this.#growOut();
       out[count++] = id;
@@ -374,33 +393,27 @@ export class TermInterner {
     return bigger;
   }
 
-  /** Runs steps 3-5 on a new surface form (hash `h`) and remembers the outcome. */
+  /** Runs steps 3-5 on a new surface form (FNV hash `h`) and remembers the outcome. */
   #learn(surface: string, h: number): number {
-    const term = termOfSurface(surface, this.#analysis);
-    let id = STOP_ID;
-    if (term !== null) {
-      const th = term === surface ? h : hashRange(term, 0, term.length);
-      id = this.dictionary.find(term, th);
-      if (id === MISSING) {
-        id = this.terms.length;
-        this.terms.push(term);
-        this.dictionary.add(term, th, id);
-      }
-    }
+    const id = this.#termIdOf(surface, h);
     this.#surfaces.insert(surface, h, id);
     return id;
   }
-}
 
-/** The lower-cased ASCII bytes `bytes[s..e)` as a string. */
-function latin1Lower(bytes: Uint8Array, s: number, e: number): string {
-  let out = "";
-  // In chunks, so a huge token cannot overflow the argument stack.
-  for (let from = s; from < e; from += 4096) {
-    const to = Math.min(e, from + 4096);
-    const units = new Array<number>(to - from);
-    for (let q = from; q < to; q++) units[q - from] = bytes[q] | 32;
-    out += String.fromCharCode(...units);
+  /**
+   * Steps 3-5 for a surface form: its term's id (a new id for a new term), or STOP_ID.
+   * `h` is the surface's FNV hash when known (it is the term's when nothing changes it).
+   */
+  #termIdOf(surface: string, h: number | undefined): number {
+    const term = termOfSurface(surface, this.#analysis);
+    if (term === null) return STOP_ID;
+    const th = term === surface && h !== undefined ? h : hashRange(term, 0, term.length);
+    let id = this.dictionary.find(term, th);
+    if (id === MISSING) {
+      id = this.terms.length;
+      this.terms.push(term);
+      this.dictionary.add(term, th, id);
+    }
+    return id;
   }
-  return out;
 }

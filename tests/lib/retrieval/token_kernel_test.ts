@@ -1,0 +1,194 @@
+import assert from "node:assert/strict";
+import { TermInterner } from "../../../lib/retrieval/term_interner.ts";
+import { TokenKernel } from "../../../lib/retrieval/token_kernel.ts";
+import { type Analysis, tokenize } from "../../../lib/retrieval/tokenizer.ts";
+import { createRng } from "../../../lib/util/prng.ts";
+
+/** Pieces random texts are made of: every character class of the rule, and its contexts. */
+const PIECES = [
+  "a",
+  "Z",
+  "q",
+  "e",
+  "0",
+  "7",
+  "9",
+  "'",
+  ".",
+  ",",
+  " ",
+  "\n",
+  "-",
+  "\t",
+  "!",
+  "@",
+  "[",
+  "`",
+  "{",
+  "/",
+  ":",
+  "\x00",
+  "\x7f",
+  "don't",
+  "O'Neill",
+  "a''b",
+  "'s",
+  "3.5",
+  "1.2.3",
+  "1,250",
+  "10,000,000",
+  "3,5",
+  "1,2345",
+  "1,234.5",
+  "12,345,6789",
+  ",123",
+  "1953.",
+  "covid19",
+  "828m",
+  "Connections",
+  "GENEROUSLY",
+  "the",
+  "The",
+  "what",
+  "Document",
+  "supercalifragilistic",
+  "internationalisations",
+  "abcdefghijklmnopq",
+  "abcdefghijklmnopr",
+  "abcdefghABCDEFGHabcdefgh",
+  "abcdefghABCDEFGHabcdefgi",
+];
+
+/** A random ASCII text of `length` pieces (with runs and very long words now and then). */
+function randomText(random: () => number, length: number): string {
+  let text = "";
+  for (let i = 0; i < length; i++) {
+    const r = random();
+    if (r < 0.02) text += PIECES[Math.floor(random() * PIECES.length)].repeat(1 + random() * 200);
+    else text += PIECES[Math.floor(random() * PIECES.length)];
+  }
+  return text;
+}
+
+const ANALYSES: readonly Analysis[] = [
+  { stemmer: "snowball", stopwords: "english" },
+  { stemmer: "plural", stopwords: "english" },
+  { stemmer: "none", stopwords: "none" },
+];
+
+for (const analysis of ANALYSES) {
+  const label = `${analysis.stemmer}/${analysis.stopwords}`;
+  Deno.test(`the kernel gives the JavaScript scan's ids on random ASCII texts (${label})`, () => {
+    const random = createRng(20261201);
+    const fast = new TermInterner(analysis);
+    const slow = new TermInterner(analysis, { kernel: false });
+    for (let t = 0; t < 3000; t++) {
+      // Short texts and texts across several 64-byte steps.
+      const text = randomText(
+        random,
+        t % 3 === 0 ? Math.floor(random() * 12) : Math.floor(random() * 300),
+      );
+      const want = Array.from(slow.termIds(text));
+      assert.deepEqual(Array.from(fast.termIds(text)), want, JSON.stringify(text));
+    }
+    assert.deepEqual(fast.terms, slow.terms);
+  });
+}
+
+Deno.test("the kernel's terms are tokenize's on random ASCII texts", () => {
+  const random = createRng(7);
+  const interner = new TermInterner();
+  for (let t = 0; t < 1000; t++) {
+    const text = randomText(random, Math.floor(random() * 200));
+    const terms = Array.from(interner.termIds(text), (id) => interner.terms[id]);
+    assert.deepEqual(terms, tokenize(text), JSON.stringify(text));
+  }
+});
+
+Deno.test("the kernel finds a token at every offset from a 64-byte step's edge", () => {
+  const fast = new TermInterner();
+  const slow = new TermInterner(undefined, { kernel: false });
+  for (const word of ["don't", "3.5", "1,250", "ab", "x", "Internationalisation", "12,345,678"]) {
+    for (let at = 0; at < 140; at++) {
+      for (const before of [" ", "q", "7", "'", ",", "."]) {
+        const text = " ".repeat(at) + before + word + before + word;
+        assert.deepEqual(Array.from(fast.termIds(text)), Array.from(slow.termIds(text)), text);
+      }
+    }
+  }
+});
+
+Deno.test("the kernel handles empty, one-character and hostile texts as the JavaScript scan", () => {
+  const fast = new TermInterner();
+  const slow = new TermInterner(undefined, { kernel: false });
+  const texts = [
+    "",
+    "a",
+    "'",
+    ".",
+    ",",
+    "0",
+    "a".repeat(100_000),
+    "A".repeat(70_000) + "b",
+    "ab".repeat(50_000),
+    "a1".repeat(40_000),
+    "1,".repeat(30_000),
+    "1,000".repeat(10_000),
+    "x'".repeat(20_000),
+    "9.".repeat(20_000),
+    "'".repeat(1000),
+    " ".repeat(5000),
+  ];
+  for (const text of texts) {
+    assert.deepEqual(
+      Array.from(fast.termIds(text)),
+      Array.from(slow.termIds(text)),
+      text.slice(0, 40),
+    );
+  }
+});
+
+Deno.test("the kernel keeps many long keys that share their first 16 bytes apart", () => {
+  const fast = new TermInterner({ stemmer: "none", stopwords: "none" });
+  const slow = new TermInterner({ stemmer: "none", stopwords: "none" }, { kernel: false });
+  const words: string[] = [];
+  // 40,000 forms: the table grows several times, the pool takes several chunks.
+  const letters = (i: number) =>
+    i.toString(26).replace(/./g, (d) => "abcdefghijklmnopqrstuvwxyz"[parseInt(d, 26)]);
+  for (let i = 0; i < 40_000; i++) words.push(`sharedprefixsharedprefix${letters(i)}x`);
+  const text = words.join(" ");
+  assert.deepEqual(Array.from(fast.termIds(text)), Array.from(slow.termIds(text)));
+  assert.equal(fast.terms.length, 40_000);
+  // Seen again: every word found in the table, none learnt twice.
+  assert.deepEqual(Array.from(fast.termIds(text)), Array.from(slow.termIds(text)));
+  assert.equal(fast.terms.length, 40_000);
+});
+
+Deno.test("the kernel leaves non-ASCII texts to the JavaScript path", () => {
+  const kernel = new TokenKernel(() => 0);
+  assert.equal(kernel.ids("café"), null);
+  assert.equal(kernel.ids("a\u2019b"), null);
+  assert.equal(kernel.ids("lone \ud800 surrogate"), null);
+  assert.deepEqual(Array.from(kernel.ids("plain text")!), [0, 0]);
+});
+
+Deno.test("the kernel asks for each new surface form once, lower-cased", () => {
+  const asked: string[] = [];
+  const kernel = new TokenKernel((surface) => {
+    asked.push(surface);
+    return surface === "the" ? -1 : asked.length;
+  });
+  assert.deepEqual(Array.from(kernel.ids("The cat, the CAT and don't 1,250")!), [2, 2, 3, 4, 5]);
+  assert.deepEqual(asked, ["the", "cat", "and", "don't", "1,250"]);
+  assert.equal(kernel.size, 5);
+});
+
+Deno.test("the kernel gives the same ids for the same texts in a fresh interner", () => {
+  const random = createRng(99);
+  const texts = Array.from({ length: 200 }, () => randomText(random, 150));
+  const run = () => {
+    const interner = new TermInterner();
+    return texts.map((text) => Array.from(interner.termIds(text)));
+  };
+  assert.deepEqual(run(), run());
+});
