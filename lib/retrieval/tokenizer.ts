@@ -114,6 +114,24 @@ export const STOPWORDS: ReadonlySet<string> = new Set([
   "with",
 ]);
 
+/**
+ * {@link STOPWORDS} by length: `Set.has` with a string made moments ago costs ~0.35 µs in V8
+ * (measured in Deno 2.9.6: 300k new surface forms of an index build, 0.1 s), comparing a
+ * word with the few stopwords of its length ~0.05 µs.
+ */
+const STOPWORDS_BY_LENGTH: readonly (readonly string[])[] = (() => {
+  const byLength: string[][] = [];
+  for (const word of STOPWORDS) (byLength[word.length] ??= []).push(word);
+  for (let n = 0; n < byLength.length; n++) byLength[n] ??= [];
+  return byLength;
+})();
+
+/** Whether `word` (cleaned, lower-case) is in {@link STOPWORDS}. */
+export function isStopword(word: string): boolean {
+  return word.length < STOPWORDS_BY_LENGTH.length &&
+    STOPWORDS_BY_LENGTH[word.length].includes(word);
+}
+
 /** Which stopwords and stemmer steps 4 and 5 use (a retriever's `bm25:` settings). */
 export interface Analysis {
   stemmer: "snowball" | "plural" | "none";
@@ -285,7 +303,7 @@ export function termOfSurface(
   let word = surface;
   if (word.includes("'") || word.includes("\u2019")) word = word.replace(APOSTROPHES, "");
   if (word.includes(",")) word = word.replaceAll(",", "");
-  if (analysis.stopwords === "english" && STOPWORDS.has(word)) return null;
+  if (analysis.stopwords === "english" && isStopword(word)) return null;
   const first = word.charCodeAt(0);
   if (first >= 48 && first <= 57) return word;
   if (analysis.stemmer === "snowball") return snowballStem(word);

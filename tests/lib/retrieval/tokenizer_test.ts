@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   DEFAULT_ANALYSIS,
+  isStopword,
   pluralStem,
   snowballStem,
   STOPWORDS,
@@ -158,6 +159,18 @@ Deno.test("the stopword list is small and lower-case", () => {
   assert.ok(STOPWORDS.size < 60);
   for (const word of STOPWORDS) assert.equal(word, word.toLowerCase());
   assert.ok(!STOPWORDS.has("not"));
+});
+
+Deno.test("isStopword is exactly membership of the stopword list", () => {
+  for (const word of STOPWORDS) {
+    assert.ok(isStopword(word), word);
+    for (const near of [word + "s", word.slice(1), word.slice(0, -1), word.toUpperCase()]) {
+      assert.equal(isStopword(near), STOPWORDS.has(near), near);
+    }
+  }
+  for (const word of ["", "not", "no", "thee", "whic", "withh", "a".repeat(100), "constructor"]) {
+    assert.equal(isStopword(word), STOPWORDS.has(word), word);
+  }
 });
 
 Deno.test("termOfSurface returns null for a stopword and cleans the rest", () => {
