@@ -580,14 +580,18 @@ function buildPostings(
     lengths[p] = counter.length;
   }
 
-  interner.forgetSurfaces();
+  // The postings and counts go where the surface forms were, when there is such memory (every
+  // entry is written below, so what it held does not matter).
+  const recycled = interner.recycleSurfaces(pairCount * 5);
   // Invert: a counting sort of the pairs by term; passages stay in order within a term.
   const termCount = interner.terms.length;
   const offsets = new Uint32Array(termCount + 1);
   for (let t = 0; t < termCount; t++) offsets[t + 1] = offsets[t] + df[t];
   const cursor = offsets.slice(0, termCount);
-  const postings = new Uint32Array(pairCount);
-  const tfs = new Uint8Array(pairCount);
+  const postings = recycled ? new Uint32Array(recycled, 0, pairCount) : new Uint32Array(pairCount);
+  const tfs = recycled
+    ? new Uint8Array(recycled, pairCount * 4, pairCount)
+    : new Uint8Array(pairCount);
   const postingTfs = new Map<number, number>();
   let j = 0;
   let b = 0;

@@ -284,6 +284,18 @@ export class TermInterner {
   }
 
   /**
+   * {@link forgetSurfaces}, handing over the memory the ASCII surface forms took (the
+   * kernel's, see `TokenKernel.retire`) as a buffer of at least `bytes` bytes whose contents
+   * are garbage; `null` when there is none to hand over (no text was seen, the kernel is off, or
+   * its memory cannot grow that far), and then the caller allocates as usual.
+   */
+  recycleSurfaces(bytes: number): ArrayBufferLike | null {
+    const buffer = this.#kernel?.retire(bytes) ?? null;
+    this.forgetSurfaces();
+    return buffer;
+  }
+
+  /**
    * Forgets the surface forms seen so far and frees their table at once (an index build calls
    * this when its texts are done, so the table is not part of its peak memory). Later calls
    * still work, learning the forms again.

@@ -31,6 +31,8 @@ import { lazyKernelModule } from "./kernel/load_kernel.ts";
 const PADDING = 192;
 const HEADER = 256;
 const PAGE = 65_536;
+/** Largest wasm32 memory, in pages (4 GiB). */
+const MAX_PAGES = 65_536;
 const SLOT_BYTES = 32;
 const INLINE_BYTES = 16;
 const FIRST_SLOTS = 1 << 12;
@@ -76,6 +78,7 @@ export class TokenKernel {
   #poolEnd = 0;
   #encoder = new TextEncoder();
   #learn: LearnSurface;
+  #retired = false;
 
   /** A kernel asking `learn` for the value of each new surface form (lower-cased). */
   constructor(learn: LearnSurface) {
@@ -96,6 +99,29 @@ export class TokenKernel {
     return this.#count;
   }
 
+  /**
+   * Ends the kernel's use and hands its memory over: the buffer, at least `bytes` long, whose
+   * old contents are garbage the caller overwrites. An index build puts its postings there, so
+   * the pages the surface table took are used again instead of adding to the build's peak (a
+   * WebAssembly memory cannot be freed, only dropped for the garbage collector, which did not
+   * collect it before the postings were allocated). `null` when the memory cannot grow to
+   * `bytes` (past 4 GiB); then the kernel stays usable.
+   */
+  retire(bytes: number): ArrayBufferLike | null {
+    const have = this.#memory.buffer.byteLength;
+    if (bytes > have) {
+      const pages = Math.ceil((bytes - have) / PAGE);
+      if (have / PAGE + pages > MAX_PAGES) return null;
+      try {
+        this.#memory.grow(pages);
+      } catch {
+        return null;
+      }
+    }
+    this.#retired = true;
+    return this.#memory.buffer;
+  }
+
   /** Bytes of the kernel's memory. */
   get bytes(): number {
     return this.#memory.buffer.byteLength;
@@ -107,6 +133,7 @@ export class TokenKernel {
    * detaches); `null` when `text` is not all ASCII.
    */
   ids(text: string): Int32Array | null {
+    if (this.#retired) throw new TypeError("This TokenKernel was retired: its memory is in use.");
     const n = text.length;
     if (n > this.#textCap) {
       this.#textCap = Math.max(n, this.#textCap * 2);

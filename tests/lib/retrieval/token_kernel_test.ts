@@ -192,3 +192,23 @@ Deno.test("the kernel gives the same ids for the same texts in a fresh interner"
   };
   assert.deepEqual(run(), run());
 });
+
+Deno.test("a retired kernel hands over memory of the size asked and refuses to scan", () => {
+  const kernel = new TokenKernel(() => 0);
+  kernel.ids("some text");
+  const buffer = kernel.retire(10_000_000)!;
+  assert.ok(buffer.byteLength >= 10_000_000);
+  assert.throws(() => kernel.ids("more"), /This TokenKernel was retired: its memory is in use\./);
+  assert.equal(new TokenKernel(() => 0).retire(2 ** 33), null);
+});
+
+Deno.test("recycleSurfaces hands over the kernel's memory, and nothing without a kernel", () => {
+  const scalar = new TermInterner(undefined, { kernel: false });
+  scalar.termIds("Towers of the city");
+  assert.equal(scalar.recycleSurfaces(1000), null);
+  const ascii = new TermInterner();
+  const before = Array.from(ascii.termIds("Towers of the city"));
+  assert.ok(ascii.recycleSurfaces(1000)!.byteLength >= 1000);
+  // Later texts learn their forms again, in a new kernel, with the same ids.
+  assert.deepEqual(Array.from(ascii.termIds("Towers of the city")), before);
+});
