@@ -32,6 +32,7 @@
  */
 
 import type { Corpus, Document } from "../types.ts";
+import { CutKernel } from "./cut_kernel.ts";
 
 /** One retrievable piece of a document. */
 export interface Passage {
@@ -87,11 +88,17 @@ export function splitDocument(doc: Document, options: PassageOptions = {}): Pass
     throw new RangeError(`minWords must be a whole number from 0 to maxWords, got ${minWords}.`);
   }
   const text = doc.text;
-  // One scan: the units' word counts add up to the document's (a short document is one passage).
-  const units = unitsOf(text);
-  let words = 0;
-  for (let u = 0; u < units.length; u++) words += units[u].words;
+  // One scan: the units' word counts add up to the document's (a short document is one passage,
+  // and an ASCII one then never makes its unit objects).
+  let words = cutter().scan(text);
+  let units: Unit[] | null = null;
+  if (words < 0) {
+    units = findUnits(text);
+    words = 0;
+    for (let u = 0; u < units.length; u++) words += units[u].words;
+  }
   if (words <= maxWords) return [passage(doc, 0, text.trim())];
+  units ??= cutter().units();
   const ranges = pack(cutLongUnits(text, units, maxWords), maxWords, minWords);
   return ranges.map((r, index) => passage(doc, index, text.slice(r.start, r.end)));
 }
@@ -144,21 +151,29 @@ function pushUnit(
   units.push({ start, end, words, paragraphEnd });
 }
 
-/** Sentences and paragraphs of `text`, in order, without surrounding whitespace. */
 /** Reused UTF-8 buffer of {@link unitsOf}. */
 let asciiBuffer = new Uint8Array(1 << 16);
 const asciiEncoder = new TextEncoder();
+let cutKernel: CutKernel | null = null;
+
+/** The SIMD scan of ASCII documents (cut_kernel.ts), made on first use. */
+function cutter(): CutKernel {
+  return cutKernel ??= new CutKernel();
+}
 
 /**
  * The units of `text` (see {@link findUnits}). A text that is all ASCII (the
  * common case, told by `encodeInto` writing one byte per character) is
- * scanned as bytes by {@link findAsciiUnits}, which gives the same units
- * faster than reading the string a character at a time.
+ * scanned as bytes, by the SIMD kernel of cut_kernel.ts (what
+ * {@link splitDocument} uses) or by {@link findAsciiUnits}; both give the
+ * same units faster than reading the string a character at a time.
  *
- * @internal `ascii: false` forces the general scan, so tests can hold the two to the same result.
+ * @internal `ascii: false` forces the general scan and `kernel: false` the JavaScript byte
+ * scan, so tests can hold the three to the same result.
  */
-export function unitsOf(text: string, options: { ascii?: boolean } = {}): Unit[] {
+export function unitsOf(text: string, options: { ascii?: boolean; kernel?: boolean } = {}): Unit[] {
   if (options.ascii === false) return findUnits(text);
+  if (options.kernel !== false && cutter().scan(text) >= 0) return cutter().units();
   const n = text.length;
   if (n * 3 > asciiBuffer.length) asciiBuffer = new Uint8Array(n * 3 + 1024);
   const { read, written } = asciiEncoder.encodeInto(text, asciiBuffer);

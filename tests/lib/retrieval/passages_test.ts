@@ -197,10 +197,63 @@ Deno.test("the byte scan of ASCII texts finds the same units as the general scan
     const length = 1 + Math.floor(random() * (round % 10 === 0 ? 400 : 40));
     for (let i = 0; i < length; i++) parts.push(pieces[Math.floor(random() * pieces.length)]);
     const text = parts.join("");
-    assert.deepEqual(unitsOf(text), unitsOf(text, { ascii: false }), JSON.stringify(text));
+    const general = unitsOf(text, { ascii: false });
+    assert.deepEqual(unitsOf(text), general, JSON.stringify(text));
+    assert.deepEqual(unitsOf(text, { kernel: false }), general, JSON.stringify(text));
     checked++;
   }
   assert.equal(checked, 3000);
+});
+
+Deno.test("the SIMD scan finds the JavaScript byte scan's units across its 64-byte steps", () => {
+  const random = createRng(12);
+  const pieces = [
+    " ",
+    "\n",
+    "\n\n",
+    "\n \n",
+    "\t",
+    "\x00",
+    ".",
+    "!",
+    "?",
+    '"',
+    ")",
+    "]",
+    "}",
+    "'",
+    "a",
+    "word",
+    "End.",
+    'said."',
+    "(x)",
+    "?!",
+  ];
+  for (let round = 0; round < 2000; round++) {
+    let text = "";
+    const length = 1 + Math.floor(random() * 300);
+    for (let i = 0; i < length; i++) {
+      const piece = pieces[Math.floor(random() * pieces.length)];
+      // Now and then a long run of one piece, so words and spaces span whole steps.
+      text += random() < 0.03 ? piece.repeat(1 + Math.floor(random() * 150)) : piece;
+    }
+    assert.deepEqual(unitsOf(text), unitsOf(text, { kernel: false }), JSON.stringify(text));
+  }
+  for (let at = 0; at < 200; at++) {
+    for (const tail of ["a.\n\nb", "a. b", "a\n\n\nb", 'a." b', "a b.", "a\n \nb."]) {
+      const text = "x ".repeat(at >> 1) + (at & 1 ? " " : "") + tail;
+      assert.deepEqual(unitsOf(text), unitsOf(text, { kernel: false }), JSON.stringify(text));
+    }
+  }
+  assert.deepEqual(unitsOf(""), []);
+  assert.deepEqual(unitsOf(" \n\n "), []);
+});
+
+Deno.test("the SIMD scan makes room for a document of many units", () => {
+  const text = "A. ".repeat(50_000) + "word ".repeat(70_000);
+  const units = unitsOf(text);
+  assert.equal(units.length, 50_001);
+  assert.deepEqual(units, unitsOf(text, { kernel: false }));
 });
 
 Deno.test("a document with non-ASCII text is cut like its ASCII twin where the rule is the same", () => {
