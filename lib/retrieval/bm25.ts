@@ -65,6 +65,11 @@ export interface Bm25Options {
   b?: number;
   /** Stopwords and stemmer of documents and queries (default {@link DEFAULT_ANALYSIS}). */
   analysis?: Readonly<Analysis>;
+  /**
+   * @internal `false` tokenises with the JavaScript scan instead of the WebAssembly kernel
+   * (`TermInterner`'s option), so tests can hold the two builds to the same index.
+   */
+  kernel?: boolean;
 }
 
 /** Default `k1`. */
@@ -127,7 +132,7 @@ export class Bm25Index {
     this.k1 = k1;
     this.b = b;
     this.analysis = options.analysis ?? DEFAULT_ANALYSIS;
-    const built = buildPostings(passages, this.analysis);
+    const built = buildPostings(passages, this.analysis, { kernel: options.kernel });
     this.#terms = built.terms;
     this.#offsets = built.offsets;
     this.#postings = built.postings;
@@ -523,9 +528,10 @@ const TF_ESCAPE = 0xff;
 function buildPostings(
   passages: readonly Passage[],
   analysis: Readonly<Analysis>,
+  options: { kernel?: boolean },
 ): BuiltPostings {
   const n = passages.length;
-  const interner = new TermInterner(analysis);
+  const interner = new TermInterner(analysis, { kernel: options.kernel });
   const counter = new PassageCounter();
   // Forward log: the (term, count) pairs of each passage, passage after passage, each packed
   // in one int (term id << 8 | count; a larger id or count is escaped to a map), in blocks

@@ -353,3 +353,51 @@ Deno.test("BM25 pruning keeps a passage that only common terms could lift, when 
   );
   assert.deepEqual(ids(new Bm25Index(passages).search("rare common", 2)), ["d0", "d2"]);
 });
+
+Deno.test("BM25 builds the same index with the WebAssembly kernel as with the JavaScript scan", () => {
+  let state = 99;
+  const next = () => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return (state >>> 8) / 16777216;
+  };
+  const pieces = [
+    "Tower",
+    "tower's",
+    "TOWERS",
+    "don't",
+    "1,250",
+    "3.5",
+    "covid19",
+    "the",
+    "of",
+    "café",
+    "Straße",
+    "東京",
+    "a''b",
+    "x",
+    "connections",
+    "generously",
+    ",",
+    ".",
+    "-",
+    "  ",
+    "\n",
+  ];
+  const word = () =>
+    next() < 0.7 ? `w${Math.floor(next() ** 3 * 300)}` : pieces[Math.floor(next() * pieces.length)];
+  const passages: Passage[] = [];
+  for (let i = 0; i < 800; i++) {
+    const length = Math.floor(next() * 80);
+    const text = Array.from({ length }, word).join(next() < 0.5 ? " " : "");
+    passages.push(passage(`d${i}`, text, i % 3 === 0 ? `Title ${i % 11} Ünïcode` : `t${i % 5}`));
+  }
+  const fast = new Bm25Index(passages);
+  const slow = new Bm25Index(passages, { kernel: false });
+  assert.deepEqual(fast.stats, slow.stats);
+  for (let q = 0; q < 300; q++) {
+    const query = Array.from({ length: 1 + Math.floor(next() * 5) }, word).join(" ");
+    const k = [1, 5, 10, 100][q % 4];
+    const scored = (index: Bm25Index) => index.search(query, k).map((h) => [h.passage.id, h.score]);
+    assert.deepEqual(scored(fast), scored(slow), query);
+  }
+});

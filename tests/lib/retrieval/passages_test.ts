@@ -7,6 +7,7 @@ import {
   splitDocument,
   unitsOf,
 } from "../../../lib/retrieval/passages.ts";
+import { CutKernel } from "../../../lib/retrieval/cut_kernel.ts";
 import { createRng } from "../../../lib/util/prng.ts";
 import type { Document } from "../../../lib/types.ts";
 
@@ -264,4 +265,20 @@ Deno.test("a document with non-ASCII text is cut like its ASCII twin where the r
   const b = splitDocument(doc("b", accented), { maxWords: 150, minWords: 50 });
   assert.deepEqual(a.map((p) => p.text.replaceAll("w", "é")), b.map((p) => p.text));
   assert.ok(a.length > 1);
+});
+
+Deno.test("the SIMD scan's word count, which decides one-passage documents, is the units' total", () => {
+  const random = createRng(13);
+  const kernel = new CutKernel();
+  const pieces = [" ", "\n", "\n\n", "a", "word", "End.", "x!", "\t", '"', "?", "1,2"];
+  for (let round = 0; round < 1000; round++) {
+    let text = "";
+    for (let i = Math.floor(random() * 400); i > 0; i--) {
+      text += pieces[Math.floor(random() * pieces.length)];
+    }
+    let words = 0;
+    for (const unit of unitsOf(text, { kernel: false })) words += unit.words;
+    assert.equal(kernel.scan(text), words, JSON.stringify(text));
+  }
+  assert.equal(kernel.scan("café au lait"), -1);
 });
