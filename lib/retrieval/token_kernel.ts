@@ -7,16 +7,18 @@
  *
  * Layout of the memory (addresses in bytes; every region is taken from the
  * top of the memory, which grows, and never moves):
- * - 0..64: the header the kernel writes when it returns (ids written; the
+ * - 0..256: the header the kernel writes when it returns (ids written; the
  *   start, end and hash of the token it stopped at);
  * - the text: the UTF-8 bytes of the text being scanned, then
  *   {@link PADDING} zero bytes the kernel reads past its end;
  * - the ids found (`Int32`);
- * - the surface table: slots of 32 bytes, `[hash, length, value, pool
- *   address, the key's first 16 bytes zero-padded]`, length 0 marking an
- *   empty slot; at most 60% full, linear probing;
- * - pool chunks holding the rest of the keys longer than 16 bytes, each
- *   zero-padded to a multiple of 8 bytes.
+ * - the surface table: slots of 16 bytes, `[hash, value, key]`, the key
+ *   (8 bytes) being a key of up to 8 bytes, zero-padded, or for a longer one
+ *   `length << 8` and the address of its bytes in a pool (a key's first byte
+ *   is never 0, so the two cannot be confused, and an all-zero key marks an
+ *   empty slot); at most 60% full, linear probing;
+ * - pool chunks holding the keys longer than 8 bytes, each zero-padded to a
+ *   multiple of 8 bytes.
  * A region that must grow is taken anew from the top (the text and ids keep
  * what they need to); the old one is left unused, so the memory is at most
  * about twice what the regions hold.
@@ -33,8 +35,8 @@ const HEADER = 256;
 const PAGE = 65_536;
 /** Largest wasm32 memory, in pages (4 GiB). */
 const MAX_PAGES = 65_536;
-const SLOT_BYTES = 32;
-const INLINE_BYTES = 16;
+const SLOT_BYTES = 16;
+const INLINE_BYTES = 8;
 const FIRST_SLOTS = 1 << 12;
 const POOL_CHUNK = 1 << 16;
 /** Status of `scan`: the text is done; a token is not in the table; the ids are full. */
@@ -171,7 +173,7 @@ export class TokenKernel {
     const len = e - s;
     let pool = 0;
     if (len > INLINE_BYTES) {
-      const rest = (len - INLINE_BYTES + 7) & ~7;
+      const rest = (len + 7) & ~7;
       if (this.#pool + rest > this.#poolEnd) {
         const size = Math.max(POOL_CHUNK, rest);
         this.#pool = this.#alloc(size);
@@ -185,16 +187,19 @@ export class TokenKernel {
     const mask = this.#mask;
     const base = this.#slots >> 2;
     let j = h & mask;
-    while (i32[base + j * 8 + 1] !== 0) j = (j + 1) & mask;
-    const at = base + j * 8;
+    while (i32[base + j * 4 + 2] !== 0) j = (j + 1) & mask;
+    const at = base + j * 4;
     i32[at] = h;
-    i32[at + 1] = len;
-    i32[at + 2] = value;
-    i32[at + 3] = pool;
-    const key = at * 4 + 16;
-    for (let k = 0; k < INLINE_BYTES; k++) u8[key + k] = k < len ? u8[s + k] | 32 : 0;
-    // The pool chunk is fresh memory (zero), so the padding to 8 bytes is already there.
-    for (let k = INLINE_BYTES; k < len; k++) u8[pool + k - INLINE_BYTES] = u8[s + k] | 32;
+    i32[at + 1] = value;
+    if (len > INLINE_BYTES) {
+      i32[at + 2] = len << 8;
+      i32[at + 3] = pool;
+      // The pool chunk is fresh memory (zero), so the padding to 8 bytes is already there.
+      for (let k = 0; k < len; k++) u8[pool + k] = u8[s + k] | 32;
+    } else {
+      const key = at * 4 + 8;
+      for (let k = 0; k < INLINE_BYTES; k++) u8[key + k] = k < len ? u8[s + k] | 32 : 0;
+    }
   }
 
   #rehash(size: number): void {
@@ -204,12 +209,15 @@ export class TokenKernel {
     const i32 = this.#i32;
     const base = slots >> 2;
     const mask = size - 1;
-    for (let at = oldBase; at < oldBase + oldSize * 8; at += 8) {
-      if (i32[at + 1] === 0) continue;
+    for (let at = oldBase; at < oldBase + oldSize * 4; at += 4) {
+      if (i32[at + 2] === 0) continue;
       let j = i32[at] & mask;
-      while (i32[base + j * 8 + 1] !== 0) j = (j + 1) & mask;
-      const to = base + j * 8;
-      for (let k = 0; k < 8; k++) i32[to + k] = i32[at + k];
+      while (i32[base + j * 4 + 2] !== 0) j = (j + 1) & mask;
+      const to = base + j * 4;
+      i32[to] = i32[at];
+      i32[to + 1] = i32[at + 1];
+      i32[to + 2] = i32[at + 2];
+      i32[to + 3] = i32[at + 3];
     }
     this.#slots = slots;
     this.#mask = mask;
