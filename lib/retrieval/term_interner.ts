@@ -250,10 +250,14 @@ export class TermDictionary {
  * 3-5 run once per distinct surface form. Pure-ASCII texts (detected with
  * `TextEncoder.encodeInto`, which writes one byte per character exactly when
  * all are ASCII) skip NFKC and lower-casing, which change nothing there but
- * A-Z, and are split, lower-cased and hashed as bytes in one fused loop that
- * implements step 2 for ASCII; other texts go through {@link normalizeText}
- * and {@link scanSpans}. Stemming (Snowball's many suffix rules) therefore
- * costs once per distinct surface form, not once per token.
+ * A-Z, and are split, lower-cased, hashed and looked up as bytes by the
+ * WebAssembly SIMD kernel of token_kernel.ts, whose own table holds their
+ * surface forms (a form comes back here only when it is new); with
+ * `kernel: false`, by a fused JavaScript loop over this class's table, which
+ * gives the same ids (tests hold the two together). Other texts go through
+ * {@link normalizeText} and {@link scanSpans}. Stemming (Snowball's many
+ * suffix rules) therefore costs once per distinct surface form, not once per
+ * token.
  */
 export class TermInterner {
   /** Term -> id of every term seen. */

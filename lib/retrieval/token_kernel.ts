@@ -35,6 +35,7 @@ const HEADER = 256;
 const PAGE = 65_536;
 /** Largest wasm32 memory, in pages (4 GiB). */
 const MAX_PAGES = 65_536;
+const MAX_BYTES = MAX_PAGES * PAGE;
 const SLOT_BYTES = 16;
 const INLINE_BYTES = 8;
 const FIRST_SLOTS = 1 << 12;
@@ -237,8 +238,13 @@ export class TokenKernel {
     const top = at + bytes;
     const have = this.#memory.buffer.byteLength;
     if (top > have) {
-      // Doubling, so a build grows the memory a few times rather than once per region.
-      this.#memory.grow(Math.ceil(Math.max(top - have, have) / PAGE));
+      // Doubling (within the 4 GiB a memory can have), so a build grows the memory a few times
+      // rather than once per region; past that, growing throws a RangeError.
+      const pages = Math.max(
+        Math.ceil((top - have) / PAGE),
+        Math.min(have, MAX_BYTES - have) / PAGE,
+      );
+      this.#memory.grow(pages);
       this.#views();
     }
     this.#top = top;
