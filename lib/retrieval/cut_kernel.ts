@@ -8,13 +8,12 @@
  */
 
 import { CUT_KERNEL_BASE64 } from "./kernel/cut_kernel_bytes.ts";
-import { lazyKernelModule } from "./kernel/load_kernel.ts";
+import { lazyKernelModule, PAGE } from "./kernel/load_kernel.ts";
 
 /** Where the text starts (the word count is written at 0). */
 const TEXT_AT = 64;
 /** Zero bytes after the text: the kernel's last step reads 64 past its end. */
 const PADDING = 128;
-const PAGE = 65_536;
 const UNIT_BYTES = 16;
 
 type UnitsScan = (p: number, end: number, out: number, cap: number) => number;

@@ -14,7 +14,7 @@
  */
 
 import { GREP_KERNEL_BASE64 } from "./kernel/grep_kernel_bytes.ts";
-import { lazyKernelModule } from "./kernel/load_kernel.ts";
+import { lazyKernelModule, MAX_PAGES, PAGE } from "./kernel/load_kernel.ts";
 
 /** Longest word the kernel looks for, in bytes (it compares a candidate in two vectors). */
 export const MAX_WORD_BYTES = 32;
@@ -24,9 +24,6 @@ const NEEDLE_SPACE = 4096;
 const DATA_START = NEEDLE_SPACE;
 /** Bytes after the data the kernel may read (it reads 31 past its last position + distance). */
 const PADDING = 64;
-const PAGE = 65_536;
-/** Largest wasm32 memory, in pages (4 GiB). */
-const MAX_PAGES = 65_536;
 
 type Find = (
   q: number,

@@ -27,14 +27,11 @@
  */
 
 import { TOKEN_KERNEL_BASE64 } from "./kernel/token_kernel_bytes.ts";
-import { lazyKernelModule } from "./kernel/load_kernel.ts";
+import { lazyKernelModule, MAX_PAGES, PAGE } from "./kernel/load_kernel.ts";
 
 /** Zero bytes after the text: the kernel reads 128 bytes past its last step and 7 past a token. */
 const PADDING = 192;
 const HEADER = 256;
-const PAGE = 65_536;
-/** Largest wasm32 memory, in pages (4 GiB). */
-const MAX_PAGES = 65_536;
 const MAX_BYTES = MAX_PAGES * PAGE;
 const SLOT_BYTES = 16;
 const INLINE_BYTES = 8;

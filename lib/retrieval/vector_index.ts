@@ -32,7 +32,7 @@
  */
 
 import { DOT_KERNEL_BASE64 } from "./kernel/dot_kernel_bytes.ts";
-import { lazyKernelModule } from "./kernel/load_kernel.ts";
+import { lazyKernelModule, MAX_PAGES, PAGE } from "./kernel/load_kernel.ts";
 import { type ScoredItem, TopK } from "./top_k.ts";
 
 /** How {@link VectorIndex.search} scores rows (both are exact; see the module docs). */
@@ -52,9 +52,6 @@ interface Kernel {
   dot_i8(rows: number, n: number, d16: number, query: number, out: number): void;
 }
 
-const PAGE = 65_536;
-/** Largest wasm32 memory, in pages (4 GiB). */
-const MAX_PAGES = 65_536;
 /** Rounding allowance per padded dimension for the f32 sum (see the module docs). */
 const ROUNDING_PER_DIM = 2 ** -22;
 /** Above this share of rows kept by the pre-filter, a full scan is cheaper. */

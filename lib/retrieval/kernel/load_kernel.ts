@@ -6,6 +6,11 @@
  * @module
  */
 
+/** Bytes in a WebAssembly memory page. */
+export const PAGE = 65_536;
+/** Largest wasm32 memory, in pages (4 GiB). */
+export const MAX_PAGES = 65_536;
+
 /** A function returning the module of `base64`, compiled on its first call and kept. */
 export function lazyKernelModule(base64: string): () => WebAssembly.Module {
   let compiled: WebAssembly.Module | null = null;
