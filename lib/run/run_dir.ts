@@ -77,20 +77,32 @@ export function freeRunDir(base: string, taken: (path: string) => boolean): stri
   return base;
 }
 
+/** The file-system calls {@link readDirState} makes (tests stand in for them). */
+export interface DirStateFs {
+  stat(path: string): Promise<Deno.FileInfo>;
+  lstat(path: string): Promise<Deno.FileInfo>;
+}
+
+const DENO_FS: DirStateFs = { stat: Deno.stat, lstat: Deno.lstat };
+
 /** Reads what stands at `dir`. */
-export async function readDirState(dir: string): Promise<DirState> {
+export async function readDirState(dir: string, fs: DirStateFs = DENO_FS): Promise<DirState> {
   let info: Deno.FileInfo;
   try {
-    info = await Deno.stat(dir);
+    info = await fs.stat(dir);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
+      const link = await fs.lstat(dir).catch(() => null);
+      if (link === null) return { kind: "missing" };
       // A link to nothing: mkdir would fail on it with "File exists".
-      const link = await Deno.lstat(dir).catch(() => null);
-      return link ? { kind: "other" } : { kind: "missing" };
+      if (link.isSymlink) return { kind: "other" };
+      // Not there a moment ago, there now: another run has just made the folder. Read it again.
+      info = link;
+    } else {
+      throw new RagbenchError("io", `Cannot read "${dir}": ${describeFsError(error)}.`, {
+        cause: error,
+      });
     }
-    throw new RagbenchError("io", `Cannot read "${dir}": ${describeFsError(error)}.`, {
-      cause: error,
-    });
   }
   if (info.isFile) return { kind: "file" };
   if (!info.isDirectory) return { kind: "other" };

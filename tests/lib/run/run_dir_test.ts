@@ -83,3 +83,18 @@ Deno.test("run dir: a link to nothing is neither missing nor a folder", async ()
     "--out d: that is neither a folder nor a file (a broken link, a device or a socket); name a folder.",
   );
 });
+
+Deno.test("run dir: a folder another run makes between the two looks is read as that folder, not as a broken link", async () => {
+  await using t = await tempTree({ "run/run.lock": "" });
+  // What a second run saw when the first made the folder just after its stat: the stat found
+  // nothing, the lstat found the new folder.
+  const racing = {
+    stat: () => Promise.reject(new Deno.errors.NotFound("not yet")),
+    lstat: (path: string) => Deno.lstat(path),
+  };
+  assert.deepEqual(await readDirState(t.path("run"), racing), {
+    kind: "folder",
+    entries: ["run.lock"],
+  });
+  assert.equal(runDirProblem("run", { kind: "folder", entries: ["run.lock"] }, out), null);
+});
