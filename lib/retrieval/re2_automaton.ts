@@ -34,6 +34,7 @@ import {
   pointSet,
 } from "./code_set.ts";
 import { Assertion, type Ast, buildNfa, type ByteNfa } from "./byte_nfa.ts";
+import { hexEscape } from "./re2_syntax.ts";
 
 export { MAX_NODES } from "./byte_nfa.ts";
 export type { ByteNfa } from "./byte_nfa.ts";
@@ -253,12 +254,10 @@ class Parser {
       return { set: anySet(), plain: false };
     }
     if (next === "x") {
-      const m = /^\{([0-9A-Fa-f]{1,6})\}|^[0-9A-Fa-f]{2}/.exec(p.slice(this.#at, this.#at + 9));
-      if (!m) throw new GiveUp();
-      this.#at += m[0].length;
-      const code = parseInt(m[1] ?? m[0], 16);
-      if (code > 0x10ffff) throw new GiveUp();
-      return { set: pointSet(code), plain: true };
+      const hex = hexEscape(p, this.#at);
+      if (!hex) throw new GiveUp();
+      this.#at += hex.length;
+      return { set: pointSet(hex.code), plain: true };
     }
     const control = CONTROL.get(next);
     if (control !== undefined) return { set: pointSet(control), plain: true };

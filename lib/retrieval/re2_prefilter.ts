@@ -15,6 +15,8 @@
  * @module
  */
 
+import { hexEscape } from "./re2_syntax.ts";
+
 /** Most strings in one alternative set of {@link requiredLiterals}. */
 const MAX_SET = 16;
 /** Most characters a character class may hold to count as a set of literals. */
@@ -278,12 +280,10 @@ class LiteralParser {
     if (next === "b" || next === "B" || next === "A" || next === "z") return EMPTY;
     if (next === "x") {
       // `\x41` and `\x{41}` are one character; its digits are not text to look for.
-      const hex = /^\{([0-9A-Fa-f]{1,6})\}|^[0-9A-Fa-f]{2}/.exec(p.slice(this.#at, this.#at + 9));
+      const hex = hexEscape(p, this.#at);
       if (!hex) throw new GiveUp();
-      this.#at += hex[0].length;
-      const code = parseInt(hex[1] ?? hex[0], 16);
-      if (code > 0x10ffff) throw new GiveUp();
-      return this.#literal(String.fromCodePoint(code));
+      this.#at += hex.length;
+      return this.#literal(String.fromCodePoint(hex.code));
     }
     if (next === "p" || next === "P") {
       // A Unicode class, `\pL` or `\p{Greek}`: any character, and its name is not text either.

@@ -253,3 +253,15 @@ export function toLineMode(pattern: string): string {
   }
   return out;
 }
+
+/**
+ * The code point of a `\x41` or `\x{1F600}` escape whose hex digits start at `at` (just after
+ * the `x`), and how many characters they take; null when the escape is malformed or past
+ * U+10FFFF. One character, never text: its digits are not part of the pattern's literals.
+ */
+export function hexEscape(pattern: string, at: number): { code: number; length: number } | null {
+  const m = /^\{([0-9A-Fa-f]{1,6})\}|^[0-9A-Fa-f]{2}/.exec(pattern.slice(at, at + 9));
+  if (!m) return null;
+  const code = parseInt(m[1] ?? m[0], 16);
+  return code > 0x10ffff ? null : { code, length: m[0].length };
+}
