@@ -22,7 +22,7 @@ import { z } from "zod";
 import { toolSystemBaseSchema } from "../lib/config/schema.ts";
 import type { ChatMessage } from "../lib/llm/model.ts";
 import type { TraceFlags } from "../lib/types.ts";
-import { createCodeSandbox, type ProgramOutcome } from "../tools/sandbox/code_host.ts";
+import type { ProgramOutcome } from "../tools/sandbox/code_host.ts";
 import { toolMessageText } from "../tools/toolbox.ts";
 import { type AgentLimits, stopReason, toolCallCapReached } from "./agent_loop.ts";
 import { AGENT_SEARCH_PROMPT } from "./agent_search.ts";
@@ -59,6 +59,8 @@ export const codeAgent = defineSystem({
   prompts: [AGENT_SEARCH_PROMPT, CODE_PROGRAM_RULES, CODE_FINAL_PROMPT, TOOLS_WITHHELD],
   options: codeAgentSchema,
   async run(options, ctx) {
+    // Loaded here, not at start-up: a run without a code agent never loads the sandbox host.
+    const { createCodeSandbox } = await import("../tools/sandbox/code_host.ts");
     const sandbox = createCodeSandbox({
       timeoutMs: options.program_timeout_s * 1000,
       memoryMb: options.memory_mb,

@@ -51,9 +51,13 @@
 
 import { z } from "zod";
 import { defineTool, toolError, toolResult } from "./define_tool.ts";
-import { calculate } from "../lib/calc/calculate.ts";
-import { CalcError } from "../lib/calc/calc_error.ts";
 import type { JsonValue } from "../lib/types.ts";
+
+/**
+ * The evaluator, loaded on first use: the run's main thread, which only describes the tool, never
+ * loads it (see "Start-up" in docs/architecture.md).
+ */
+const engine = () => import("../lib/calc/calculate.ts");
 
 const parameters = z.strictObject({
   expression: z.string().describe(
@@ -71,7 +75,11 @@ export const calculator = defineTool({
     "numbers out yourself.",
   parameters,
   sideEffects: "none",
-  run(args) {
+  async prepare() {
+    await engine();
+  },
+  async run(args) {
+    const { calculate, CalcError } = await engine();
     let result;
     try {
       result = calculate(args.expression);

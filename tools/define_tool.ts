@@ -64,7 +64,7 @@ export interface ToolDef<
    * Builds what the tool needs from the corpus (an index, say) before the run's
    * first call, so that cost is never charged to a call's timeout. Optional.
    */
-  prepare?(corpus: Corpus): void;
+  prepare?(corpus: Corpus): void | Promise<void>;
   /** Does the work. May throw: the caller turns exceptions into error results. */
   run(args: z.output<P>, ctx: ToolContext<z.output<O>>): ToolReturn | Promise<ToolReturn>;
 }

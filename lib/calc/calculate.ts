@@ -10,6 +10,8 @@
 
 import type { Node } from "./ast.ts";
 import { CalcError } from "./calc_error.ts";
+
+export { CalcError };
 import { evaluate } from "./evaluator.ts";
 import { formatRational, formatSignificant } from "./format.ts";
 import { rationalFromFloat } from "./float_math.ts";

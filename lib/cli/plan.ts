@@ -29,17 +29,15 @@ import type { EmbedderPool } from "../retrieval/embedders.ts";
 import { SYSTEMS } from "../../systems/registry.ts";
 import { parametersJsonSchema } from "../../tools/define_tool.ts";
 import { createInProcessHost, type ToolHost } from "../../tools/host.ts";
-import { startCustomTool } from "../../tools/sandbox/subprocess_host.ts";
 import { createWorkerHost } from "../../tools/sandbox/worker_host.ts";
 import type { StartedWorker } from "../../tools/sandbox/early_worker.ts";
 import { BUILTIN_TOOLS } from "../../tools/registry.ts";
 import { createToolbox, type OfferedTool } from "../../tools/toolbox.ts";
 import type { OpenOptions } from "../../tools/mcp/connection.ts";
-import { offerMcpTools, offerMockMcpTools } from "../../tools/mcp/host.ts";
-import { createMcpPool } from "../../tools/mcp/pool.ts";
+import type { McpPool } from "../../tools/mcp/pool.ts";
 import { createRetrievalHost } from "../../tools/retrieval_host.ts";
 import { search } from "../../tools/search.ts";
-import { type ToolCacheSetup, withToolCache } from "../../tools/cached_host.ts";
+import type { ToolCacheSetup } from "../../tools/cached_host.ts";
 import type { McpToolRef } from "../config/mcp_ref.ts";
 
 /** Runnable systems and the hosts to close when the run ends. */
@@ -121,9 +119,12 @@ export async function planSystems(
     mock: options.mock ?? false,
     ...(options.progress ? { progress: options.progress } : {}),
   });
-  const mcp = createMcpPool(options.mcp);
+  // MCP, custom tools and the tool cache are loaded only by a config that uses them.
+  let mcp: McpPool | null = null;
+  const mcpPool = async () =>
+    mcp ??= (await import("../../tools/mcp/pool.ts")).createMcpPool(options.mcp);
   const close = async () => {
-    await Promise.all([...hosts.map((h) => h.close()), mcp.close()]);
+    await Promise.all([...hosts.map((h) => h.close()), mcp?.close()]);
     retrievers.close();
   };
   const searchHosts = new Map<string, ToolHost>();
@@ -161,10 +162,12 @@ export async function planSystems(
           continue;
         }
         if (ref.kind === "mcp") {
+          const { offerMcpTools, offerMockMcpTools } = await import("../../tools/mcp/host.ts");
           const tools = options.mock
             ? offerMockMcpTools(ref, config.tools)
-            : await offerMcpTools(ref, mcp, config.tools, system.name);
+            : await offerMcpTools(ref, await mcpPool(), config.tools, system.name);
           const toolCache = options.mock ? null : options.toolCache;
+          const { withToolCache } = await import("../../tools/cached_host.ts");
           offered.push(
             ...(toolCache
               ? tools.map((t) => ({
@@ -185,6 +188,7 @@ export async function planSystems(
           hosts.push(tool.host);
           if (options.toolCache && tool.sideEffects !== "none") {
             const server = `custom:${ref.module}#${ref.exportName}`;
+            const { withToolCache } = await import("../../tools/cached_host.ts");
             tool = { ...tool, host: withToolCache(tool.host, options.toolCache, server) };
           }
           custom.set(ref.name, tool);
@@ -300,6 +304,7 @@ export async function offerCustom(
   env: { corpus: Corpus; now: string; maxProcesses: number; progress?: (text: string) => void },
   config: { tools: { timeout_s: number } },
 ): Promise<OfferedTool> {
+  const { startCustomTool } = await import("../../tools/sandbox/subprocess_host.ts");
   const host = await startCustomTool({
     name: ref.name,
     module: ref.module,

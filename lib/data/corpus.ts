@@ -19,7 +19,6 @@ import { z } from "zod";
 import { RagbenchError } from "../errors.ts";
 import type { Cell, Corpus, Document, Table } from "../types.ts";
 import { describeFsError } from "../util/fs.ts";
-import { loadBeirCorpus } from "./beir.ts";
 import { type LoadReporter, type ProgressSink, slowLoadReporter } from "../util/load_progress.ts";
 import { listCorpusFiles, readCorpusText, type SkippedFile } from "./corpus_files.ts";
 
@@ -141,7 +140,7 @@ export async function loadCorpora(
 
 /** A BEIR folder's corpus; empty documents are kept and counted in a warning. */
 async function loadBeirSource(folder: string): Promise<LoadedCorpus> {
-  const { documents, empty } = await loadBeirCorpus(folder);
+  const { documents, empty } = await (await import("./beir.ts")).loadBeirCorpus(folder);
   documents.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const warnings = empty === 0 ? [] : [
     `corpus "${folder}": ${empty} of ${documents.length} documents are empty (no title, no text); kept, they can still be judged`,

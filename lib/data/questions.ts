@@ -16,7 +16,6 @@ import { readTextFile } from "../util/fs.ts";
 import { restoreProtoKeys, shieldProtoKeys } from "../util/proto_keys.ts";
 import { type LoadReporter, type ProgressSink, slowLoadReporter } from "../util/load_progress.ts";
 import { fixedSource, issuesFromZod, parseYaml, type YamlSource } from "../util/yaml_source.ts";
-import { loadBeirQuestions } from "./beir.ts";
 import { type Question, questionSchema } from "./question_schema.ts";
 
 /** Where questions come from: a YAML/JSONL file, or a BEIR folder and split. */
@@ -92,7 +91,11 @@ async function loadBeirSet(
   source: { beir: string; split: string },
   context: QuestionContext,
 ): Promise<Question[]> {
-  const loaded = await loadBeirQuestions(source.beir, source.split, context);
+  const loaded = await (await import("./beir.ts")).loadBeirQuestions(
+    source.beir,
+    source.split,
+    context,
+  );
   const where = `questions "${source.beir}" (split ${source.split})`;
   if (loaded.unjudged > 0) {
     context.onWarning?.(

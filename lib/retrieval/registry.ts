@@ -25,10 +25,9 @@ import type { Corpus } from "../types.ts";
 import { createBm25Retriever } from "./bm25_retriever.ts";
 import { chunkCorpus } from "./chunking.ts";
 import { createEmbedderPool, type EmbedderPool } from "./embedders.ts";
-import { buildHybridRetriever } from "./hybrid_retriever.ts";
 import type { Passage } from "./passages.ts";
 import type { Retriever } from "./types.ts";
-import { buildVectorRetriever, type VectorRetriever } from "./vector_retriever.ts";
+import type { VectorRetriever } from "./vector_retriever.ts";
 
 /** Everything a builder gets to build one retriever. */
 export interface RetrieverBuildRequest {
@@ -76,6 +75,8 @@ export async function buildBm25Retriever(request: RetrieverBuildRequest): Promis
 
 /** Builds a `kind: vector` retriever: embeds every passage (through the embedding cache). */
 export async function buildVector(request: RetrieverBuildRequest): Promise<Retriever> {
+  // The dense retrievers' modules load only in a run that builds one.
+  const { buildVectorRetriever } = await import("./vector_retriever.ts");
   return await buildVectorRetriever(request.name, request.config, request.passages, {
     embedderFor: request.embedders.embedderFor,
     signal: request.signal,
@@ -92,6 +93,7 @@ export async function buildHybrid(request: RetrieverBuildRequest): Promise<Retri
   if (!isVectorRetriever(dense)) {
     throw new TypeError(`hybrid retriever ${request.name}: the vector part has no index`);
   }
+  const { buildHybridRetriever } = await import("./hybrid_retriever.ts");
   return await buildHybridRetriever(request.name, request.config, request.passages, {
     embedderFor: request.embedders.embedderFor,
     signal: request.signal,

@@ -428,9 +428,9 @@ Deno.test("corpus_grep: a matching line that was cut says so in output and data"
   assert.deepEqual(results[1], { doc_id: "long", line: 2, text: "short needle" });
 });
 
-Deno.test("corpus_grep: prepare builds the UTF-8 form the scans read, so the first call does not", () => {
+Deno.test("corpus_grep: prepare builds the UTF-8 form the scans read, so the first call does not", async () => {
   const fresh = corpusOf([{ id: "a", text: "alpha beta\ngamma" }]);
-  tool.prepare!(fresh);
+  await tool.prepare!(fresh);
   assert.notEqual(lineStore(fresh).forms.utf8, undefined);
 });
 
@@ -473,7 +473,7 @@ Deno.test("corpus_grep: a long plain word on text built to make indexOf quadrati
   }));
   documents.push({ id: "hit", text: `x ${"a".repeat(999)}b y` });
   const hostile = corpusOf(documents);
-  tool.prepare!(hostile);
+  await tool.prepare!(hostile);
   const started = performance.now();
   const result = await call({ pattern: `${"a".repeat(999)}b` }, hostile);
   const ms = performance.now() - started;

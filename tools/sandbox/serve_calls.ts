@@ -27,7 +27,7 @@ export function callServer(
       now = Temporal.PlainDate.from(message.now);
       for (const name of message.prepare) {
         try {
-          defs.get(name)?.prepare?.(corpus);
+          await defs.get(name)?.prepare?.(corpus);
         } catch {
           // The tool's first call meets the same problem and reports it as its error.
         }

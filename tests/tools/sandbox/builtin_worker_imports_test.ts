@@ -13,3 +13,12 @@ Deno.test("the sandbox worker loads no Node module, no CommonJS package and no r
     [],
   );
 });
+
+Deno.test("the sandbox worker loads a tool's engine only when the tool is prepared or called", async () => {
+  const graph = [...await staticGraph("tools/sandbox/builtin_worker.ts")];
+  assert.ok(graph.some((s) => s.endsWith("tools/calculator.ts")), "graph was walked");
+  assert.deepEqual(
+    graph.filter((s) => /\/(lib\/calc\/|tools\/corpus_grep_engine\.ts$)/.test(s)),
+    [],
+  );
+});
