@@ -108,8 +108,9 @@ export async function planSystems(
     options.startedWorker ? { started: options.startedWorker } : {},
   );
   // With built-ins offered, the worker loads and builds its indexes while the retrievers are built
-  // here; with none, it is never started.
-  if (prepare.length > 0) void workerHost?.ready();
+  // here and while the systems that do not use it answer their first questions; with none, it is
+  // never started.
+  const workerReady = prepare.length > 0 ? workerHost?.ready() : undefined;
   const builtinHost = workerHost ?? createInProcessHost([...BUILTIN_TOOLS.values()], env);
   const hosts: ToolHost[] = [builtinHost];
   const signal = options.signal ?? new AbortController().signal;
@@ -208,10 +209,12 @@ export async function planSystems(
         toolbox: createToolbox(offered, config.tools),
         retriever,
         model,
+        // Its indexes are built before its first question, not inside a call's timeout.
+        ...(workerReady && offered.some((t) => t.host === builtinHost)
+          ? { ready: workerReady }
+          : {}),
       });
     }
-    // Indexes are built now, before any question, not inside a call's timeout.
-    if (prepare.length > 0) await workerHost?.ready();
     return {
       systems,
       summary: systems.map((s) => ({

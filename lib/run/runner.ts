@@ -18,6 +18,7 @@ import type { QuestionResult, StepError, Trace, TraceFlags } from "../types.ts";
 import type { Retriever } from "../retrieval/types.ts";
 import type { SystemDef } from "../../systems/system.ts";
 import type { Toolbox } from "../../tools/toolbox.ts";
+import { JobQueue } from "./job_queue.ts";
 import { RetrievalFailedError, TraceRecorder } from "./trace_recorder.ts";
 
 /** A system ready to run. */
@@ -31,6 +32,13 @@ export interface PlannedSystem {
   retriever: Retriever | null;
   /** The model it talks to (shared by every system with the same model config). */
   model: Model;
+  /**
+   * Resolves when the system's tools can take calls (the sandbox worker has loaded and built its
+   * indexes). The system's first question starts only then, so the wait is in no question's
+   * latency or timeout, and the other systems start without it. A rejection stops the run like a
+   * failed sink. Absent: ready at once.
+   */
+  ready?: Promise<void>;
 }
 
 /** Receives progress; the CLI prints it. */
@@ -78,7 +86,10 @@ interface Job {
   repeat: number;
 }
 
-/** Runs the plan. Never rejects for a question's failure; rejects only if the sink fails. */
+/**
+ * Runs the plan. Never rejects for a question's failure; rejects only if the sink fails or a
+ * system's tools cannot get ready (`PlannedSystem.ready`).
+ */
 export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
   const jobs: Job[] = [];
   for (let repeat = 1; repeat <= options.repeats; repeat++) {
@@ -91,13 +102,16 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
     }
   }
   const results: QuestionResult[] = [];
-  let next = 0;
+  const queue = new JobQueue(jobs);
+  const aborted = new Promise<void>((resolve) => {
+    options.signal.addEventListener("abort", () => resolve(), { once: true });
+  });
   let reported = 0;
   let spent = 0;
   let stoppedBy: RunOutcome["stoppedBy"] = null;
   let sinkError: unknown = null;
   const worker = async () => {
-    while (next < jobs.length && stoppedBy === null && sinkError === null) {
+    while (stoppedBy === null && sinkError === null) {
       if (options.signal.aborted) {
         stoppedBy = "cancelled";
         break;
@@ -106,7 +120,18 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
         stoppedBy = "max_cost_usd";
         break;
       }
-      const job = jobs[next++];
+      const taken = queue.take();
+      if (taken.kind === "done") break;
+      if (taken.kind === "failed") {
+        sinkError ??= taken.error;
+        break;
+      }
+      if (taken.kind === "wait") {
+        // A system still loading its tools; a Ctrl-C meanwhile stops the wait too.
+        await Promise.race([taken.until, aborted]);
+        continue;
+      }
+      const { job } = taken;
       const trace = await runJob(job, options);
       spent += trace.cost_usd;
       const result = scoreTrace(trace, job.question, { retrievalK: options.retrievalK });

@@ -227,3 +227,53 @@ Deno.test("runner: a failed retrieval is that question's retrieval error and the
   }
   assert.ok(o.lines.filter((l) => l.system === "closed").every((l) => l.error === null));
 });
+
+Deno.test("runner: a system waits for its tools to be ready; the others start at once, and the wait is in no latency", async () => {
+  let open = () => {};
+  const ready = new Promise<void>((resolve) => open = resolve);
+  const order: string[] = [];
+  const o = options(answering, {
+    systems: [{ ...system("waits"), ready }, system("ready")],
+    sink: (r) => {
+      order.push(`${r.system}/${r.question_id}`);
+      return Promise.resolve();
+    },
+  });
+  const run = runQuestions(o);
+  // The system with no wait answers both questions while the other is still waiting.
+  for (let i = 0; i < 100 && order.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
+  assert.deepEqual(order, ["ready/q1", "ready/q2"]);
+  await new Promise((r) => setTimeout(r, 150));
+  open();
+  const outcome = await run;
+  assert.equal(outcome.results.length, 4);
+  assert.deepEqual(order.slice(2).sort(), ["waits/q1", "waits/q2"]);
+  for (const line of outcome.results) {
+    assert.ok(line.latency_ms < 100, `latency ${line.latency_ms}`);
+  }
+});
+
+Deno.test("runner: tools that fail to get ready stop the run with their error; finished results are kept", async () => {
+  const failed = Promise.reject(new Error("The tool sandbox (a worker) could not start"));
+  failed.catch(() => {});
+  const o = options(answering, {
+    systems: [system("ready"), { ...system("broken"), ready: failed }],
+    concurrency: 1,
+  });
+  await assert.rejects(runQuestions(o), /could not start/);
+  assert.deepEqual(o.lines.map((l) => `${l.system}/${l.question_id}`), ["ready/q1"]);
+});
+
+Deno.test("runner: cancelling while a system's tools are still loading stops the wait", async () => {
+  const controller = new AbortController();
+  const never = new Promise<void>(() => {});
+  const o = options(answering, {
+    systems: [{ ...system("stuck"), ready: never }],
+    signal: controller.signal,
+  });
+  const run = runQuestions(o);
+  setTimeout(() => controller.abort(), 20);
+  const outcome = await run;
+  assert.equal(outcome.stoppedBy, "cancelled");
+  assert.equal(outcome.notRun, 2);
+});
