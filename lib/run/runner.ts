@@ -87,6 +87,38 @@ interface Job {
 }
 
 /**
+ * How long the runner may go without letting the event loop turn. Questions
+ * whose every step resolves at once (the mock model, in-process tools) chain
+ * on promises alone; without a turn, a Ctrl-C, a SIGTERM, a timer or a
+ * worker's reply waits until the last of them is done.
+ */
+const YIELD_EVERY_MS = 20;
+
+/**
+ * A way to let the event loop poll for I/O and signals once. A message to
+ * oneself does (a port's message is an operation the loop polls, with
+ * signals and a worker's replies); `setImmediate` and `setTimeout(0)` do not
+ * (they run from the loop's timer phase, and the latter waits ~2 ms).
+ */
+function eventLoopTurns(): { next(): Promise<void>; close(): void } {
+  const channel = new MessageChannel();
+  const waiting: Array<() => void> = [];
+  channel.port2.onmessage = () => waiting.shift()?.();
+  return {
+    next: () =>
+      new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        channel.port1.postMessage(null);
+      }),
+    close() {
+      channel.port1.close();
+      channel.port2.close();
+      for (const resolve of waiting.splice(0)) resolve();
+    },
+  };
+}
+
+/**
  * Runs the plan. Never rejects for a question's failure; rejects only if the sink fails or a
  * system's tools cannot get ready (`PlannedSystem.ready`).
  */
@@ -102,12 +134,15 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
     }
   }
   const results: QuestionResult[] = [];
-  const queue = new JobQueue(jobs);
+  const workers = Math.max(1, Math.min(options.concurrency, jobs.length));
+  const queue = new JobQueue(jobs, { slots: workers });
   const aborted = new Promise<void>((resolve) => {
     options.signal.addEventListener("abort", () => resolve(), { once: true });
   });
   let reported = 0;
   let spent = 0;
+  let lastYield = performance.now();
+  const turns = eventLoopTurns();
   let stoppedBy: RunOutcome["stoppedBy"] = null;
   let sinkError: unknown = null;
   const worker = async () => {
@@ -127,12 +162,13 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
         break;
       }
       if (taken.kind === "wait") {
-        // A system still loading its tools; a Ctrl-C meanwhile stops the wait too.
+        // For a system's tools or a free slot; a Ctrl-C meanwhile stops the wait too.
         await Promise.race([taken.until, aborted]);
         continue;
       }
       const { job } = taken;
       const trace = await runJob(job, options);
+      queue.finished(job);
       spent += trace.cost_usd;
       const result = scoreTrace(trace, job.question, { retrievalK: options.retrievalK });
       results.push(result);
@@ -143,10 +179,17 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
         break;
       }
       options.reporter.onResult(result, { done: ++reported, total: jobs.length });
+      if (performance.now() - lastYield >= YIELD_EVERY_MS) {
+        lastYield = performance.now();
+        await turns.next();
+      }
     }
   };
-  const workers = Math.max(1, Math.min(options.concurrency, jobs.length));
-  await Promise.all(Array.from({ length: workers }, worker));
+  try {
+    await Promise.all(Array.from({ length: workers }, worker));
+  } finally {
+    turns.close();
+  }
   if (sinkError !== null) throw sinkError;
   if (stoppedBy === null && options.signal.aborted && results.length < jobs.length) {
     stoppedBy = "cancelled";

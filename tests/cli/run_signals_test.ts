@@ -114,3 +114,37 @@ systems: [{type: agent_search, tools: [{name: hang, path: "${probes}#hang"}]}]
   }
   assert.deepEqual(processesWith(marker), [], "no tool process outlives ragbench");
 });
+
+Deno.test("Ctrl-C stops a --mock run whose questions never wait, soon after it is pressed", async () => {
+  const n = 30_000;
+  const questions = Array.from(
+    { length: n },
+    (_, i) =>
+      JSON.stringify({
+        id: `q${i}`,
+        question: `Question number ${i}?`,
+        checks: [{ type: "contains", value: `${i}` }],
+      }),
+  ).join("\n") + "\n";
+  await using t = await tempTree({
+    "corpus.json": JSON.stringify([{ id: "d1", text: "A document." }]),
+    "q.jsonl": questions,
+    "c.yaml": "name: cpu_bound\ncorpus: corpus.json\nquestions: q.jsonl\n" +
+      "systems:\n  - {type: closed_book, name: closed_book}\n",
+  });
+  const out = t.path("out");
+  const child = spawnCli(
+    [`--allow-read=${ROOT},${t.dir}`, `--allow-write=${t.dir}`],
+    ["run", t.path("c.yaml"), "--mock", "--out", out],
+  );
+  await waitForLines(join(out, RESULTS), 200);
+  child.kill("SIGINT");
+  const status = await child.output();
+  const stderr = decode(status.stderr);
+  assert.equal(status.code, 130, stderr);
+  assert.match(stderr, /Stopping after the questions in progress/);
+  const kept = completeLines(join(out, RESULTS));
+  // Before the event loop was given turns, every question ran before the Ctrl-C was seen.
+  assert.ok(kept < n, `all ${kept} questions ran`);
+  Deno.statSync(join(out, "metrics_summary.csv"));
+});

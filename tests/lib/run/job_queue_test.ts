@@ -6,6 +6,7 @@ interface TestJob {
   system: { ready?: Promise<void> };
 }
 
+/** Takes jobs until the queue has none to give now; returns their ids and why it stopped. */
 function takeAll(queue: JobQueue<TestJob>): Array<string | Taken<TestJob>["kind"]> {
   const out: Array<string | Taken<TestJob>["kind"]> = [];
   for (let i = 0; i < 20; i++) {
@@ -19,18 +20,18 @@ function takeAll(queue: JobQueue<TestJob>): Array<string | Taken<TestJob>["kind"
   return out;
 }
 
+function jobsOf(spec: Array<[string, TestJob["system"]]>): TestJob[] {
+  return spec.map(([id, system]) => ({ id, system }));
+}
+
 Deno.test("job queue: jobs of a system not yet ready are set aside and come first once it is", async () => {
   let open = () => {};
   const slow = { ready: new Promise<void>((resolve) => open = resolve) };
   const fast = {};
-  const jobs = [
-    { id: "s1", system: slow },
-    { id: "f1", system: fast },
-    { id: "s2", system: slow },
-    { id: "f2", system: fast },
-    { id: "f3", system: fast },
-  ];
-  const queue = new JobQueue(jobs);
+  const queue = new JobQueue(
+    jobsOf([["s1", slow], ["f1", fast], ["s2", slow], ["f2", fast], ["f3", fast]]),
+    { slots: 10 },
+  );
   assert.deepEqual(takeAll(queue), ["f1", "f2", "f3", "wait"]);
   const taken = queue.take();
   assert.equal(taken.kind, "wait");
@@ -42,7 +43,7 @@ Deno.test("job queue: jobs of a system not yet ready are set aside and come firs
 Deno.test("job queue: a system that cannot get ready fails the queue with its error", async () => {
   const broken = { ready: Promise.reject(new Error("sandbox could not start")) };
   broken.ready.catch(() => {});
-  const queue = new JobQueue([{ id: "b1", system: broken }, { id: "x1", system: {} }]);
+  const queue = new JobQueue(jobsOf([["b1", broken], ["x1", {}]]), { slots: 4 });
   const first = queue.take();
   assert.equal(first.kind === "job" && first.job.id, "x1");
   const waited = queue.take();
@@ -53,15 +54,48 @@ Deno.test("job queue: a system that cannot get ready fails the queue with its er
   assert.match(String((failed as { error: unknown }).error), /could not start/);
 });
 
-Deno.test("job queue: with no readiness to wait for, plan order is kept; a ready system joins a tick later", async () => {
+Deno.test("job queue: one system alone keeps plan order and every slot; a ready one joins a tick later", async () => {
   const plain = {};
   assert.deepEqual(
-    takeAll(new JobQueue([{ id: "a1", system: plain }, { id: "a2", system: plain }])),
-    ["a1", "a2", "done"],
+    takeAll(new JobQueue(jobsOf([["a1", plain], ["a2", plain], ["a3", plain]]), { slots: 3 })),
+    ["a1", "a2", "a3", "done"],
   );
   const already = { ready: Promise.resolve() };
-  const queue = new JobQueue([{ id: "r1", system: already }, { id: "a1", system: plain }]);
+  const queue = new JobQueue(jobsOf([["r1", already], ["a1", plain]]), { slots: 4 });
   assert.deepEqual(takeAll(queue), ["a1", "wait"]);
   await Promise.resolve();
   assert.deepEqual(takeAll(queue), ["r1", "done"]);
+});
+
+Deno.test("job queue: while another system has jobs left, a system keeps one slot free for it", () => {
+  const a = {};
+  const b = {};
+  const jobs = jobsOf([["a1", a], ["a2", a], ["a3", a], ["b1", b], ["b2", b]]);
+  const queue = new JobQueue(jobs, { slots: 3 });
+  const take = () => {
+    const taken = queue.take();
+    return taken.kind === "job" ? taken.job.id : taken.kind;
+  };
+  // Three slots: a may hold two; its third job waits while b has jobs to start.
+  assert.deepEqual([take(), take(), take()], ["a1", "a2", "b1"]);
+  queue.finished(jobs[3]); // b1 done: a still has two in flight, so the free slot goes to b.
+  assert.equal(take(), "b2");
+  queue.finished(jobs[0]); // a1 done: b has nothing left to start, so a may use every slot.
+  assert.equal(take(), "a3");
+  assert.equal(take(), "done");
+});
+
+Deno.test("job queue: with one slot, every system still gets it in plan order", () => {
+  const a = {};
+  const b = {};
+  const jobs = jobsOf([["a1", a], ["b1", b], ["a2", a]]);
+  const queue = new JobQueue(jobs, { slots: 1 });
+  const order: string[] = [];
+  for (let i = 0; i < 10; i++) {
+    const taken = queue.take();
+    if (taken.kind !== "job") break;
+    order.push(taken.job.id);
+    queue.finished(taken.job);
+  }
+  assert.deepEqual(order, ["a1", "b1", "a2"]);
 });

@@ -277,3 +277,46 @@ Deno.test("runner: cancelling while a system's tools are still loading stops the
   assert.equal(outcome.stoppedBy, "cancelled");
   assert.equal(outcome.notRun, 2);
 });
+
+Deno.test("runner: questions that never wait still let the event loop turn, so a Ctrl-C is seen mid-run", async () => {
+  const controller = new AbortController();
+  const questions = Array.from({ length: 20_000 }, (_, i) => question(`q${i}`, `Question ${i}?`));
+  const o = options(answering, { questions, signal: controller.signal, concurrency: 4 });
+  // A timer, as a signal listener is: it runs only when the event loop gets a turn.
+  setTimeout(() => controller.abort(), 30);
+  const outcome = await runQuestions(o);
+  assert.equal(outcome.stoppedBy, "cancelled");
+  assert.ok(
+    outcome.notRun > 0,
+    `all ${outcome.results.length} questions ran before the abort was seen`,
+  );
+});
+
+Deno.test({
+  name:
+    "runner: a signal sent mid-run (how Ctrl-C arrives) is seen while questions that never wait run",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    const controller = new AbortController();
+    const onSignal = () => controller.abort();
+    // SIGUSR1 is delivered like SIGINT, through an operation the event loop polls (a timer alone
+    // would fire from the loop's timer phase, which some ways of yielding reach and this does not).
+    Deno.addSignalListener("SIGUSR1", onSignal);
+    try {
+      const questions = Array.from(
+        { length: 20_000 },
+        (_, i) => question(`q${i}`, `Question ${i}?`),
+      );
+      const o = options(answering, { questions, signal: controller.signal, concurrency: 4 });
+      setTimeout(() => Deno.kill(Deno.pid, "SIGUSR1"), 30);
+      const outcome = await runQuestions(o);
+      assert.equal(outcome.stoppedBy, "cancelled");
+      assert.ok(
+        outcome.notRun > 0,
+        `all ${outcome.results.length} questions ran before the signal`,
+      );
+    } finally {
+      Deno.removeSignalListener("SIGUSR1", onSignal);
+    }
+  },
+});
