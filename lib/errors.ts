@@ -77,6 +77,27 @@ export class ConfigError extends RagbenchError {
   }
 }
 
+/**
+ * Problems listed in one error: a mistake repeated on every line of a large
+ * file would otherwise print a line per line of it. The rest are counted.
+ */
+export const MAX_LISTED_ISSUES = 20;
+
+/** The issue that stands for `count` problems not listed. */
+export function notListedIssue(file: string, count: number): ConfigIssue {
+  return { position: { file }, message: `${count} more problems not listed` };
+}
+
+/** The first {@link MAX_LISTED_ISSUES} of `issues`, and one that counts the rest. */
+export function listedIssues(issues: readonly ConfigIssue[]): ConfigIssue[] {
+  if (issues.length <= MAX_LISTED_ISSUES) return [...issues];
+  const shown = issues.slice(0, MAX_LISTED_ISSUES);
+  return [
+    ...shown,
+    notListedIssue(shown[shown.length - 1].position.file, issues.length - shown.length),
+  ];
+}
+
 /** `Cannot load config "all.yaml" (line 12): unknown tool "x" — did you mean "y"?` */
 export function formatIssue(subject: string, issue: ConfigIssue): string {
   const { file, line, column } = issue.position;

@@ -27,7 +27,7 @@
 
 import { join } from "node:path";
 import { z } from "zod";
-import { ConfigError, type ConfigIssue } from "../errors.ts";
+import { ConfigError, type ConfigIssue, MAX_LISTED_ISSUES, notListedIssue } from "../errors.ts";
 import type { Document } from "../types.ts";
 import { describeFsError } from "../util/fs.ts";
 import { decodeUtf8, describeUtf8Problem } from "../util/utf8.ts";
@@ -43,9 +43,6 @@ export const BEIR_FILES = {
 
 /** The header line a qrels file must start with (tab-separated). */
 export const QRELS_HEADER = ["query-id", "corpus-id", "score"] as const;
-
-/** Problems listed in one error before the rest are only counted. */
-const MAX_ISSUES = 20;
 
 const idSchema = z.union([z.string().min(1, "must not be empty"), z.int().transform(String)], {
   error: "must be a non-empty string or an integer",
@@ -293,7 +290,7 @@ async function* readLines(
   }
 }
 
-/** Collects problems, keeping the first {@link MAX_ISSUES} and counting the rest. */
+/** Collects problems, keeping the first {@link MAX_LISTED_ISSUES} and counting the rest. */
 class IssueList {
   readonly #subject: string;
   readonly #issues: ConfigIssue[] = [];
@@ -304,7 +301,7 @@ class IssueList {
   }
 
   add(file: string, line: number | undefined, message: string): void {
-    if (this.#issues.length >= MAX_ISSUES) {
+    if (this.#issues.length >= MAX_LISTED_ISSUES) {
       this.#more++;
       return;
     }
@@ -315,11 +312,7 @@ class IssueList {
     if (this.#issues.length === 0) return;
     const issues = [...this.#issues];
     if (this.#more > 0) {
-      const last = issues[issues.length - 1];
-      issues.push({
-        position: { file: last.position.file },
-        message: `${this.#more} more problems not listed`,
-      });
+      issues.push(notListedIssue(issues[issues.length - 1].position.file, this.#more));
     }
     throw new ConfigError(this.#subject, issues);
   }

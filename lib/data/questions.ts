@@ -9,7 +9,7 @@
  */
 
 import { extname } from "node:path";
-import { ConfigError, type ConfigIssue } from "../errors.ts";
+import { ConfigError, type ConfigIssue, listedIssues } from "../errors.ts";
 import { validateIregex } from "../score/iregex.ts";
 import { suggestion } from "../util/did_you_mean.ts";
 import { readTextFile } from "../util/fs.ts";
@@ -249,7 +249,7 @@ export async function parseQuestions(
     }
     questions.push(q);
   }
-  if (issues.length) throw new ConfigError("questions", issues);
+  if (issues.length) throw new ConfigError("questions", listedIssues(issues));
   if (questions.length === 0) {
     throw new ConfigError("questions", [{
       position: { file },

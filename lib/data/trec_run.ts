@@ -7,11 +7,10 @@
  * @module
  */
 
-import { ConfigError, type ConfigIssue } from "../errors.ts";
+import { ConfigError, type ConfigIssue, MAX_LISTED_ISSUES, notListedIssue } from "../errors.ts";
 import type { RankedDoc } from "../score/ir_metrics.ts";
 
 /** Problems listed before the rest are only counted. */
-const MAX_ISSUES = 20;
 
 /**
  * Parses run-file text into query id → documents with their scores, in file
@@ -25,7 +24,7 @@ export function parseTrecRun(text: string, file: string): Map<string, RankedDoc[
   const issues: ConfigIssue[] = [];
   let more = 0;
   const problem = (line: number, message: string) => {
-    if (issues.length < MAX_ISSUES) issues.push({ position: { file, line }, message });
+    if (issues.length < MAX_LISTED_ISSUES) issues.push({ position: { file, line }, message });
     else more++;
   };
   text.split("\n").forEach((raw, i) => {
@@ -53,7 +52,7 @@ export function parseTrecRun(text: string, file: string): Map<string, RankedDoc[
     if (docs === undefined) runs.set(qid, docs = []);
     docs.push({ doc_id: doc, score });
   });
-  if (more > 0) issues.push({ position: { file }, message: `${more} more problems not listed` });
+  if (more > 0) issues.push(notListedIssue(file, more));
   if (issues.length) throw new ConfigError("run", issues);
   return runs;
 }

@@ -245,3 +245,21 @@ Deno.test("questions: a quick load reports nothing", () => {
   reporter.done("loaded");
   assert.deepEqual(lines, []);
 });
+
+Deno.test("questions: one mistake on every line of a large file lists 20 problems and counts the rest", async () => {
+  const text = Array.from(
+    { length: 5000 },
+    (_, i) => JSON.stringify({ id: `q${i}`, question: `Q${i}?`, answer: `${i}` }),
+  ).join("\n");
+  const error = await parseQuestions(text, "big.jsonl", context).then(
+    () => null,
+    (e) => e,
+  );
+  assert.ok(error instanceof ConfigError);
+  assert.equal(error.issues.length, 21);
+  assert.equal(error.issues[20].message, "4980 more problems not listed");
+  const lines = error.message.split("\n");
+  assert.equal(lines.length, 21);
+  assert.match(lines[0], /^Cannot load questions "big\.jsonl" \(line 1\): unknown key "answer"/);
+  assert.equal(lines[20], 'Cannot load questions "big.jsonl": 4980 more problems not listed');
+});
