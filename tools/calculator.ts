@@ -75,9 +75,7 @@ export const calculator = defineTool({
     "numbers out yourself.",
   parameters,
   sideEffects: "none",
-  async prepare() {
-    await engine();
-  },
+  load: engine,
   async run(args) {
     const { calculate, CalcError } = await engine();
     let result;

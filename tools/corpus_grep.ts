@@ -91,6 +91,7 @@ export const corpusGrep = defineTool({
   parameters,
   options,
   sideEffects: "none",
+  load: engine,
   async prepare(corpus) {
     // The UTF-8 form every scan reads (and the kernel it compiles): built here, it is not charged
     // to the first call's latency and timeout.

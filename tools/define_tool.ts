@@ -65,6 +65,13 @@ export interface ToolDef<
    * first call, so that cost is never charged to a call's timeout. Optional.
    */
   prepare?(corpus: Corpus): void | Promise<void>;
+  /**
+   * Loads the code `run` needs when the tool keeps it out of its own file (a
+   * large engine behind `import()`). The sandbox worker calls it as soon as it
+   * starts, before it has the corpus, so the loading overlaps the run's
+   * start-up instead of delaying `prepare`. Optional.
+   */
+  load?(): Promise<unknown>;
   /** Does the work. May throw: the caller turns exceptions into error results. */
   run(args: z.output<P>, ctx: ToolContext<z.output<O>>): ToolReturn | Promise<ToolReturn>;
 }
@@ -110,6 +117,9 @@ export function defineTool<P extends z.ZodObject, O extends z.ZodObject = z.ZodO
   }
   if (def.prepare !== undefined && typeof def.prepare !== "function") {
     throw new TypeError(`Tool "${def.name}": prepare must be a function of the corpus.`);
+  }
+  if (def.load !== undefined && typeof def.load !== "function") {
+    throw new TypeError(`Tool "${def.name}": load must be a function that returns a promise.`);
   }
   if (typeof def.run !== "function") {
     throw new TypeError(`Tool "${def.name}" needs a run(args, ctx) function.`);

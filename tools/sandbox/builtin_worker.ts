@@ -13,5 +13,9 @@ import { WORKER_TOOLS } from "../worker_registry.ts";
 import type { HostMessage } from "./protocol.ts";
 import { callServer, inOrder } from "./serve_calls.ts";
 
+// The tools' engines load now, while the host is still reading the corpus it will send; `prepare`
+// and the first call then find them loaded (a failure shows there, as the tool's error).
+for (const def of WORKER_TOOLS.values()) def.load?.().catch(() => {});
+
 const handle = inOrder(callServer(WORKER_TOOLS, (message) => self.postMessage(message)));
 self.onmessage = (event: MessageEvent<HostMessage>) => handle(event.data);
