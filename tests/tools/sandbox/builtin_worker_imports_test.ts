@@ -14,7 +14,7 @@ Deno.test("the sandbox worker loads no Node module, no CommonJS package and no r
   );
 });
 
-Deno.test("the sandbox worker loads a tool's engine only when the tool is prepared or called", async () => {
+Deno.test("the tools' engines are outside the static graphs: the worker loads them in the background at start", async () => {
   const graph = [...await staticGraph("tools/sandbox/builtin_worker.ts")];
   assert.ok(graph.some((s) => s.endsWith("tools/calculator.ts")), "graph was walked");
   assert.deepEqual(
