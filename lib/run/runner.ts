@@ -97,10 +97,9 @@ interface Job {
 const YIELD_EVERY_MS = 2;
 
 /**
- * A way to let the event loop poll for I/O and signals once. A message to
- * oneself does (a port's message is an operation the loop polls, with
- * signals and a worker's replies); `setImmediate` and `setTimeout(0)` do not
- * (they run from the loop's timer phase, and the latter waits ~2 ms).
+ * A way to let the event loop turn once: a message to oneself on a port is an
+ * operation the loop polls along with the others (signals, a worker's
+ * replies), and costs a few microseconds (`setTimeout(0)` waits ~2 ms).
  */
 function eventLoopTurns(): { next(): Promise<void>; close(): void } {
   const channel = new MessageChannel();
