@@ -57,7 +57,8 @@ import type { JsonValue } from "../lib/types.ts";
  * The evaluator, loaded on first use: the run's main thread, which only describes the tool, never
  * loads it (see "Start-up" in docs/architecture.md).
  */
-const engine = () => import("../lib/calc/calculate.ts");
+let loading: Promise<typeof import("../lib/calc/calculate.ts")> | undefined;
+const engine = () => loading ??= import("../lib/calc/calculate.ts");
 
 const parameters = z.strictObject({
   expression: z.string().describe(

@@ -33,6 +33,7 @@
 import { z } from "zod";
 import { defineTool } from "./define_tool.ts";
 import { SCAN_CHARS } from "../lib/retrieval/line_store.ts";
+
 /**
  * Time a regex search may spend matching before it stops and reports the lines it did not
  * search (see `deadline` in line_scan.ts): the engine is linear, but slow on large counted
@@ -44,7 +45,8 @@ export const REGEX_TIME_BUDGET_MS = 5000;
  * The scanning engine, loaded on first use: the run's main thread, which only describes the tool
  * to models and checks its options, never loads it (see "Start-up" in docs/architecture.md).
  */
-const engine = () => import("./corpus_grep_engine.ts");
+let loading: Promise<typeof import("./corpus_grep_engine.ts")> | undefined;
+const engine = () => loading ??= import("./corpus_grep_engine.ts");
 
 const parameters = z.strictObject({
   pattern: z.string().min(1).max(1000).describe(

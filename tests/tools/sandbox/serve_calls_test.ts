@@ -7,60 +7,50 @@ import { corpusOf } from "../../support/tool_context.ts";
 
 const CORPUS = corpusOf([{ id: "a", text: "alpha" }]);
 
-function serverWith(def: ToolDef, replies: SandboxMessage[]) {
-  return callServer(new Map([[def.name, def]]), (message) => replies.push(message));
-}
-
-function resultOf(replies: readonly SandboxMessage[], index: number) {
-  const reply = replies[index];
-  return reply?.type === "result" ? reply.result : undefined;
+/** A server of one probe tool with `prepare` and `run`; `init()` and `call()` drive it. */
+function probeServer(parts: Pick<ToolDef, "prepare" | "run">) {
+  const def = defineTool({
+    name: "probe",
+    description: "test",
+    parameters: z.strictObject({}),
+    sideEffects: "none",
+    ...parts,
+  }) as ToolDef;
+  const replies: SandboxMessage[] = [];
+  const serve = callServer(new Map([[def.name, def]]), (message) => replies.push(message));
+  return {
+    replies,
+    init: () => serve({ type: "init", corpus: CORPUS, now: "2026-01-01", prepare: ["probe"] }),
+    async call() {
+      await serve({ type: "call", id: 1, tool: "probe", args: {}, options: {}, questionKey: "q" });
+      const reply = replies.at(-1);
+      return reply?.type === "result" ? reply.result : undefined;
+    },
+  };
 }
 
 Deno.test("serve calls: 'prepared' waits for a prepare that finishes later (a lazily loaded engine)", async () => {
   let finish = () => {};
   const loaded = new Promise<void>((resolve) => finish = resolve);
   let ready = false;
-  const def = defineTool({
-    name: "slow_prepare",
-    description: "test",
-    parameters: z.strictObject({}),
-    sideEffects: "none",
+  const server = probeServer({
     async prepare() {
       await loaded;
       ready = true;
     },
     run: () => toolResult({ output: ready ? "ready" : "not ready" }),
-  }) as ToolDef;
-  const replies: SandboxMessage[] = [];
-  const serve = serverWith(def, replies);
-  const init = serve({
-    type: "init",
-    corpus: CORPUS,
-    now: "2026-01-01",
-    prepare: ["slow_prepare"],
   });
+  const init = server.init();
   await new Promise((resolve) => setTimeout(resolve, 20));
-  assert.deepEqual(replies, [], "prepared before prepare finished");
+  assert.deepEqual(server.replies, [], "prepared before prepare finished");
   finish();
   await init;
-  assert.deepEqual(replies, [{ type: "prepared" }]);
-  await serve({
-    type: "call",
-    id: 1,
-    tool: "slow_prepare",
-    args: {},
-    options: {},
-    questionKey: "q",
-  });
-  assert.equal(resultOf(replies, 1)?.output, "ready");
+  assert.deepEqual(server.replies, [{ type: "prepared" }]);
+  assert.equal((await server.call())?.output, "ready");
 });
 
 Deno.test("serve calls: a prepare that rejects still answers 'prepared'; the call reports the failure", async () => {
-  const def = defineTool({
-    name: "broken_prepare",
-    description: "test",
-    parameters: z.strictObject({}),
-    sideEffects: "none",
+  const server = probeServer({
     // deno-lint-ignore require-await
     async prepare() {
       throw new Error("engine missing");
@@ -68,18 +58,8 @@ Deno.test("serve calls: a prepare that rejects still answers 'prepared'; the cal
     run: () => {
       throw new Error("engine missing");
     },
-  }) as ToolDef;
-  const replies: SandboxMessage[] = [];
-  const serve = serverWith(def, replies);
-  await serve({ type: "init", corpus: CORPUS, now: "2026-01-01", prepare: ["broken_prepare"] });
-  assert.deepEqual(replies, [{ type: "prepared" }]);
-  await serve({
-    type: "call",
-    id: 1,
-    tool: "broken_prepare",
-    args: {},
-    options: {},
-    questionKey: "q",
   });
-  assert.equal(resultOf(replies, 1)?.error?.kind, "execution");
+  await server.init();
+  assert.deepEqual(server.replies, [{ type: "prepared" }]);
+  assert.equal((await server.call())?.error?.kind, "execution");
 });
