@@ -15,7 +15,8 @@
  * @module
  */
 
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join } from "node:path";
+import { resolvePath } from "../util/paths.ts";
 import { RagbenchError } from "../errors.ts";
 
 /** The environment variables that may locate the cache folder, in the order consulted. */
@@ -46,7 +47,7 @@ export type EnvReader = (name: string) => string | undefined;
 export function resolveCacheDir(flag: string | undefined, env: EnvReader = readEnv): CacheDir {
   const cwd = Deno.cwd();
   if (flag !== undefined && flag !== "") {
-    return { dir: resolve(cwd, flag), from: "--cache-dir", variablesRead: [] };
+    return { dir: resolvePath(cwd, flag), from: "--cache-dir", variablesRead: [] };
   }
   const variablesRead: string[] = [];
   const read = (name: string) => {
@@ -56,7 +57,7 @@ export function resolveCacheDir(flag: string | undefined, env: EnvReader = readE
   };
   const own = read("RAGBENCH_CACHE_DIR");
   if (own !== undefined) {
-    return { dir: resolve(cwd, own), from: "RAGBENCH_CACHE_DIR", variablesRead };
+    return { dir: resolvePath(cwd, own), from: "RAGBENCH_CACHE_DIR", variablesRead };
   }
   const xdg = read("XDG_CACHE_HOME");
   if (xdg !== undefined && isAbsolute(xdg)) {
@@ -64,7 +65,7 @@ export function resolveCacheDir(flag: string | undefined, env: EnvReader = readE
   }
   const home = read("HOME");
   if (home !== undefined) {
-    return { dir: join(resolve(cwd, home), ".cache", "ragbench"), from: "HOME", variablesRead };
+    return { dir: join(resolvePath(cwd, home), ".cache", "ragbench"), from: "HOME", variablesRead };
   }
   throw new RagbenchError(
     "usage",

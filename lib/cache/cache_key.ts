@@ -8,7 +8,7 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
+import { sha256 } from "../util/sha256.ts";
 
 /** Version of the key layout; a change makes every old entry a miss. */
 export const CACHE_KEY_VERSION = 1;
@@ -82,8 +82,4 @@ function sortKeys(value: unknown, seen: Set<object>): unknown {
   } finally {
     seen.delete(value);
   }
-}
-
-function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
 }

@@ -22,6 +22,7 @@ import { join } from "node:path";
 import { RagbenchError } from "../errors.ts";
 import { describeFsError } from "../util/fs.ts";
 import { setUpShared } from "./sqlite_setup.ts";
+import { useNativeSha256 } from "../util/sha256.ts";
 
 /** File name of the response cache inside the cache folder (the version changes with the layout). */
 export const RESPONSE_CACHE_FILE = "responses-v1.sqlite";
@@ -56,6 +57,8 @@ export interface ResponseCache {
  *   is not a readable SQLite database.
  */
 export function openResponseCache(dir: string): ResponseCache {
+  // Every model call (and cached tool call) is keyed by a hash: from here on, natively.
+  void useNativeSha256();
   const path = join(dir, RESPONSE_CACHE_FILE);
   try {
     Deno.mkdirSync(dir, { recursive: true });

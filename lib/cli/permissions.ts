@@ -10,7 +10,8 @@
  * @module
  */
 
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute } from "node:path";
+import { relativePath, resolvePath } from "../util/paths.ts";
 import { fileURLToPath } from "node:url";
 import type { Config } from "../config/load.ts";
 import { corpusSourcePath } from "../data/corpus.ts";
@@ -210,8 +211,8 @@ export function modelHost(baseUrl: string | null): string {
 }
 
 function displayPath(path: string, cwd: string): string {
-  const absolute = isAbsolute(path) ? path : resolve(cwd, path);
-  const rel = relative(cwd, absolute);
+  const absolute = isAbsolute(path) ? path : resolvePath(cwd, path);
+  const rel = relativePath(cwd, absolute);
   return rel === "" ? "." : rel.startsWith("..") || isAbsolute(rel) ? absolute : rel;
 }
 

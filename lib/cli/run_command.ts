@@ -11,7 +11,8 @@
  * @module
  */
 
-import { join, relative } from "node:path";
+import { join } from "node:path";
+import { relativePath } from "../util/paths.ts";
 import { describeSkipped } from "../data/corpus.ts";
 import { RagbenchError, UsageError } from "../errors.ts";
 import { createModels, describeModel } from "../llm/select.ts";
@@ -364,7 +365,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
       io.out(["", ...report.recommendation.lines].join("\n"));
     }
     io.progress(
-      `results: ${relative(Deno.cwd(), dir) || "."}/ (${
+      `results: ${relativePath(Deno.cwd(), dir) || "."}/ (${
         [
           ...Object.values(RUN_FILES),
           MANIFEST_FILE,

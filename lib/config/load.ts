@@ -8,7 +8,8 @@
  * @module
  */
 
-import { dirname, isAbsolute, resolve } from "node:path";
+import { dirname, isAbsolute } from "node:path";
+import { resolvePath } from "../util/paths.ts";
 import type { z } from "zod";
 import type { CorpusSource } from "../data/corpus.ts";
 import type { QuestionSource } from "../data/questions.ts";
@@ -133,7 +134,7 @@ export interface Config {
  */
 export async function loadConfig(path: string, registries: Registries): Promise<Config> {
   const text = await readTextFile(path, "config");
-  return parseConfig(text, { file: path, absolute: resolve(path) }, registries);
+  return parseConfig(text, { file: path, absolute: resolvePath(path) }, registries);
 }
 
 /** Validates config text; `where.absolute` anchors relative paths. */
@@ -180,7 +181,7 @@ export function parseConfig(
   if (problems.length) throw new ConfigError("config", problems);
   const base = dirname(where.absolute);
   const at = (p: string | string[]) =>
-    (Array.isArray(p) ? p : [p]).map((one) => (isAbsolute(one) ? one : resolve(base, one)));
+    (Array.isArray(p) ? p : [p]).map((one) => (isAbsolute(one) ? one : resolvePath(base, one)));
   return {
     file: where.absolute,
     name: raw.name,
@@ -198,7 +199,7 @@ export function parseConfig(
 
 /** Data sources as a list, every path (or BEIR folder) made absolute against `base`. */
 function sources<T extends { beir: string }>(value: string | T | Array<string | T>, base: string) {
-  const absolute = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
+  const absolute = (p: string) => (isAbsolute(p) ? p : resolvePath(base, p));
   return (Array.isArray(value) ? value : [value]).map((one) =>
     typeof one === "string" ? absolute(one) : { ...one, beir: absolute(one.beir) }
   );
@@ -525,7 +526,7 @@ function checkCustomTool(
   return {
     kind: "custom",
     name: ref.name,
-    module: isAbsolute(file) ? file : resolve(dirname(configPath), file),
+    module: isAbsolute(file) ? file : resolvePath(dirname(configPath), file),
     exportName,
     side_effects: ref.side_effects,
     ...(ref.timeout_s === undefined ? {} : { timeout_s: ref.timeout_s }),

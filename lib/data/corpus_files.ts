@@ -14,7 +14,8 @@
  * @module
  */
 
-import { join, relative, sep } from "node:path";
+import { join, sep } from "node:path";
+import { relativePath } from "../util/paths.ts";
 import { RagbenchError } from "../errors.ts";
 import { describeFsError } from "../util/fs.ts";
 import { decodeUtf8, describeUtf8Problem, looksBinary } from "../util/utf8.ts";
@@ -65,7 +66,7 @@ export async function listCorpusFiles(
   });
   let walked = 0;
   const inside = (real: string) => real === realRoot || real.startsWith(realRoot + sep);
-  const relOf = (full: string) => relative(root, full).split(sep).join("/");
+  const relOf = (full: string) => relativePath(root, full).split(sep).join("/");
 
   // `ancestors`: real paths of the folders being walked, so a link back to one is a loop.
   const walk = async (dir: string, ancestors: ReadonlySet<string>) => {

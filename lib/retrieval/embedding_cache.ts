@@ -28,12 +28,12 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
 import { dirname } from "node:path";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { RagbenchError } from "../errors.ts";
 import { describeFsError } from "../util/fs.ts";
 import { setUpShared } from "../cache/sqlite_setup.ts";
+import { sha256, useNativeSha256 } from "../util/sha256.ts";
 
 /** How long a write waits for another process's write to finish, in ms. */
 export const BUSY_TIMEOUT_MS = 15_000;
@@ -97,6 +97,8 @@ export class EmbeddingCache implements Disposable {
    *   opened or is not a ragbench cache.
    */
   static open(path: string): EmbeddingCache {
+    // Every text embedded is hashed: from here on, natively.
+    void useNativeSha256();
     let db: DatabaseSync | null = null;
     try {
       Deno.mkdirSync(dirname(path), { recursive: true });
@@ -122,7 +124,7 @@ export class EmbeddingCache implements Disposable {
   get(embedder: string, prefix: string, texts: readonly string[]): (Float32Array | null)[] {
     try {
       const { locations } = this.#refresh(embedder, prefix);
-      const found = texts.map((text) => locations.get(sha256(text)) ?? null);
+      const found = texts.map((text) => locations.get(sha256(text, "base64")) ?? null);
       const batches = new Map<number, Float32Array | null>();
       return found.map((at) => {
         if (at === null) return null;
@@ -150,7 +152,7 @@ export class EmbeddingCache implements Disposable {
     }
     const packed = new Float32Array(entries.length * dimensions);
     entries.forEach((e, i) => packed.set(e.vector, i * dimensions));
-    const hashes = entries.map((e) => sha256(e.text)).join("\n");
+    const hashes = entries.map((e) => sha256(e.text, "base64")).join("\n");
     try {
       this.#insert.run(
         embedder,
@@ -216,11 +218,6 @@ export class EmbeddingCache implements Disposable {
       { cause: error },
     );
   }
-}
-
-/** SHA-256 of the UTF-8 text, base64. */
-function sha256(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("base64");
 }
 
 function reason(error: unknown): string {

@@ -30,8 +30,9 @@
  *    words and question words) is dropped.
  * 5. **Stemming** (`stemmer:`), on tokens that start with a letter:
  *    - `snowball` (the default): the Snowball English ("Porter2") stemmer,
- *      from the `porter2` npm package (checked against published Snowball
- *      stems in a test): `connections` -> `connect`, `generously` ->
+ *      from the `porter2` npm package, kept as an ES module in
+ *      `lib/vendor/porter2/` (checked against published Snowball stems in a
+ *      test): `connections` -> `connect`, `generously` ->
  *      `generous`, `flows`/`flowing` -> `flow`;
  *    - `plural` (tokens of four or more characters only; Lucene's "English
  *      minimal stemmer", after Harman 1991): `-ies` becomes `-y` (`cities` ->
@@ -52,7 +53,7 @@
  * @module
  */
 
-import { stem as porter2 } from "porter2";
+import { stem as porter2 } from "../vendor/porter2/stem.js";
 
 /**
  * Words removed from documents and queries: Lucene's default English

@@ -8,10 +8,14 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { RagbenchError } from "../errors.ts";
 import { describeFsError } from "../util/fs.ts";
+import { relativePath } from "../util/paths.ts";
+import { createSha256, sha256, useNativeSha256 } from "../util/sha256.ts";
+
+/** Files from this size on are hashed by `node:crypto` (see `lib/util/sha256.ts`). */
+const NATIVE_HASH_FROM_BYTES = 1 << 20;
 
 /** The hash of one input path (a file, or a folder of files). */
 export interface PathDigest {
@@ -24,7 +28,7 @@ export interface PathDigest {
 
 /** Hex SHA-256 of a string (UTF-8). */
 export function sha256Hex(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+  return sha256(text);
 }
 
 /** JSON with object keys sorted at every level; `undefined` members dropped as JSON does. */
@@ -45,8 +49,9 @@ export function hashValue(value: unknown): string {
 }
 
 async function hashFile(path: string, signal?: AbortSignal): Promise<string> {
-  const hash = createHash("sha256");
   using file = await Deno.open(path, { read: true });
+  if (file.statSync().size >= NATIVE_HASH_FROM_BYTES) await useNativeSha256();
+  const hash = createSha256();
   const buffer = new Uint8Array(1 << 20);
   while (true) {
     signal?.throwIfAborted();
@@ -54,7 +59,7 @@ async function hashFile(path: string, signal?: AbortSignal): Promise<string> {
     if (n === null) break;
     hash.update(buffer.subarray(0, n));
   }
-  return hash.digest("hex");
+  return hash.hex();
 }
 
 /** Files under `dir` (following links), relative paths sorted. */
@@ -71,7 +76,7 @@ async function listFiles(dir: string): Promise<string[]> {
       const full = join(current, entry.name);
       const info = entry.isSymlink ? await Deno.stat(full).catch(() => null) : entry;
       if (info?.isDirectory) pending.push(full);
-      else if (info?.isFile) files.push(relative(dir, full));
+      else if (info?.isFile) files.push(relativePath(dir, full));
     }
   }
   return files.sort();

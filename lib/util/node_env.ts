@@ -13,10 +13,21 @@
  * @module
  */
 
-import process from "node:process";
+import type nodeProcessModule from "node:process";
+
+/**
+ * Node's `process` object, reached only when this is called. It is never
+ * imported: the first touch of `process` loads Deno's Node process emulation
+ * (~10 ms), which a run should pay only when it uses a library that needs
+ * it, not at start-up.
+ */
+export function nodeProcess(): typeof nodeProcessModule {
+  return (globalThis as unknown as { process: typeof nodeProcessModule }).process;
+}
 
 /** Calls `fn` (synchronous) while `process.env` is an empty object, then puts it back. */
 export function withoutEnvironment<T>(fn: () => T): T {
+  const process = nodeProcess();
   const original = Object.getOwnPropertyDescriptor(process, "env");
   if (original === undefined || !original.configurable) return fn();
   Object.defineProperty(process, "env", {

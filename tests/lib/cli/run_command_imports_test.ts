@@ -32,3 +32,43 @@ Deno.test("the run command's start-up graph leaves out what only some runs use",
   ];
   assert.deepEqual(graph.filter((s) => lazy.some((re) => re.test(s))), []);
 });
+
+Deno.test("the run command's start-up graph starts no more of Deno's Node emulation than node:path needs", async () => {
+  const graph = [...await staticGraph("lib/cli/run_command.ts")];
+  assert.ok(graph.some((s) => s.endsWith("lib/retrieval/tokenizer.ts")), "graph was walked");
+  // node:crypto, node:module and node:process each load most of the emulation (10-20 ms); any
+  // CommonJS package loads its module loader. The packages below are all ES modules.
+  assert.deepEqual(
+    graph.filter((s) => s.startsWith("node:") && !/^node:(path|url|sqlite)$/.test(s)),
+    [],
+  );
+  assert.deepEqual(
+    graph.filter((s) => s.startsWith("npm:") && !/^npm:\/?(zod|js-yaml|@noble\/hashes)@/.test(s)),
+    [],
+  );
+});
+
+Deno.test("only lib/util/paths.ts imports resolve or relative from node:path (they reach process.cwd())", async () => {
+  const offenders: string[] = [];
+  let scanned = 0;
+  for (const dir of ["lib", "tools", "systems"]) {
+    for await (const file of sourceFiles(new URL(`../../../${dir}/`, import.meta.url))) {
+      scanned++;
+      const text = await Deno.readTextFile(file);
+      for (const m of text.matchAll(/import\s*\{([^}]*)\}\s*from\s*"node:path"/g)) {
+        const names = m[1].split(",").map((n) => n.trim().split(/\s+as\s+/)[0]);
+        if (names.some((n) => n === "resolve" || n === "relative")) offenders.push(file.pathname);
+      }
+    }
+  }
+  assert.ok(scanned > 100, `only ${scanned} files scanned`);
+  assert.deepEqual(offenders.filter((f) => !f.endsWith("/lib/util/paths.ts")), []);
+});
+
+async function* sourceFiles(dir: URL): AsyncGenerator<URL> {
+  for await (const entry of Deno.readDir(dir)) {
+    if (entry.isDirectory && entry.name !== "vendor") {
+      yield* sourceFiles(new URL(`${entry.name}/`, dir));
+    } else if (entry.isFile && entry.name.endsWith(".ts")) yield new URL(entry.name, dir);
+  }
+}

@@ -115,6 +115,8 @@ cache.close();
       args: [
         "run",
         "--no-check",
+        // The script is outside the repository: it needs the repository's import map.
+        `--config=${new URL("../../../deno.json", import.meta.url).pathname}`,
         `--allow-read=${tmp.dir},${new URL("../../../", import.meta.url).pathname}`,
         `--allow-write=${tmp.dir}`,
         script,

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { canonicalJson, digestPaths, hashValue, sha256Hex } from "../../../lib/run/digest.ts";
 import { RagbenchError } from "../../../lib/errors.ts";
+import { nativeSha256InUse } from "../../../lib/util/sha256.ts";
 import { tempTree } from "../../support/temp.ts";
 
 Deno.test("digest: canonical JSON sorts keys at every level, so key order never changes a hash", () => {
@@ -46,4 +48,32 @@ Deno.test("digest: a path that cannot be read is an io error naming it", async (
       e instanceof RagbenchError && e.code === "io" &&
       e.message === `Cannot hash "${t.path("gone.json")}" for run.json: no such file or folder.`,
   );
+});
+
+Deno.test("digest: a file of a megabyte or more is hashed by node:crypto, with the same digest", async () => {
+  await using t = await tempTree();
+  const big = new Uint8Array((1 << 20) + 17).map((_, i) => (i * 31) & 255);
+  await Deno.writeFile(t.path("big.bin"), big);
+  await Deno.writeFile(t.path("small.bin"), big.subarray(0, 1000));
+  const [small, large] = await digestPaths([t.path("small.bin"), t.path("big.bin")]);
+  assert.equal(small.sha256, createHash("sha256").update(big.subarray(0, 1000)).digest("hex"));
+  assert.equal(large.sha256, createHash("sha256").update(big).digest("hex"));
+  assert.equal(nativeSha256InUse(), true);
+});
+
+Deno.test("digest: a folder's files are listed relative to it when it is given as a relative path", async () => {
+  await using t = await tempTree({ "corpus/a.md": "A", "corpus/sub/b.md": "B" });
+  const absolute = (await digestPaths([t.path("corpus")]))[0];
+  const cwd = Deno.cwd();
+  Deno.chdir(t.path("."));
+  try {
+    const relative = (await digestPaths(["corpus"]))[0];
+    assert.equal(relative.sha256, absolute.sha256);
+    assert.equal(
+      relative.sha256,
+      sha256Hex(`a.md\0${sha256Hex("A")}\nsub/b.md\0${sha256Hex("B")}\n`),
+    );
+  } finally {
+    Deno.chdir(cwd);
+  }
 });
