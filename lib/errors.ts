@@ -83,19 +83,56 @@ export class ConfigError extends RagbenchError {
  */
 export const MAX_LISTED_ISSUES = 20;
 
-/** The issue that stands for `count` problems not listed. */
-export function notListedIssue(file: string, count: number): ConfigIssue {
-  return { position: { file }, message: `${count} more problems not listed` };
-}
+/**
+ * Problems found while checking one input, keeping the first
+ * {@link MAX_LISTED_ISSUES} and counting the rest: a file with a mistake on
+ * each of its million lines holds twenty issue objects, not a million. An
+ * issue may be given as a function, called only when the issue is kept, for
+ * details that cost (a did-you-mean over every document id).
+ */
+export class IssueList {
+  readonly #subject: string;
+  readonly #issues: ConfigIssue[] = [];
+  #more = 0;
 
-/** The first {@link MAX_LISTED_ISSUES} of `issues`, and one that counts the rest. */
-export function listedIssues(issues: readonly ConfigIssue[]): ConfigIssue[] {
-  if (issues.length <= MAX_LISTED_ISSUES) return [...issues];
-  const shown = issues.slice(0, MAX_LISTED_ISSUES);
-  return [
-    ...shown,
-    notListedIssue(shown[shown.length - 1].position.file, issues.length - shown.length),
-  ];
+  /** `subject` is what the error says it could not load ("questions", "corpus"). */
+  constructor(subject: string) {
+    this.#subject = subject;
+  }
+
+  /** Problems added so far, listed or not. */
+  get count(): number {
+    return this.#issues.length + this.#more;
+  }
+
+  add(issue: ConfigIssue | (() => ConfigIssue)): void {
+    if (this.#issues.length >= MAX_LISTED_ISSUES) {
+      this.#more++;
+      return;
+    }
+    this.#issues.push(typeof issue === "function" ? issue() : issue);
+  }
+
+  /** {@link add} for an issue with a file, a line and a message only. */
+  addAt(file: string, line: number | undefined, message: string): void {
+    this.add(() => ({ position: { file, line }, message }));
+  }
+
+  /**
+   * @throws {ConfigError} listing the problems (and one counting those not
+   *   listed) when there is any.
+   */
+  throwIfAny(): void {
+    if (this.#issues.length === 0) return;
+    const issues = [...this.#issues];
+    if (this.#more > 0) {
+      issues.push({
+        position: { file: issues[issues.length - 1].position.file },
+        message: `${this.#more} more problems not listed`,
+      });
+    }
+    throw new ConfigError(this.#subject, issues);
+  }
 }
 
 /** `Cannot load config "all.yaml" (line 12): unknown tool "x" — did you mean "y"?` */

@@ -7,7 +7,7 @@
  * side in a fresh process, wall time from spawn to exit.
  *
  *   deno run --allow-read --allow-write --allow-run --allow-env \
- *     scripts/bench_harness.ts [--small 200] [--large 2000] [--rounds 3] [--skip-promptfoo] \
+ *     scripts/bench_harness.ts [--small 200] [--large 2000] [--rounds 5] [--skip-promptfoo] \
  *       [--root DIR] [--code-small 10] [--code-large 40]
  *
  * ragbench is measured twice: with `closed_book` alone (the like-for-like
@@ -52,7 +52,7 @@ const ROOT = join(flag("root", fileURLToPath(new URL("../", import.meta.url))), 
 
 const small = Number(flag("small", "200"));
 const large = Number(flag("large", "2000"));
-const rounds = Number(flag("rounds", "3"));
+const rounds = Number(flag("rounds", "5"));
 const codeSmall = Number(flag("code-small", "10"));
 const codeLarge = Number(flag("code-large", "40"));
 const skipPromptfoo = Deno.args.includes("--skip-promptfoo");

@@ -27,7 +27,7 @@
 
 import { join } from "node:path";
 import { z } from "zod";
-import { ConfigError, type ConfigIssue, MAX_LISTED_ISSUES, notListedIssue } from "../errors.ts";
+import { ConfigError, IssueList } from "../errors.ts";
 import type { Document } from "../types.ts";
 import { describeFsError } from "../util/fs.ts";
 import { decodeUtf8, describeUtf8Problem } from "../util/utf8.ts";
@@ -89,7 +89,7 @@ export async function loadBeirCorpus(folder: string): Promise<BeirCorpus> {
     if (doc === undefined) continue;
     const previous = lineOf.get(doc._id);
     if (previous !== undefined) {
-      issues.add(file, number, `document id "${doc._id}" is also on line ${previous}`);
+      issues.addAt(file, number, `document id "${doc._id}" is also on line ${previous}`);
       continue;
     }
     lineOf.set(doc._id, number);
@@ -124,7 +124,7 @@ export async function loadBeirQuestions(
     if (query === undefined) continue;
     const previous = queries.get(query._id);
     if (previous !== undefined) {
-      issues.add(queriesFile, number, `query id "${query._id}" is also on line ${previous.line}`);
+      issues.addAt(queriesFile, number, `query id "${query._id}" is also on line ${previous.line}`);
       continue;
     }
     queries.set(query._id, { text: query.text, line: number });
@@ -166,7 +166,7 @@ async function readQrels(
     if (!header) {
       header = true;
       if (fields.join("\t") !== QRELS_HEADER.join("\t")) {
-        issues.add(
+        issues.addAt(
           file,
           number,
           `expected the header "${QRELS_HEADER.join("<TAB>")}", got ${quoteCut(line)}`,
@@ -176,7 +176,7 @@ async function readQrels(
       continue;
     }
     if (fields.length !== 3) {
-      issues.add(
+      issues.addAt(
         file,
         number,
         `expected 3 tab-separated fields (query-id, corpus-id, score), got ${fields.length}`,
@@ -185,11 +185,11 @@ async function readQrels(
     }
     const [queryId, docId, scoreText] = fields;
     if (queryId === "" || docId === "") {
-      issues.add(file, number, "query-id and corpus-id must not be empty");
+      issues.addAt(file, number, "query-id and corpus-id must not be empty");
       continue;
     }
     if (!/^-?\d{1,9}$/.test(scoreText) || Math.abs(Number(scoreText)) > MAX_GRADE) {
-      issues.add(
+      issues.addAt(
         file,
         number,
         `score ${quoteCut(scoreText)} is not an integer between -${MAX_GRADE} and ${MAX_GRADE}`,
@@ -197,7 +197,7 @@ async function readQrels(
       continue;
     }
     if (!queries.has(queryId)) {
-      issues.add(
+      issues.addAt(
         file,
         number,
         `query-id "${queryId}" is not in ${BEIR_FILES.queries}`,
@@ -205,13 +205,13 @@ async function readQrels(
       continue;
     }
     if (documentIds && !documentIds.has(docId)) {
-      issues.add(file, number, `corpus-id "${docId}" is not a document of the corpus`);
+      issues.addAt(file, number, `corpus-id "${docId}" is not a document of the corpus`);
       continue;
     }
     const key = JSON.stringify([queryId, docId]);
     const previous = pairLine.get(key);
     if (previous !== undefined) {
-      issues.add(file, number, `the pair ${queryId} / ${docId} is also on line ${previous}`);
+      issues.addAt(file, number, `the pair ${queryId} / ${docId} is also on line ${previous}`);
       continue;
     }
     pairLine.set(key, number);
@@ -219,7 +219,7 @@ async function readQrels(
     if (pairs === undefined) judged.set(queryId, pairs = []);
     pairs.push({ id: docId, grade: Number(scoreText) });
   }
-  if (!header) issues.add(file, undefined, "the file is empty (it needs the header line)");
+  if (!header) issues.addAt(file, undefined, "the file is empty (it needs the header line)");
   return judged;
 }
 
@@ -235,11 +235,11 @@ function parseLine<T extends z.ZodType>(
   try {
     value = JSON.parse(line);
   } catch (error) {
-    issues.add(file, number, `invalid JSON (${(error as Error).message})`);
+    issues.addAt(file, number, `invalid JSON (${(error as Error).message})`);
     return undefined;
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    issues.add(file, number, 'expected a JSON object with "_id" and "text"');
+    issues.addAt(file, number, 'expected a JSON object with "_id" and "text"');
     return undefined;
   }
   const parsed = schema.safeParse(value);
@@ -247,7 +247,7 @@ function parseLine<T extends z.ZodType>(
   const issue = parsed.error.issues[0];
   const field = issue.path.length ? `field "${issue.path.join(".")}"` : "line";
   const missing = issue.path.length === 1 && !Object.hasOwn(value, String(issue.path[0]));
-  issues.add(
+  issues.addAt(
     file,
     number,
     missing ? `${field} is missing` : `${field}: ${issue.message.replace(/^Invalid input: /, "")}`,
@@ -287,34 +287,6 @@ async function* readLines(
       position: { file, line: decoded.line },
       message: `${describeUtf8Problem(decoded)}; save it as UTF-8`,
     }], { cause: error });
-  }
-}
-
-/** Collects problems, keeping the first {@link MAX_LISTED_ISSUES} and counting the rest. */
-class IssueList {
-  readonly #subject: string;
-  readonly #issues: ConfigIssue[] = [];
-  #more = 0;
-
-  constructor(subject: string) {
-    this.#subject = subject;
-  }
-
-  add(file: string, line: number | undefined, message: string): void {
-    if (this.#issues.length >= MAX_LISTED_ISSUES) {
-      this.#more++;
-      return;
-    }
-    this.#issues.push({ position: { file, line }, message });
-  }
-
-  throwIfAny(): void {
-    if (this.#issues.length === 0) return;
-    const issues = [...this.#issues];
-    if (this.#more > 0) {
-      issues.push(notListedIssue(issues[issues.length - 1].position.file, this.#more));
-    }
-    throw new ConfigError(this.#subject, issues);
   }
 }
 

@@ -9,7 +9,7 @@
  */
 
 import { extname } from "node:path";
-import { ConfigError, type ConfigIssue, listedIssues } from "../errors.ts";
+import { ConfigError, IssueList } from "../errors.ts";
 import { validateIregex } from "../score/iregex.ts";
 import { suggestion } from "../util/did_you_mean.ts";
 import { readTextFile } from "../util/fs.ts";
@@ -119,7 +119,7 @@ export async function parseQuestions(
 ): Promise<Question[]> {
   reporter.step(`questions: parsing "${file}" (${millions(text.length)} characters)`);
   const entries: Array<{ source: YamlSource; path: Array<string | number>; value: unknown }> = [];
-  const issues: ConfigIssue[] = [];
+  const issues = new IssueList("questions");
   if (extname(file).toLowerCase() === ".jsonl") {
     text.split("\n").forEach((line, i) => {
       if (line.trim() === "") return;
@@ -130,10 +130,7 @@ export async function parseQuestions(
           value: JSON.parse(line),
         });
       } catch (error) {
-        issues.push({
-          position: { file, line: i + 1 },
-          message: `invalid JSON (${(error as Error).message})`,
-        });
+        issues.addAt(file, i + 1, `invalid JSON (${(error as Error).message})`);
       }
     });
   } else {
@@ -167,41 +164,46 @@ export async function parseQuestions(
     }
     const parsed = questionSchema.safeParse(shieldProtoKeys(entry.value));
     if (!parsed.success) {
-      issues.push(
-        ...issuesFromZod(entry.source, parsed.error, questionSchema, entry.path, entry.value),
+      const found = issuesFromZod(
+        entry.source,
+        parsed.error,
+        questionSchema,
+        entry.path,
+        entry.value,
       );
+      for (const issue of found) issues.add(issue);
       continue;
     }
     const q = restoreProtoKeys(parsed.data);
     const at = (sub: Array<string | number>) => entry.source.positionOf([...entry.path, ...sub]);
     const previous = ids.get(q.id);
     if (previous !== undefined) {
-      issues.push({
+      issues.add(() => ({
         position: at(["id"]),
         message: `question id "${q.id}" is used twice (questions ${previous + 1} and ${
           questions.length + 1
         })`,
-      });
+      }));
     }
     ids.set(q.id, questions.length);
     (q.requires_tools ?? []).forEach((tool, i) => {
       if (!context.toolNames.includes(tool)) {
-        issues.push({
+        issues.add(() => ({
           position: at(["requires_tools", i]),
           message: `question "${q.id}" requires unknown tool "${tool}"`,
           hint: suggestion(tool, context.toolNames),
-        });
+        }));
       }
     });
     for (const [i, check] of q.checks.entries()) {
       if ((check.type === "exact_match" || check.type === "token_f1") && !check.answers) {
         if (q.answers && q.answers.length > 0) check.answers = q.answers;
         else {
-          issues.push({
+          issues.add(() => ({
             position: at(["checks", i]),
             message:
               `${check.type} in question "${q.id}" has no gold answers; give the question "answers:" or the check "answers:"`,
-          });
+          }));
         }
       }
       let invalid: string | null = null;
@@ -211,26 +213,26 @@ export async function parseQuestions(
         patternProblems.set(check.pattern, invalid);
       }
       if (invalid !== null) {
-        issues.push({
+        issues.add(() => ({
           position: at(["checks", i, "pattern"]),
           message: `invalid iregex pattern: ${invalid}`,
-        });
+        }));
       }
       if (check.type === "tool_used" && !context.toolNames.includes(check.tool)) {
-        issues.push({
+        issues.add(() => ({
           position: at(["checks", i, "tool"]),
           message: `tool_used names unknown tool "${check.tool}"`,
           hint: suggestion(check.tool, context.toolNames),
-        });
+        }));
       }
     }
     const seenEvidence = new Set<string>();
     (q.evidence ?? []).forEach(({ id }, i) => {
       if (seenEvidence.has(id)) {
-        issues.push({
+        issues.add(() => ({
           position: at(["evidence", i]),
           message: `evidence lists document "${id}" twice in question "${q.id}"`,
-        });
+        }));
       }
       seenEvidence.add(id);
     });
@@ -238,18 +240,17 @@ export async function parseQuestions(
       const docs = context.documentIds;
       (q.evidence ?? []).forEach(({ id }, i) => {
         if (!docs.has(id)) {
-          documentList ??= [...docs];
-          issues.push({
+          issues.add(() => ({
             position: at(["evidence", i]),
             message: `evidence names document "${id}", which the corpus does not have`,
-            hint: suggestion(id, documentList),
-          });
+            hint: suggestion(id, documentList ??= [...docs]),
+          }));
         }
       });
     }
     questions.push(q);
   }
-  if (issues.length) throw new ConfigError("questions", listedIssues(issues));
+  issues.throwIfAny();
   if (questions.length === 0) {
     throw new ConfigError("questions", [{
       position: { file },

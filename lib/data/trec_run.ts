@@ -7,7 +7,7 @@
  * @module
  */
 
-import { ConfigError, type ConfigIssue, MAX_LISTED_ISSUES, notListedIssue } from "../errors.ts";
+import { IssueList } from "../errors.ts";
 import type { RankedDoc } from "../score/ir_metrics.ts";
 
 /** Problems listed before the rest are only counted. */
@@ -21,12 +21,8 @@ import type { RankedDoc } from "../score/ir_metrics.ts";
 export function parseTrecRun(text: string, file: string): Map<string, RankedDoc[]> {
   const runs = new Map<string, RankedDoc[]>();
   const seen = new Map<string, number>();
-  const issues: ConfigIssue[] = [];
-  let more = 0;
-  const problem = (line: number, message: string) => {
-    if (issues.length < MAX_LISTED_ISSUES) issues.push({ position: { file, line }, message });
-    else more++;
-  };
+  const issues = new IssueList("run");
+  const problem = (line: number, message: string) => issues.addAt(file, line, message);
   text.split("\n").forEach((raw, i) => {
     const line = raw.trim();
     if (line === "") return;
@@ -52,7 +48,6 @@ export function parseTrecRun(text: string, file: string): Map<string, RankedDoc[
     if (docs === undefined) runs.set(qid, docs = []);
     docs.push({ doc_id: doc, score });
   });
-  if (more > 0) issues.push(notListedIssue(file, more));
-  if (issues.length) throw new ConfigError("run", issues);
+  issues.throwIfAny();
   return runs;
 }

@@ -263,3 +263,27 @@ Deno.test("questions: one mistake on every line of a large file lists 20 problem
   assert.match(lines[0], /^Cannot load questions "big\.jsonl" \(line 1\): unknown key "answer"/);
   assert.equal(lines[20], 'Cannot load questions "big.jsonl": 4980 more problems not listed');
 });
+
+Deno.test("questions: evidence missing from a large corpus on every question lists 20 problems, each with a did-you-mean, and counts the rest", async () => {
+  const documentIds = new Set(Array.from({ length: 20_000 }, (_, i) => `doc_${i}`));
+  const text = Array.from({ length: 3000 }, (_, i) =>
+    JSON.stringify({
+      id: `q${i}`,
+      question: `Q${i}?`,
+      answers: ["a"],
+      evidence: [`doc_${i}x`],
+      checks: [{ type: "exact_match" }],
+    })).join("\n");
+  const error = await parseQuestions(text, "ev.jsonl", { ...context, documentIds }).then(
+    () => null,
+    (e) => e,
+  );
+  assert.ok(error instanceof ConfigError);
+  assert.equal(error.issues.length, 21);
+  assert.equal(
+    error.issues[0].message,
+    'evidence names document "doc_0x", which the corpus does not have',
+  );
+  assert.match(error.issues[0].hint ?? "", /doc_0/);
+  assert.equal(error.issues[20].message, "2980 more problems not listed");
+});
