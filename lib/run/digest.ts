@@ -14,8 +14,17 @@ import { describeFsError } from "../util/fs.ts";
 import { relativePath } from "../util/paths.ts";
 import { createSha256, sha256, useNativeSha256 } from "../util/sha256.ts";
 
-/** Files from this size on are hashed by `node:crypto` (see `lib/util/sha256.ts`). */
+/**
+ * Once the files of one `digestPaths` call come to this many bytes, they are
+ * hashed by `node:crypto` (see `lib/util/sha256.ts`): one large file, or a
+ * folder of many small ones.
+ */
 const NATIVE_HASH_FROM_BYTES = 1 << 20;
+
+/** Bytes of the files hashed so far by one `digestPaths` call. */
+interface HashedBytes {
+  total: number;
+}
 
 /** The hash of one input path (a file, or a folder of files). */
 export interface PathDigest {
@@ -48,9 +57,10 @@ export function hashValue(value: unknown): string {
   return sha256Hex(canonicalJson(value));
 }
 
-async function hashFile(path: string, signal?: AbortSignal): Promise<string> {
+async function hashFile(path: string, hashed: HashedBytes, signal?: AbortSignal): Promise<string> {
   using file = await Deno.open(path, { read: true });
-  if (file.statSync().size >= NATIVE_HASH_FROM_BYTES) await useNativeSha256();
+  hashed.total += file.statSync().size;
+  if (hashed.total >= NATIVE_HASH_FROM_BYTES) await useNativeSha256();
   const hash = createSha256();
   const buffer = new Uint8Array(1 << 20);
   while (true) {
@@ -96,6 +106,7 @@ export async function digestPaths(
 ): Promise<PathDigest[]> {
   const { signal } = options;
   const digests: PathDigest[] = [];
+  const hashed: HashedBytes = { total: 0 };
   for (const path of paths) {
     if (
       options.ifReadable && Deno.permissions.querySync({ name: "read", path }).state !== "granted"
@@ -106,12 +117,14 @@ export async function digestPaths(
     try {
       const info = await Deno.stat(path);
       if (!info.isDirectory) {
-        digests.push({ path, sha256: await hashFile(path, signal), files: 1 });
+        digests.push({ path, sha256: await hashFile(path, hashed, signal), files: 1 });
         continue;
       }
       const lines: string[] = [];
       const files = await listFiles(path);
-      for (const rel of files) lines.push(`${rel}\0${await hashFile(join(path, rel), signal)}\n`);
+      for (const rel of files) {
+        lines.push(`${rel}\0${await hashFile(join(path, rel), hashed, signal)}\n`);
+      }
       digests.push({ path, sha256: sha256Hex(lines.join("")), files: files.length });
     } catch (error) {
       if (signal?.aborted) throw error;

@@ -2,8 +2,11 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { canonicalJson, digestPaths, hashValue, sha256Hex } from "../../../lib/run/digest.ts";
 import { RagbenchError } from "../../../lib/errors.ts";
-import { nativeSha256InUse } from "../../../lib/util/sha256.ts";
 import { tempTree } from "../../support/temp.ts";
+
+const DIGEST_MODULE = new URL("../../../lib/run/digest.ts", import.meta.url).href;
+const SHA256_MODULE = new URL("../../../lib/util/sha256.ts", import.meta.url).href;
+const CONFIG = new URL("../../../deno.json", import.meta.url).pathname;
 
 Deno.test("digest: canonical JSON sorts keys at every level, so key order never changes a hash", () => {
   assert.equal(
@@ -50,7 +53,7 @@ Deno.test("digest: a path that cannot be read is an io error naming it", async (
   );
 });
 
-Deno.test("digest: a file of a megabyte or more is hashed by node:crypto, with the same digest", async () => {
+Deno.test("digest: large files keep node:crypto's digests", async () => {
   await using t = await tempTree();
   const big = new Uint8Array((1 << 20) + 17).map((_, i) => (i * 31) & 255);
   await Deno.writeFile(t.path("big.bin"), big);
@@ -58,7 +61,33 @@ Deno.test("digest: a file of a megabyte or more is hashed by node:crypto, with t
   const [small, large] = await digestPaths([t.path("small.bin"), t.path("big.bin")]);
   assert.equal(small.sha256, createHash("sha256").update(big.subarray(0, 1000)).digest("hex"));
   assert.equal(large.sha256, createHash("sha256").update(big).digest("hex"));
-  assert.equal(nativeSha256InUse(), true);
+});
+
+Deno.test("digest: hashing switches to node:crypto from a megabyte of files on, one file or a folder of many", async () => {
+  await using t = await tempTree();
+  const chunk = new Uint8Array(4096).fill(7);
+  await Deno.mkdir(t.path("few"));
+  await Deno.mkdir(t.path("many"));
+  for (let i = 0; i < 5; i++) await Deno.writeFile(t.path(`few/${i}.md`), chunk);
+  for (let i = 0; i < 300; i++) await Deno.writeFile(t.path(`many/${i}.md`), chunk);
+  await Deno.writeFile(t.path("big.bin"), new Uint8Array((1 << 20) + 1));
+  // Each in a fresh process: the switch, once made, holds for the rest of a process.
+  const nativeAfter = async (path: string) => {
+    const script = `import { digestPaths } from ${JSON.stringify(DIGEST_MODULE)};
+import { nativeSha256InUse } from ${JSON.stringify(SHA256_MODULE)};
+await digestPaths([${JSON.stringify(path)}]);
+console.log(nativeSha256InUse());`;
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", `--config=${CONFIG}`, "--no-check", script],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.ok(out.success, new TextDecoder().decode(out.stderr));
+    return new TextDecoder().decode(out.stdout).trim();
+  };
+  assert.equal(await nativeAfter(t.path("few")), "false");
+  assert.equal(await nativeAfter(t.path("many")), "true");
+  assert.equal(await nativeAfter(t.path("big.bin")), "true");
 });
 
 Deno.test("digest: a folder's files are listed relative to it when it is given as a relative path", async () => {
