@@ -105,6 +105,11 @@ export class IssueList {
     return this.#issues.length + this.#more;
   }
 
+  /** Whether the list is full: an issue added now is only counted. */
+  get full(): boolean {
+    return this.#issues.length >= MAX_LISTED_ISSUES;
+  }
+
   add(issue: ConfigIssue | (() => ConfigIssue)): void {
     if (this.#issues.length >= MAX_LISTED_ISSUES) {
       this.#more++;
@@ -123,7 +128,11 @@ export class IssueList {
    *   listed) when there is any.
    */
   throwIfAny(): void {
-    if (this.#issues.length === 0) return;
+    if (this.#issues.length > 0) throw new ConfigError(this.#subject, this.listed());
+  }
+
+  /** The issues kept, then (when some were only counted) one that counts the rest. */
+  listed(): ConfigIssue[] {
     const issues = [...this.#issues];
     if (this.#more > 0) {
       issues.push({
@@ -131,7 +140,7 @@ export class IssueList {
         message: `${this.#more} more problems not listed`,
       });
     }
-    throw new ConfigError(this.#subject, issues);
+    return issues;
   }
 }
 

@@ -152,7 +152,8 @@ export interface MockEntry {
 
 /** A parsed mock script. */
 export interface MockScript {
-  entries: MockEntry[];
+  /** Never changed once read (`entryFor` keeps what it found per script). */
+  readonly entries: readonly MockEntry[];
 }
 
 /** An empty script: every question gets the default policy. */
@@ -338,15 +339,33 @@ export function entryFor(
   question: string,
   model: string | null = null,
 ): MockEntry | undefined {
+  // Every system asks for every question, turn after turn: each answer is worked out once.
+  let lookup = lookups.get(script);
+  if (lookup === undefined) {
+    lookup = {
+      fragments: script.entries.map((entry) => entry.fragment.toLowerCase()),
+      found: new Map(),
+    };
+    lookups.set(script, lookup);
+  }
+  const key = `${model ?? ""}\0${model === null ? 0 : 1}\0${question}`;
+  if (lookup.found.has(key)) return lookup.found.get(key);
   const text = question.toLowerCase();
   let best: MockEntry | undefined;
-  for (const entry of script.entries) {
+  for (const [i, entry] of script.entries.entries()) {
     if (entry.model !== null && entry.model !== model) continue;
-    if (!text.includes(entry.fragment.toLowerCase())) continue;
+    if (!text.includes(lookup.fragments[i])) continue;
     if (
       !best || entry.fragment.length > best.fragment.length ||
       (entry.fragment.length === best.fragment.length && entry.model !== null)
     ) best = entry;
   }
+  lookup.found.set(key, best);
   return best;
 }
+
+/** Per script: its fragments in lower case, and the entry found for each model and question. */
+const lookups = new WeakMap<
+  MockScript,
+  { fragments: string[]; found: Map<string, MockEntry | undefined> }
+>();

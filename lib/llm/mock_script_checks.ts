@@ -14,7 +14,7 @@
  * @module
  */
 
-import type { ConfigIssue } from "../errors.ts";
+import { type ConfigIssue, IssueList } from "../errors.ts";
 import { closestMatch, suggestion } from "../util/did_you_mean.ts";
 import { DEFAULT_MODEL_KEY, type MockEntry, type MockScript } from "./mock_script.ts";
 
@@ -26,6 +26,12 @@ export interface MockCheckContext {
   questions: readonly { id: string; question: string }[];
   /** The `name` of every system's model; absent, model keys are not checked. */
   models?: readonly string[];
+  /**
+   * False to leave out the hints that cost (a did-you-mean over every
+   * question's text): {@link checkMockScript} sets it once it holds every
+   * issue it will list.
+   */
+  hints?: boolean;
 }
 
 /** One check of one entry: its problems (none when it is sound). */
@@ -40,17 +46,28 @@ export const MOCK_CHECKS: readonly MockEntryCheck[] = [
   checkInsteadOf,
 ];
 
-/** Every problem of `script` in `context`, entry by entry, in file order. */
+/**
+ * The problems of `script` in `context`, entry by entry, in file order: the
+ * first 20, then one that counts the rest (a script
+ * whose thousands of entries all miss, say for the wrong question file, is
+ * reported in moments, not after a did-you-mean for each).
+ */
 export function checkMockScript(script: MockScript, context: MockCheckContext): ConfigIssue[] {
   // A fragment keyed by several models is several entries: say a problem of the fragment once.
   const seen = new Set<string>();
-  return script.entries.flatMap((entry) => MOCK_CHECKS.flatMap((check) => check(entry, context)))
-    .filter((issue) => {
-      const key = `${issue.position.file}\0${issue.message}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
+  const issues = new IssueList("mock script");
+  const counting = { ...context, hints: false };
+  for (const entry of script.entries) {
+    for (const check of MOCK_CHECKS) {
+      for (const issue of check(entry, issues.full ? counting : context)) {
+        const key = `${issue.position.file}\0${issue.message}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        issues.add(issue);
+      }
+    }
+  }
+  return issues.listed();
 }
 
 /** Turns keyed by a model must name the model of some system. */
@@ -100,8 +117,10 @@ export function checkWithoutTools(entry: MockEntry, context: MockCheckContext): 
 /** A fragment must be found (ignoring case) in some question, as the mock model looks it up. */
 export function checkFragmentMatches(entry: MockEntry, context: MockCheckContext): ConfigIssue[] {
   const fragment = entry.fragment.toLowerCase();
-  if (context.questions.some((q) => q.question.toLowerCase().includes(fragment))) return [];
-  const close = closestPassage(entry.fragment, context.questions);
+  if (lowerCaseTexts(context.questions).some((text) => text.includes(fragment))) return [];
+  const close = context.hints === false
+    ? undefined
+    : closestPassage(entry.fragment, context.questions);
   return [{
     position: position(entry, [], true),
     message: `fragment "${entry.fragment}" matches no question, so it is never used`,
@@ -109,6 +128,18 @@ export function checkFragmentMatches(entry: MockEntry, context: MockCheckContext
       ? "a fragment must appear in a question's text (compared ignoring case)"
       : `did you mean "${close.text}" (question "${close.id}")?`,
   }];
+}
+
+const lowered = new WeakMap<readonly { question: string }[], string[]>();
+
+/** The questions' texts in lower case, made once per question list. */
+function lowerCaseTexts(questions: readonly { question: string }[]): string[] {
+  let texts = lowered.get(questions);
+  if (texts === undefined) {
+    texts = questions.map((q) => q.question.toLowerCase());
+    lowered.set(questions, texts);
+  }
+  return texts;
 }
 
 /** Edit-distance work spent on one did-you-mean, in character pairs. */

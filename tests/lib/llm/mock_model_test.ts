@@ -278,3 +278,21 @@ Deno.test("groundingPassages reads back exactly the passages groundedMessages wr
   assert.equal(groundingPassages([{ role: "system", content: "sys" }]), null);
   assert.equal(groundingPassages([]), null);
 });
+
+Deno.test("entryFor finds the same entry on every ask, per model, with a model's own turns beating default", () => {
+  const script = parseMockScript(
+    '"eiffel":\n  models:\n    gpt-a: [{answer: own}]\n    default: [{answer: shared}]\n' +
+      '"eiffel tower":\n  models:\n    gpt-b: [{answer: longer}]\n',
+    "m.yaml",
+  );
+  const question = "How tall is the Eiffel Tower?";
+  for (let ask = 0; ask < 3; ask++) {
+    assert.equal(entryFor(script, question, "gpt-a")?.answer, "own");
+    assert.equal(entryFor(script, question, "gpt-b")?.answer, "longer");
+    assert.equal(entryFor(script, question, "gpt-c")?.answer, "shared");
+    assert.equal(entryFor(script, question, null)?.answer, "shared");
+    assert.equal(entryFor(script, question, "")?.answer, "shared");
+    assert.equal(entryFor(script, "Which tower?", "gpt-a"), undefined);
+  }
+  assert.equal(entryFor(script, "EIFFEL", "gpt-a")?.answer, "own");
+});

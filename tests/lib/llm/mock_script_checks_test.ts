@@ -48,3 +48,22 @@ Deno.test("mock checks: a fragment that matches no question is refused with the 
     ],
   );
 });
+
+Deno.test("mock checks: a script whose every entry misses lists 20 problems, hints for those, and counts the rest", () => {
+  // Each fragment is its question misspelt, as when a script is run against an edited question set.
+  const questions = Array.from({ length: 500 }, (_, i) => ({
+    id: `q${i}`,
+    question: `What is the height of tower number ${i}?`,
+  }));
+  const text = questions.map((_, i) => `"heigth of tower number ${i}":\n  - {answer: a}\n`).join(
+    "",
+  );
+  const listed = checkMockScript(parseMockScript(text, "m.yaml"), { ...context, questions })
+    .map((issue) => formatIssue("mock script", issue));
+  assert.equal(listed.length, 21);
+  assert.equal(
+    listed[0],
+    'Cannot load mock script "m.yaml" (line 1, column 1): fragment "heigth of tower number 0" matches no question, so it is never used — did you mean "height of tower number 0" (question "q0")?',
+  );
+  assert.equal(listed[20], 'Cannot load mock script "m.yaml": 480 more problems not listed');
+});
