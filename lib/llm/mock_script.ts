@@ -348,8 +348,10 @@ export function entryFor(
     };
     lookups.set(script, lookup);
   }
-  const key = `${model ?? ""}\0${model === null ? 0 : 1}\0${question}`;
-  if (lookup.found.has(key)) return lookup.found.get(key);
+  let found = lookup.found.get(model);
+  if (found === undefined) lookup.found.set(model, found = new Map());
+  // Keyed by the question's own string: no copy of it is made.
+  if (found.has(question)) return found.get(question);
   const text = question.toLowerCase();
   let best: MockEntry | undefined;
   for (const [i, entry] of script.entries.entries()) {
@@ -360,12 +362,12 @@ export function entryFor(
       (entry.fragment.length === best.fragment.length && entry.model !== null)
     ) best = entry;
   }
-  lookup.found.set(key, best);
+  found.set(question, best);
   return best;
 }
 
 /** Per script: its fragments in lower case, and the entry found for each model and question. */
 const lookups = new WeakMap<
   MockScript,
-  { fragments: string[]; found: Map<string, MockEntry | undefined> }
+  { fragments: string[]; found: Map<string | null, Map<string, MockEntry | undefined>> }
 >();
