@@ -49,12 +49,23 @@ export function restoreProtoKeys<T>(value: T): T {
     : value;
 }
 
-/** Whether some own key of a plain object inside `value` passes `test`. */
+/**
+ * Whether some own key of a plain object inside `value` passes `test`. Walks
+ * with a list, not recursion: a value nested tens of thousands deep (JSON
+ * parses it) must not overflow the stack.
+ */
 function someKey(value: unknown, test: (key: string) => boolean): boolean {
-  if (Array.isArray(value)) return value.some((item) => someKey(item, test));
-  if (!isPlainObject(value)) return false;
-  for (const key of Object.keys(value)) {
-    if (test(key) || someKey((value as Record<string, unknown>)[key], test)) return true;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (Array.isArray(item)) {
+      for (const inner of item) pending.push(inner);
+    } else if (isPlainObject(item)) {
+      for (const key of Object.keys(item)) {
+        if (test(key)) return true;
+        pending.push((item as Record<string, unknown>)[key]);
+      }
+    }
   }
   return false;
 }
@@ -65,17 +76,35 @@ function isPlainObject(value: unknown): value is object {
   return proto === Object.prototype || proto === null;
 }
 
+/** An empty copy of an array or plain object, or `value` itself when it is neither. */
+function emptyCopy(value: unknown): unknown {
+  if (Array.isArray(value)) return [];
+  return isPlainObject(value) ? {} : value;
+}
+
+/** A deep copy of JSON-like `value` with every key renamed (iterative, as {@link someKey}). */
 function mapKeys(value: unknown, rename: (key: string) => string): unknown {
-  if (Array.isArray(value)) return value.map((item) => mapKeys(item, rename));
-  if (!isPlainObject(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    Object.defineProperty(out, rename(key), {
-      value: mapKeys(item, rename),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+  const root = emptyCopy(value);
+  const pending: Array<[from: unknown, to: unknown]> = [[value, root]];
+  const fill = (item: unknown): unknown => {
+    const copy = emptyCopy(item);
+    if (copy !== item) pending.push([item, copy]);
+    return copy;
+  };
+  while (pending.length > 0) {
+    const [from, to] = pending.pop()!;
+    if (Array.isArray(from)) {
+      for (const item of from) (to as unknown[]).push(fill(item));
+    } else if (isPlainObject(from)) {
+      for (const [key, item] of Object.entries(from)) {
+        Object.defineProperty(to, rename(key), {
+          value: fill(item),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+    }
   }
-  return out;
+  return root;
 }

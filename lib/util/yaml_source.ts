@@ -61,6 +61,9 @@ export function parseYaml(
   return { source: { file, value, positionOf }, issues: [] };
 }
 
+/** V8's message for a stack overflow, which the `yaml` parser reports as a syntax error. */
+const STACK_OVERFLOW = /Maximum call stack size exceeded/;
+
 /** {@link parseYaml} with the `yaml` library alone: slower, with positions. */
 export function parseYamlWithPositions(
   text: string,
@@ -77,7 +80,10 @@ export function parseYamlWithPositions(
   };
   const issues: ConfigIssue[] = doc.errors.map((error) => ({
     position: at(error.pos[0]),
-    message: `YAML syntax error: ${firstLine(error.message)}`,
+    // The parser recurses per level of nesting and reports running out of stack as its error.
+    message: STACK_OVERFLOW.test(error.message)
+      ? "nested too deeply to read (here the YAML reader ran out of stack); write the value flatter"
+      : `YAML syntax error: ${firstLine(error.message)}`,
   }));
   if (issues.length === 0) {
     const problem = inlineAliases(doc, text.length);

@@ -287,3 +287,15 @@ Deno.test("questions: evidence missing from a large corpus on every question lis
   assert.match(error.issues[0].hint ?? "", /doc_0/);
   assert.equal(error.issues[20].message, "2980 more problems not listed");
 });
+
+Deno.test("questions: a value nested 20,000 deep is a problem on its line, not a crash", async () => {
+  const deep = "[".repeat(20_000) + '"x"' + "]".repeat(20_000);
+  const text = `{"id":"q1","question":"Q?","answers":["a"],"tags":${deep}}\n` +
+    `{"id":"q2","question":"Q?","answers":["a"],"extra":${deep}}\n`;
+  const error = await parseQuestions(text, "deep.jsonl", context).then(() => null, (e) => e);
+  assert.ok(error instanceof ConfigError, `expected a ConfigError, got ${error}`);
+  assert.deepEqual(error.issues.map((i) => [i.position.line, i.message.split(" —")[0]]), [
+    [1, "tags[0]: must be a string"],
+    [2, 'unknown key "extra"'],
+  ]);
+});

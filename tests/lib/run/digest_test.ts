@@ -15,6 +15,12 @@ Deno.test("digest: canonical JSON sorts keys at every level, so key order never 
   );
   assert.equal(hashValue({ a: 1, b: 2 }), hashValue({ b: 2, a: 1 }));
   assert.notEqual(hashValue({ a: 1 }), hashValue({ a: "1" }));
+  // A "__proto__" key (as JSON.parse or a config makes it: an own key) is part of the hash.
+  assert.equal(
+    canonicalJson(JSON.parse('{"b":1,"__proto__":{"x":2}}')),
+    '{"__proto__":{"x":2},"b":1}',
+  );
+  assert.notEqual(hashValue(JSON.parse('{"a":1,"__proto__":2}')), hashValue({ a: 1 }));
   assert.equal(
     sha256Hex("abc"),
     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",

@@ -24,3 +24,17 @@ Deno.test("proto keys: a value without such keys is returned as it is", () => {
   assert.equal(shieldProtoKeys(raw), raw);
   assert.equal(restoreProtoKeys(raw), raw);
 });
+
+Deno.test("proto keys: a value nested 50,000 deep is shielded and restored without running out of stack", () => {
+  const depth = 50_000;
+  const text = '{"a":'.repeat(depth) + '{"__proto__":[1,{"\uFDD0k":2}]}' + "}".repeat(depth);
+  const value = JSON.parse(text);
+  const shielded = shieldProtoKeys(value);
+  assert.notEqual(shielded, value, "a copy: a key was renamed");
+  let inner = shielded as Record<string, unknown>;
+  for (let i = 0; i < depth; i++) inner = inner.a as Record<string, unknown>;
+  assert.deepEqual(Object.keys(inner), ["\uFDD0__proto__"]);
+  assert.equal(JSON.stringify(restoreProtoKeys(shielded)), text);
+  const plain = JSON.parse("[".repeat(depth) + "1" + "]".repeat(depth));
+  assert.equal(shieldProtoKeys(plain), plain, "nothing to rename: the value itself");
+});

@@ -49,3 +49,14 @@ Deno.test("yaml: a duplicate key is refused with its position", () => {
     { file: "d.yaml", line: 2, column: 1 },
   ]);
 });
+
+Deno.test("yaml: nesting too deep for the reader is named as such, with its place", () => {
+  const text = "questions:\n  - tags: " + "[".repeat(5000) + "x" + "]".repeat(5000) + "\n";
+  const { issues } = parseYaml(text, "q.yaml");
+  assert.equal(issues.length > 0, true);
+  assert.equal(
+    issues[0].message,
+    "nested too deeply to read (here the YAML reader ran out of stack); write the value flatter",
+  );
+  assert.equal(issues[0].position.line, 2);
+});
