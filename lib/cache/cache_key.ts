@@ -1,14 +1,17 @@
 /**
  * Content addresses of the response cache: the SHA-256 (lower-case hex) of
- * the canonical JSON of what decides a response. Canonical JSON here is
- * `JSON.stringify` with the keys of every object sorted by UTF-16 code
- * units, no white space, `undefined` members dropped (as JSON.stringify
- * does), so two requests that differ only in key order share an entry.
+ * the canonical JSON (`lib/util/canonical_json.ts`: keys sorted at every
+ * depth, no white space) of what decides a response, so two requests that
+ * differ only in key order share an entry. A non-finite number is refused.
  *
  * @module
  */
 
+import { canonicalJson } from "../util/canonical_json.ts";
 import { sha256 } from "../util/sha256.ts";
+
+/** A non-finite number in a request is refused rather than keyed as `null`. */
+const STRICT = { strictNumbers: true };
 
 /** Version of the key layout; a change makes every old entry a miss. */
 export const CACHE_KEY_VERSION = 1;
@@ -45,41 +48,10 @@ export interface ToolKeyParts {
 
 /** The key of a model response. */
 export function modelKey(parts: ModelKeyParts): string {
-  return sha256(canonicalJson({ v: CACHE_KEY_VERSION, kind: "model", ...parts }));
+  return sha256(canonicalJson({ v: CACHE_KEY_VERSION, kind: "model", ...parts }, STRICT));
 }
 
 /** The key of a tool result. */
 export function toolKey(parts: ToolKeyParts): string {
-  return sha256(canonicalJson({ v: CACHE_KEY_VERSION, kind: "tool", ...parts }));
-}
-
-/**
- * Canonical JSON of `value` (see the module docs).
- *
- * @throws {TypeError} on values JSON cannot hold faithfully (bigint, a cycle,
- *   a non-finite number).
- */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value, new Set()));
-}
-
-function sortKeys(value: unknown, seen: Set<object>): unknown {
-  if (typeof value === "number" && !Number.isFinite(value)) {
-    throw new TypeError(`Cannot key a non-finite number (${value})`);
-  }
-  if (typeof value !== "object" || value === null) return value;
-  if (seen.has(value)) throw new TypeError("Cannot key a value with a cycle");
-  seen.add(value);
-  try {
-    if (Array.isArray(value)) return value.map((item) => sortKeys(item ?? null, seen));
-    // A null-prototype record: a "__proto__" key stays an ordinary key.
-    const sorted: Record<string, unknown> = Object.create(null);
-    for (const key of Object.keys(value).sort()) {
-      const item = (value as Record<string, unknown>)[key];
-      if (item !== undefined) sorted[key] = sortKeys(item, seen);
-    }
-    return sorted;
-  } finally {
-    seen.delete(value);
-  }
+  return sha256(canonicalJson({ v: CACHE_KEY_VERSION, kind: "tool", ...parts }, STRICT));
 }

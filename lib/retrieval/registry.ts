@@ -22,6 +22,7 @@
 import type { RetrieverConfig } from "../config/retriever_schema.ts";
 import { resolveCacheDir } from "../cache/cache_dir.ts";
 import type { Corpus } from "../types.ts";
+import { canonicalJson } from "../util/canonical_json.ts";
 import { createBm25Retriever } from "./bm25_retriever.ts";
 import { chunkCorpus } from "./chunking.ts";
 import { createEmbedderPool, type EmbedderPool } from "./embedders.ts";
@@ -293,15 +294,4 @@ function renamed(retriever: Retriever, name: string, topK: number): Retriever {
   };
   if (retriever.queryTerms) view.queryTerms = (query) => retriever.queryTerms!(query);
   return view;
-}
-
-/** JSON with object keys sorted, so equal settings give equal text. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(
-    value,
-    (_key, v) =>
-      v !== null && typeof v === "object" && !Array.isArray(v)
-        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-        : v,
-  );
 }

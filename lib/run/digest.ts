@@ -11,6 +11,7 @@
 import { join } from "node:path";
 import { RagbenchError } from "../errors.ts";
 import { describeFsError } from "../util/fs.ts";
+import { canonicalJson } from "../util/canonical_json.ts";
 import { relativePath } from "../util/paths.ts";
 import { createSha256, sha256, useNativeSha256 } from "../util/sha256.ts";
 
@@ -38,18 +39,6 @@ export interface PathDigest {
 /** Hex SHA-256 of a string (UTF-8). */
 export function sha256Hex(text: string): string {
   return sha256(text);
-}
-
-/** JSON with object keys sorted at every level; `undefined` members dropped as JSON does. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v) => {
-    if (v && typeof v === "object" && !Array.isArray(v)) {
-      const sorted: Record<string, unknown> = {};
-      for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k];
-      return sorted;
-    }
-    return v;
-  });
 }
 
 /** Hex SHA-256 of {@link canonicalJson}. */

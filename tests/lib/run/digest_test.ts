@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { canonicalJson, digestPaths, hashValue, sha256Hex } from "../../../lib/run/digest.ts";
+import { digestPaths, hashValue, sha256Hex } from "../../../lib/run/digest.ts";
+import { canonicalJson } from "../../../lib/util/canonical_json.ts";
 import { RagbenchError } from "../../../lib/errors.ts";
 import { tempTree } from "../../support/temp.ts";
 
@@ -21,6 +22,11 @@ Deno.test("digest: canonical JSON sorts keys at every level, so key order never 
     '{"__proto__":{"x":2},"b":1}',
   );
   assert.notEqual(hashValue(JSON.parse('{"a":1,"__proto__":2}')), hashValue({ a: 1 }));
+  // As recorded in run.json files by earlier versions (a resume compares them).
+  assert.equal(
+    hashValue(JSON.parse('{"where":{"__proto__":"x","10":1,"2":2},"z":[1,{"b":2,"a":1}]}')),
+    "ae7d4a147652fd65f95a5cdc429579b10862f275f393ac1a673b5518289f4254",
+  );
   assert.equal(
     sha256Hex("abc"),
     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
