@@ -180,7 +180,33 @@ function parseArgs(raw: string): ParsedArgs {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return { ok: false, message: "Arguments must be a JSON object of named parameters." };
   }
+  if (nestedDeeperThan(value, MAX_ARGS_DEPTH)) {
+    return {
+      ok: false,
+      message: `Arguments are nested more than ${MAX_ARGS_DEPTH} levels deep; no tool takes ` +
+        "such arguments. Send a flat JSON object of named parameters.",
+    };
+  }
   return { ok: true, value: value as JsonValue };
+}
+
+/**
+ * Deepest nesting of arrays and objects accepted in a tool call's arguments.
+ * Far beyond any tool's parameters; what is deeper would only fail later,
+ * less clearly (copying to the sandbox worker overflows past ~5,000 levels).
+ */
+export const MAX_ARGS_DEPTH = 100;
+
+/** Whether `value` nests arrays or objects more than `limit` levels deep (walked with a list). */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 1]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (item === null || typeof item !== "object") continue;
+    if (depth > limit) return true;
+    for (const inner of Object.values(item)) pending.push([inner, depth + 1]);
+  }
+  return false;
 }
 
 function formatSeconds(ms: number): string {

@@ -63,6 +63,18 @@ const failures: Array<[string, string, string, string]> = [
     "invalid_args: Arguments must be a JSON object of named parameters.",
   ],
   [
+    "arguments nested 10,000 deep",
+    "long",
+    `{"n": ${"[".repeat(10_000)}1${"]".repeat(10_000)}}`,
+    "invalid_args: Arguments are nested more than 100 levels deep; no tool takes such arguments. Send a flat JSON object of named parameters.",
+  ],
+  [
+    "arguments nested 100 deep (the most taken): checked by the tool's schema",
+    "long",
+    `{"n": ${"[".repeat(99)}1${"]".repeat(99)}}`,
+    'invalid_args: Invalid arguments for long: "n": Invalid input: expected number, received array.',
+  ],
+  [
     "a missing argument",
     "long",
     "{}",
