@@ -24,6 +24,7 @@ import { resolvedConfigYaml } from "../report/resolved_config.ts";
 import { TREC_FOLDER, writeTrecFiles } from "../report/trec_run.ts";
 import { jobKey, runQuestions } from "../run/runner.ts";
 import { finishManifest, MANIFEST_FILE, type RunManifest } from "../run/manifest.ts";
+import { trimWrittenResult } from "../report/held_result.ts";
 import { previousResults } from "../run/previous_results.ts";
 import { checkRunDir, freeRunDir } from "../run/run_dir.ts";
 import { acquireRunLock } from "../run/run_lock.ts";
@@ -300,7 +301,11 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
           retrievalK: config.evaluation.retrieval_k,
           done: new Set(previous.map((r) => jobKey(r.system, r.question_id, r.repeat))),
           // Once quitting, nothing more is written: the line in progress was flushed.
-          sink: (result) => quitting ? new Promise<void>(() => {}) : writer.append(result),
+          // Once written, a result keeps only what the summaries and the report read of it.
+          sink: (result) =>
+            quitting
+              ? new Promise<void>(() => {})
+              : writer.append(result).then(() => trimWrittenResult(result)),
           reporter: progress,
           signal: io.signal,
         });

@@ -34,6 +34,34 @@ Deno.test("report RUN_DIR rebuilds the same report files from the results file a
   assert.match(Deno.readTextFileSync(join(t.dir, "j.xml")), /tests="30"/);
 });
 
+Deno.test("what a run keeps of its results once written is enough: the file holds every output whole, and report rebuilds the same files", async () => {
+  await using t = await tempTree();
+  const out = join(t.dir, "run");
+  const run = await runCli([
+    "run",
+    join(ROOT, "configs/all.yaml"),
+    "--mock",
+    "--out",
+    out,
+    "--quiet",
+  ]);
+  assert.equal(run.code, 0, run.stderr);
+  const files = [...REPORT_FILES, "tool_usage.csv"];
+  const before = new Map(files.map((f) => [f, Deno.readTextFileSync(join(out, f))]));
+  // The run drops tool data and long outputs from the results it holds (lib/report/held_result.ts):
+  // the file must still have them, as appended.
+  const steps = Deno.readTextFileSync(join(out, "per_question_results.jsonl")).trimEnd().split("\n")
+    .flatMap((line) => JSON.parse(line).steps)
+    .filter((step: { type: string }) => step.type === "tool");
+  assert.ok(steps.some((s: { result: { output: string } }) => s.result.output.length > 1000));
+  assert.ok(steps.some((s: { result: { data?: unknown } }) => s.result.data !== undefined));
+  for (const f of files) Deno.removeSync(join(out, f));
+  assert.equal((await runCli(["report", out])).code, 0);
+  for (const f of files) {
+    assert.equal(Deno.readTextFileSync(join(out, f)), before.get(f), `${f} differs`);
+  }
+});
+
 Deno.test("report keeps the later of two lines for one system, question and repeat", async () => {
   await using t = await tempTree();
   const out = join(t.dir, "run");
