@@ -15,7 +15,7 @@
  * @module
  */
 
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join } from "../util/paths.ts";
 import { resolvePath } from "../util/paths.ts";
 import { RagbenchError } from "../errors.ts";
 

@@ -18,7 +18,7 @@
  */
 
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { join } from "node:path";
+import { join } from "../util/paths.ts";
 import { RagbenchError } from "../errors.ts";
 import { describeFsError } from "../util/fs.ts";
 import { setUpShared } from "./sqlite_setup.ts";

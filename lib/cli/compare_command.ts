@@ -14,7 +14,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../util/paths.ts";
 import { UsageError } from "../errors.ts";
 import { formatP } from "../report/recommendation.ts";
 import { readRun } from "../report/read_run.ts";

@@ -10,9 +10,9 @@
  * @module
  */
 
-import { isAbsolute } from "node:path";
+import { isAbsolute } from "../util/paths.ts";
 import { relativePath, resolvePath } from "../util/paths.ts";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath } from "../util/paths.ts";
 import type { Config } from "../config/load.ts";
 import { corpusSourcePath } from "../data/corpus.ts";
 import { questionSourcePath } from "../data/questions.ts";

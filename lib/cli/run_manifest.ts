@@ -9,7 +9,7 @@
 
 import { corpusSourcePath } from "../data/corpus.ts";
 import { questionSourcePath } from "../data/questions.ts";
-import { join } from "node:path";
+import { join } from "../util/paths.ts";
 import type { Config, RetrieverChoice } from "../config/load.ts";
 import { RagbenchError, UsageError } from "../errors.ts";
 import type { Pricing } from "../llm/model.ts";

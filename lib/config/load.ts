@@ -8,7 +8,7 @@
  * @module
  */
 
-import { dirname, isAbsolute } from "node:path";
+import { dirname, isAbsolute } from "../util/paths.ts";
 import { resolvePath } from "../util/paths.ts";
 import type { z } from "zod";
 import type { CorpusSource } from "../data/corpus.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { dirname } from "node:path";
+import { dirname } from "../util/paths.ts";
 import { z } from "zod";
 import type { ConfigIssue } from "../errors.ts";
 import { suggestion } from "../util/did_you_mean.ts";

@@ -25,7 +25,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../util/paths.ts";
 import { z } from "zod";
 import { ConfigError, IssueList } from "../errors.ts";
 import type { Document } from "../types.ts";

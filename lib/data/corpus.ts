@@ -14,7 +14,7 @@
  * @module
  */
 
-import { basename, extname } from "node:path";
+import { basename, extname } from "../util/paths.ts";
 import { z } from "zod";
 import { RagbenchError } from "../errors.ts";
 import type { Cell, Corpus, Document, Table } from "../types.ts";

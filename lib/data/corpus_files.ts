@@ -14,7 +14,7 @@
  * @module
  */
 
-import { join, sep } from "node:path";
+import { join, sep } from "../util/paths.ts";
 import { relativePath } from "../util/paths.ts";
 import { RagbenchError } from "../errors.ts";
 import { describeFsError } from "../util/fs.ts";

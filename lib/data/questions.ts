@@ -8,7 +8,7 @@
  * @module
  */
 
-import { extname } from "node:path";
+import { extname } from "../util/paths.ts";
 import { ConfigError, IssueList } from "../errors.ts";
 import { validateIregex } from "../score/iregex.ts";
 import { suggestion } from "../util/did_you_mean.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../util/paths.ts";
 import {
   summarizeSystem,
   summaryColumns,

@@ -16,7 +16,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../util/paths.ts";
 import { parse as parseYaml } from "yaml";
 import { RagbenchError } from "../errors.ts";
 import type { QuestionResult, Step } from "../types.ts";

@@ -10,7 +10,7 @@
  */
 
 import type { IndexingRecord } from "../retrieval/registry.ts";
-import { join } from "node:path";
+import { join } from "../util/paths.ts";
 import type { SystemSummary, ToolUsage } from "../score/summary.ts";
 import { type RunStats, runStats } from "../score/comparison.ts";
 import type { QuestionResult } from "../types.ts";

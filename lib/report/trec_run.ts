@@ -19,7 +19,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../util/paths.ts";
 import type { Question } from "../data/question_schema.ts";
 import { RagbenchError } from "../errors.ts";
 import { systemRetrieves } from "../score/retrieval_summary.ts";

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../util/paths.ts";
 import type { EmbeddingConfig } from "../config/retriever_schema.ts";
 import { EMBEDDING_CACHE_FILE } from "../cache/cache_dir.ts";
 import { EmbeddingCache } from "./embedding_cache.ts";

@@ -28,7 +28,7 @@
  * @module
  */
 
-import { dirname } from "node:path";
+import { dirname } from "../util/paths.ts";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { RagbenchError } from "../errors.ts";
 import { describeFsError } from "../util/fs.ts";

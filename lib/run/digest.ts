@@ -8,7 +8,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../util/paths.ts";
 import { RagbenchError } from "../errors.ts";
 import { describeFsError } from "../util/fs.ts";
 import { canonicalJson } from "../util/canonical_json.ts";

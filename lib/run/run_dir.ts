@@ -9,7 +9,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../util/paths.ts";
 import { RagbenchError, UsageError } from "../errors.ts";
 import { RUN_FILES } from "../report/outputs.ts";
 import { describeFsError } from "../util/fs.ts";

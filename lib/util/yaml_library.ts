@@ -11,7 +11,7 @@
  * @module
  */
 
-import { fileURLToPath } from "node:url";
+import { fileURLToPath } from "./paths.ts";
 import type * as Yaml from "yaml";
 import { nodeProcess } from "./node_env.ts";
 

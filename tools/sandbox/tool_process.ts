@@ -13,7 +13,7 @@
  * @module
  */
 
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "../../lib/util/paths.ts";
 import { z } from "zod";
 import { RagbenchError } from "../../lib/errors.ts";
 import { type Corpus, type SideEffects, TOOL_ERROR_KINDS } from "../../lib/types.ts";
