@@ -112,12 +112,15 @@ async function callWithTimeout(
   questionKey: string,
   signal: AbortSignal,
 ): Promise<RawToolResult> {
+  // AbortSignal.timeout, not setTimeout: Deno 2.9's global setTimeout is Node's, and the first
+  // one a process sets loads ~8 ms of Node emulation. The deadline's timer cannot be cleared; with
+  // its listener removed it holds nothing of the call and keeps no process alive.
+  const deadline = AbortSignal.timeout(tool.timeoutMs);
   const controller = new AbortController();
   const onAbort = () => controller.abort(signal.reason);
-  signal.addEventListener("abort", onAbort, { once: true });
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onDeadline = () => {};
   const timeout = new Promise<RawToolResult>((resolve) => {
-    timer = setTimeout(() => {
+    onDeadline = () => {
       controller.abort(new DOMException("tool timed out", "TimeoutError"));
       resolve(errorResult(
         "timeout",
@@ -125,8 +128,10 @@ async function callWithTimeout(
           formatSeconds(tool.timeoutMs)
         } and was stopped. Try simpler arguments.`,
       ));
-    }, tool.timeoutMs);
+    };
   });
+  signal.addEventListener("abort", onAbort, { once: true });
+  deadline.addEventListener("abort", onDeadline, { once: true });
   try {
     const call = tool.host.call({
       tool: tool.name,
@@ -139,7 +144,7 @@ async function callWithTimeout(
     );
     return await Promise.race([call, timeout]);
   } finally {
-    clearTimeout(timer);
+    deadline.removeEventListener("abort", onDeadline);
     signal.removeEventListener("abort", onAbort);
   }
 }

@@ -130,3 +130,80 @@ Deno.test("toolbox: empty arguments mean {} and null optional arguments are drop
     "x=none",
   );
 });
+
+/** A toolbox over one tool whose host never answers, recording the signal each call gets. */
+function hangingToolbox(timeoutMs: number) {
+  const signals: AbortSignal[] = [];
+  const host = {
+    call: (_call: unknown, callSignal: AbortSignal) => {
+      signals.push(callSignal);
+      return new Promise<never>(() => {});
+    },
+    endQuestion() {},
+    close: () => Promise.resolve(),
+  };
+  const box = createToolbox([{
+    name: "hang",
+    description: "",
+    sideEffects: "none",
+    parameters: {},
+    options: {},
+    timeoutMs,
+    host,
+  }], { max_output_chars: 100 });
+  return { box, signals };
+}
+
+Deno.test("toolbox: a call that outlives its tool's timeout ends as a timeout error and the host's signal is aborted", async () => {
+  const { box, signals } = hangingToolbox(100);
+  const started = performance.now();
+  const { result } = await box.session("q").execute("hang", "{}", signal);
+  assert.ok(performance.now() - started >= 95, "not before the timeout");
+  assert.equal(
+    `${result.error?.kind}: ${result.error?.message}`,
+    "timeout: The tool did not finish within 0.1 s and was stopped. Try simpler arguments.",
+  );
+  assert.equal(signals.length, 1);
+  assert.equal(signals[0].aborted, true);
+  assert.equal((signals[0].reason as DOMException).name, "TimeoutError");
+});
+
+Deno.test("toolbox: the question's signal aborting reaches the host's signal", async () => {
+  const { box, signals } = hangingToolbox(200);
+  const question = new AbortController();
+  const pending = box.session("q").execute("hang", "{}", question.signal);
+  await Promise.resolve();
+  question.abort(new Error("question over"));
+  assert.equal(signals[0].aborted, true);
+  assert.equal((signals[0].reason as Error).message, "question over");
+  await pending; // ends at the tool's own deadline, 200 ms on
+});
+
+Deno.test("toolbox: a finished call's deadline keeps no process alive", async () => {
+  // A tool timeout of an hour: the process must end as soon as its work does.
+  const script = `
+    import { createToolbox } from ${
+    JSON.stringify(new URL("../../tools/toolbox.ts", import.meta.url).href)
+  };
+    const host = { call: () => Promise.resolve({ output: "done" }), endQuestion() {}, close: () => Promise.resolve() };
+    const box = createToolbox([{ name: "t", description: "", sideEffects: "none", parameters: {},
+      options: {}, timeoutMs: 3_600_000, host }], { max_output_chars: 100 });
+    const { result } = await box.session("q").execute("t", "{}", new AbortController().signal);
+    console.log(result.output);
+  `;
+  const started = performance.now();
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--no-check", "--allow-read", "-"],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(20_000),
+  }).spawn();
+  const writer = out.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(script));
+  await writer.close();
+  const { success, stdout, stderr } = await out.output();
+  assert.ok(success, new TextDecoder().decode(stderr));
+  assert.equal(new TextDecoder().decode(stdout).trim(), "done");
+  assert.ok(performance.now() - started < 15_000, "the process waited for the deadline");
+});
