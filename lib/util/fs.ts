@@ -127,6 +127,8 @@ export async function writeChunksAtomic(
     Deno.renameSync(tmp, path);
   } catch (error) {
     removeQuietly(tmp);
+    // The pieces' own error (a line read back from another file) says better what went wrong.
+    if (error instanceof RagbenchError) throw error;
     throw new RagbenchError("io", `Cannot write "${path}": ${describeFsError(error)}.`, {
       cause: error,
     });

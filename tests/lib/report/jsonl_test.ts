@@ -112,3 +112,77 @@ Deno.test("jsonl: a rewrite reuses the line an object was appended as, and seria
   await rewriteJsonl(path, [{ n: 1 }, appended, "s"]);
   assert.equal(await Deno.readTextFile(path), '{"n":1}\n{"n":2}\n"s"\n');
 });
+
+/** Results as a run appends them: each changed after its line is written, as a run trims them. */
+async function appendAll(path: string, count: number, heldBytes: number) {
+  const writer = await openJsonlWriter(path, { heldBytes });
+  const values = Array.from({ length: count }, (_, i) => ({ i, text: `é ${"x".repeat(i % 7)}` }));
+  for (const v of values) {
+    await writer.append(v);
+    v.text = "trimmed";
+  }
+  writer.close();
+  return values;
+}
+
+Deno.test("jsonl: past its held bytes a writer keeps only each line's place, and the rewrite reads the line back", async () => {
+  await using t = await tempTree();
+  const path = t.path("r.jsonl");
+  const values = await appendAll(path, 500, 2_000);
+  const lines = (await Deno.readTextFile(path)).split("\n").slice(0, -1);
+  // Reversed, and shuffled the same way every run: the lines read back are the lines appended.
+  const order = values.map((_, i) => (i * 173) % values.length).reverse();
+  await rewriteJsonl(path, order.map((i) => values[i]));
+  assert.equal(await Deno.readTextFile(path), order.map((i) => lines[i] + "\n").join(""));
+});
+
+Deno.test("jsonl: lines appended to a resumed file are read back from their own place", async () => {
+  await using t = await tempTree({ "r.jsonl": '{"earlier":1}\n{"earlier":2}\n' });
+  const path = t.path("r.jsonl");
+  const previous = await readJsonl(path);
+  const values = await appendAll(path, 40, 0);
+  await rewriteJsonl(path, [...values.slice(20), ...previous, ...values.slice(0, 20)]);
+  const text = await Deno.readTextFile(path);
+  const lines = text.split("\n");
+  assert.equal(lines.length, 43);
+  assert.equal(lines[20], '{"earlier":1}');
+  assert.equal(lines[0], JSON.stringify({ i: 20, text: `é ${"x".repeat(20 % 7)}` }));
+  assert.ok(!text.includes("trimmed"));
+});
+
+Deno.test("jsonl: a line longer than the read window is read back whole", async () => {
+  await using t = await tempTree();
+  const path = t.path("r.jsonl");
+  const writer = await openJsonlWriter(path, { heldBytes: 0 });
+  const big = { text: "y".repeat(3 << 20) };
+  const small = { n: 1 };
+  await writer.append(small);
+  await writer.append(big);
+  writer.close();
+  big.text = "";
+  await rewriteJsonl(path, [big, small]);
+  const text = await Deno.readTextFile(path);
+  assert.equal(text, JSON.stringify({ text: "y".repeat(3 << 20) }) + "\n" + '{"n":1}\n');
+});
+
+Deno.test("jsonl: a rewrite whose lines are gone from the file fails, naming it, and leaves the file", async () => {
+  await using t = await tempTree();
+  const path = t.path("r.jsonl");
+  const values = await appendAll(path, 50, 0);
+  const size = (await Deno.stat(path)).size;
+  await Deno.truncate(path, Math.floor(size / 2));
+  const before = await Deno.readTextFile(path);
+  await assert.rejects(
+    () => rewriteJsonl(path, values),
+    (error: unknown) =>
+      error instanceof RagbenchError && error.code === "io" &&
+      error.message.startsWith(
+        `"${path}" changed while the run was writing it: the line at byte `,
+      ) &&
+      error.message.endsWith(
+        " is no longer there (was it edited or cut?), so it was left as it is.",
+      ),
+  );
+  assert.equal(await Deno.readTextFile(path), before);
+  assert.deepEqual([...Deno.readDirSync(t.path("."))].map((e) => e.name), ["r.jsonl"]);
+});
