@@ -247,6 +247,8 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
           resultsPath,
         );
         previous = earlier.results;
+        // Their lines are in the file, and the rewrite reads them back from there.
+        for (const result of previous) trimWrittenResult(result);
         if (earlier.duplicates) {
           io.progress(`resume: ${earlier.duplicates} repeated result lines dropped (first kept)`);
         }

@@ -8,11 +8,12 @@
  * MAX_STEP_CHARS)` reads the same from the first `MAX_STEP_CHARS + 1`
  * characters). Everything the summaries read stays.
  *
- * The line on disk keeps everything: the final rewrite writes the bytes the
- * line was appended as, and `ragbench report RUN_DIR` rebuilds the same
- * files from the file alone (a test holds the two to each other). Only a
- * result whose line was appended by this process may be trimmed: a line
- * read back for `--resume` is written again from its object.
+ * The line on disk keeps everything: the final rewrite writes each line as
+ * it was appended or read back (`jsonl.ts` keeps its bytes or its place in
+ * the file), never from the object, and `ragbench report RUN_DIR` rebuilds
+ * the same files from the file alone (a test holds the two to each other).
+ * Only a result whose line `jsonl.ts` wrote or read may be trimmed: one
+ * appended by this run, or read back for `--resume`.
  *
  * @module
  */

@@ -12,11 +12,12 @@ import { RagbenchError } from "../errors.ts";
 import { describeFsError, writeChunksAtomic } from "../util/fs.ts";
 
 /**
- * Where each appended object's line is, so {@link rewriteJsonl} neither
- * serialises nor encodes a run's results a second time (and never writes a
- * result as the run holds it after writing: `held_result.ts` trims what it
- * keeps). An object is not changed before it is appended (results are final
- * when handed to the sink).
+ * Where each appended or read object's line is, so {@link rewriteJsonl}
+ * neither serialises nor encodes a run's results a second time (and never
+ * writes a result as the run holds it after writing: `held_result.ts` trims
+ * what it keeps). An object is not changed before it is appended (results
+ * are final when handed to the sink). A line read by {@link readJsonl} keeps
+ * only its place.
  *
  * The first {@link HELD_LINE_BYTES} of a writer's lines are kept as their
  * UTF-8 bytes (outside the JavaScript heap); after that only the line's
@@ -141,40 +142,109 @@ export function jsonlWriter(
   };
 }
 
+/** Bytes read at a time when a results file is read back. */
+const READ_CHUNK_BYTES = 1 << 20;
+
 /**
- * Reads the complete lines of a results file. A final line without its
- * newline is dropped (and, with `repair`, cut from the file).
+ * Reads the complete lines of a results file, streamed: the file is never
+ * one string (V8 refuses strings past ~512 MB, and a long run's file can be
+ * larger). A final line without its newline is dropped (and, with `repair`,
+ * cut from the file). Each object's line keeps its place, so a rewrite
+ * writes the line as read, and the run may trim the object it holds.
+ *
+ * @throws {RagbenchError} code "io" when the file cannot be read, "data"
+ *   naming the first line that is not JSON.
  */
+// deno-lint-ignore require-await
 export async function readJsonl(
   path: string,
   options: { repair?: boolean } = {},
 ): Promise<unknown[]> {
-  let text: string;
+  let file: Deno.FsFile;
   try {
-    text = await Deno.readTextFile(path);
+    file = Deno.openSync(path, { read: true });
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return [];
     throw new RagbenchError("io", `Cannot read "${path}": ${describeFsError(error)}.`, {
       cause: error,
     });
   }
-  const end = text.lastIndexOf("\n") + 1;
-  if (end < text.length && options.repair) {
-    await Deno.truncate(path, new TextEncoder().encode(text.slice(0, end)).length);
-  }
   const values: unknown[] = [];
-  text.slice(0, end).split("\n").forEach((line, i) => {
-    if (line.trim() === "") return;
+  const decoder = new TextDecoder();
+  let lineNumber = 0;
+  let lineStart = 0;
+  const addLine = (bytes: Uint8Array) => {
+    lineNumber++;
+    const span = { path, offset: lineStart, length: bytes.length + 1 };
+    lineStart += span.length;
+    const text = decoder.decode(bytes);
+    if (text.trim() === "") return;
+    let value: unknown;
     try {
-      values.push(JSON.parse(line));
+      value = JSON.parse(text);
     } catch {
       throw new RagbenchError(
         "data",
-        `"${path}" line ${i + 1} is not valid JSON; move the file away or fix the line.`,
+        `"${path}" line ${lineNumber} is not valid JSON; move the file away or fix the line.`,
       );
     }
-  });
+    values.push(value);
+    if (typeof value === "object" && value !== null) written.set(value, span);
+  };
+  let partial: Uint8Array[] = [];
+  try {
+    const chunk = new Uint8Array(READ_CHUNK_BYTES);
+    while (true) {
+      const n = readChunk(file, chunk, path);
+      if (n === null) break;
+      const bytes = chunk.subarray(0, n);
+      let from = 0;
+      for (let nl = bytes.indexOf(0x0a); nl !== -1; nl = bytes.indexOf(0x0a, from)) {
+        addLine(
+          partial.length
+            ? joined([...partial, bytes.subarray(from, nl)])
+            : bytes.subarray(from, nl),
+        );
+        partial = [];
+        from = nl + 1;
+      }
+      if (from < n) partial.push(bytes.slice(from));
+    }
+  } finally {
+    file.close();
+  }
+  if (partial.length && options.repair) {
+    try {
+      Deno.truncateSync(path, lineStart);
+    } catch (error) {
+      throw new RagbenchError(
+        "io",
+        `Cannot cut the unfinished last line from "${path}": ${describeFsError(error)}.`,
+        { cause: error },
+      );
+    }
+  }
   return values;
+}
+
+function readChunk(file: Deno.FsFile, into: Uint8Array, path: string): number | null {
+  try {
+    return file.readSync(into);
+  } catch (error) {
+    throw new RagbenchError("io", `Cannot read "${path}": ${describeFsError(error)}.`, {
+      cause: error,
+    });
+  }
+}
+
+function joined(pieces: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.length;
+  }
+  return out;
 }
 
 /**

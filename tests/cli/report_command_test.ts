@@ -62,6 +62,30 @@ Deno.test("what a run keeps of its results once written is enough: the file hold
   }
 });
 
+Deno.test("a resumed run holds its earlier results trimmed too, and its file keeps their lines whole", async () => {
+  await using t = await tempTree();
+  const out = join(t.dir, "run");
+  const config = join(ROOT, "configs/all.yaml");
+  assert.equal((await runCli(["run", config, "--mock", "--out", out, "--quiet"])).code, 0);
+  const path = join(out, "per_question_results.jsonl");
+  const whole = Deno.readTextFileSync(path);
+  const files = [...REPORT_FILES, "tool_usage.csv"];
+  const before = new Map(files.map((f) => [f, Deno.readTextFileSync(join(out, f))]));
+  // Keep the lines with tool data and drop the rest: the resumed run reads the first back, trims
+  // them as it holds them, runs the others again, and rewrites the file sorted.
+  const lines = whole.trimEnd().split("\n");
+  const kept = lines.filter((line) => /"data":/.test(line));
+  assert.ok(kept.length > 5 && kept.length < lines.length, `${kept.length} of ${lines.length}`);
+  Deno.writeTextFileSync(path, kept.join("\n") + "\n");
+  const resumed = await runCli(["run", config, "--mock", "--resume", out, "--quiet"]);
+  assert.equal(resumed.code, 0, resumed.stderr);
+  const timing = (text: string) => text.replace(/"latency_ms":[0-9.e+-]+/g, '"latency_ms":0');
+  assert.equal(timing(Deno.readTextFileSync(path)), timing(whole));
+  for (const f of ["recommendation.json", "tool_usage.csv"]) {
+    assert.equal(timing(Deno.readTextFileSync(join(out, f))), timing(before.get(f)!), f);
+  }
+});
+
 Deno.test("report keeps the later of two lines for one system, question and repeat", async () => {
   await using t = await tempTree();
   const out = join(t.dir, "run");

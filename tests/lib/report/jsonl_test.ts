@@ -186,3 +186,68 @@ Deno.test("jsonl: a rewrite whose lines are gone from the file fails, naming it,
   assert.equal(await Deno.readTextFile(path), before);
   assert.deepEqual([...Deno.readDirSync(t.path("."))].map((e) => e.name), ["r.jsonl"]);
 });
+
+Deno.test("jsonl: lines longer than a read, across its edges, are read whole; a rewrite writes them as read", async () => {
+  // Three lines of ~700 KB around 1 MiB reads, one in unusual spacing, one blank line between.
+  const big = (n: number) => `{"n": ${n},  "text": "${"é".repeat(350_000)}"}`;
+  const text = `${big(1)}\n\n${big(2)}\n{"n":3}\n${big(4)}\n`;
+  await using t = await tempTree({ "r.jsonl": text });
+  const path = t.path("r.jsonl");
+  const values = await readJsonl(path) as { n: number; text?: string }[];
+  assert.deepEqual(values.map((v) => v.n), [1, 2, 3, 4]);
+  assert.equal(values[1].text, "é".repeat(350_000));
+  for (const v of values) v.text = "trimmed";
+  await rewriteJsonl(path, [values[3], values[2], values[0], values[1]]);
+  assert.equal(Deno.readTextFileSync(path), `${big(4)}\n{"n":3}\n${big(1)}\n${big(2)}\n`);
+});
+
+Deno.test("jsonl: a cut-off last line longer than a read is dropped, and repaired away to the byte", async () => {
+  const whole = `{"n":1}\n{"é":"${"x".repeat(10)}"}\n`;
+  await using t = await tempTree({ "r.jsonl": whole + `{"n":3,"text":"${"y".repeat(2_500_000)}` });
+  const path = t.path("r.jsonl");
+  assert.deepEqual(await readJsonl(path, { repair: true }), [{ n: 1 }, { "é": "x".repeat(10) }]);
+  assert.equal(Deno.readTextFileSync(path), whole);
+});
+
+Deno.test("jsonl: a line that is not JSON is named by its number, past the first read", async () => {
+  const lines = Array.from(
+    { length: 3_000 },
+    (_, i) => JSON.stringify({ i, pad: "z".repeat(500) }),
+  );
+  lines[2_500] = "{not json";
+  await using t = await tempTree({ "r.jsonl": lines.join("\n") + "\n" });
+  await assert.rejects(
+    () => readJsonl(t.path("r.jsonl")),
+    (error: unknown) =>
+      error instanceof RagbenchError && error.code === "data" &&
+      error.message ===
+        `"${t.path("r.jsonl")}" line 2501 is not valid JSON; move the file away or fix the line.`,
+  );
+});
+
+Deno.test("jsonl: a results file is never read as one string (100 MB of lines under a 48 MB heap)", async () => {
+  // Each line a small object padded with spaces: the values are small, the file is not. Read as one
+  // string (as before) it cannot fit the heap; streamed it does.
+  await using t = await tempTree();
+  const path = t.path("big.jsonl");
+  {
+    using file = Deno.openSync(path, { write: true, create: true });
+    const line = new TextEncoder().encode(`{"n":1}${" ".repeat(1_000)}\n`);
+    const block = new Uint8Array(line.length * 1_000);
+    for (let i = 0; i < 1_000; i++) block.set(line, i * line.length);
+    for (let i = 0; i < 100; i++) file.writeSync(block);
+  }
+  const module = new URL("../../../lib/report/jsonl.ts", import.meta.url).href;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      "--v8-flags=--max-old-space-size=48",
+      `const { readJsonl } = await import(${JSON.stringify(module)});` +
+      `console.log((await readJsonl(${JSON.stringify(path)})).length);`,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(out.success, new TextDecoder().decode(out.stderr).slice(0, 2_000));
+  assert.equal(new TextDecoder().decode(out.stdout).trim(), "100000");
+});
