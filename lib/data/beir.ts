@@ -282,7 +282,7 @@ async function* readLines(
     if (!(error instanceof TypeError)) throw error;
     // Only on this error path: read the file again to say exactly where.
     const decoded = decodeUtf8(await Deno.readFile(file));
-    if ("text" in decoded) throw error;
+    if ("text" in decoded || "tooLong" in decoded) throw error;
     throw new ConfigError(subject, [{
       position: { file, line: decoded.line },
       message: `${describeUtf8Problem(decoded)}; save it as UTF-8`,

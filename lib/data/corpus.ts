@@ -18,7 +18,9 @@ import { basename, extname } from "../util/paths.ts";
 import { z } from "zod";
 import { RagbenchError } from "../errors.ts";
 import type { Cell, Corpus, Document, Table } from "../types.ts";
+import { eachLine } from "../util/byte_lines.ts";
 import { describeFsError } from "../util/fs.ts";
+import { describeUtf8Problem, firstInvalidUtf8, looksBinary } from "../util/utf8.ts";
 import { type LoadReporter, type ProgressSink, slowLoadReporter } from "../util/load_progress.ts";
 import { listCorpusFiles, readCorpusText, type SkippedFile } from "./corpus_files.ts";
 
@@ -149,16 +151,11 @@ async function loadBeirSource(folder: string): Promise<LoadedCorpus> {
 }
 
 async function loadDocumentList(path: string): Promise<Document[]> {
-  const text = await readFile(path);
   let items: unknown[];
   if (extname(path).toLowerCase() === ".jsonl") {
-    items = [];
-    text.split("\n").forEach((line, i) => {
-      if (line.trim() === "") return;
-      items.push(parseJson(line, `${path}:${i + 1}`));
-    });
+    items = readJsonlItems(path);
   } else {
-    const value = parseJson(text, path);
+    const value = parseJson(await readFile(path), path);
     if (!Array.isArray(value)) {
       throw dataError(
         `Cannot load corpus "${path}": expected a JSON list of documents ({id, title, text}), got ${typeof value}.`,
@@ -296,12 +293,50 @@ function titleOf(text: string, ext: string, id: string): string {
 }
 
 async function readFile(path: string): Promise<string> {
-  const read = await readCorpusText(path);
+  const read = await readCorpusText(path, "write it as JSONL instead, one document a line");
   if (typeof read === "string") return read;
-  throw dataError(
+  throw binaryListError(path);
+}
+
+function binaryListError(path: string): RagbenchError {
+  return dataError(
     `Cannot load corpus "${path}": it is a binary file (a NUL byte in its first 8 KB), ` +
       "not a JSON list of documents.",
   );
+}
+
+/**
+ * The items of a JSONL corpus file, read a line at a time: such a file may
+ * hold more text than one string can (see `byte_lines.ts`).
+ */
+function readJsonlItems(path: string): unknown[] {
+  const items: unknown[] = [];
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  try {
+    using file = Deno.openSync(path, { read: true });
+    eachLine(file, (bytes, offset, number) => {
+      let line: string;
+      try {
+        line = decoder.decode(bytes);
+      } catch {
+        const problem = { offset: offset + firstInvalidUtf8(bytes), line: number };
+        throw dataError(
+          `Cannot read corpus file "${path}": ${describeUtf8Problem(problem)}; ` +
+            "save it as UTF-8, or remove it from the corpus folder.",
+        );
+      }
+      if (line.trim() !== "") items.push(parseJson(line, `${path}:${number}`));
+    }, {
+      unfinished: true,
+      onFirstChunk: (bytes) => {
+        if (looksBinary(bytes)) throw binaryListError(path);
+      },
+    });
+  } catch (error) {
+    if (error instanceof RagbenchError) throw error;
+    throw dataError(`Cannot read corpus file "${path}": ${describeFsError(error)}.`, error);
+  }
+  return items;
 }
 
 function parseJson(text: string, where: string): unknown {

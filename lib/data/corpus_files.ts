@@ -18,7 +18,7 @@ import { join, sep } from "../util/paths.ts";
 import { relativePath } from "../util/paths.ts";
 import { RagbenchError } from "../errors.ts";
 import { describeFsError } from "../util/fs.ts";
-import { decodeUtf8, describeUtf8Problem, looksBinary } from "../util/utf8.ts";
+import { decodeUtf8, describeTextProblem, looksBinary } from "../util/utf8.ts";
 
 /** Why a file of a corpus folder is not in the corpus. */
 export type SkipReason =
@@ -146,7 +146,10 @@ async function followLink(
  *
  * @throws {RagbenchError} (code "data") when it cannot be read or is not UTF-8.
  */
-export async function readCorpusText(path: string): Promise<string | { binary: true }> {
+export async function readCorpusText(
+  path: string,
+  tooLongAdvice = "split it into smaller documents",
+): Promise<string | { binary: true }> {
   let bytes: Uint8Array;
   try {
     bytes = await Deno.readFile(path);
@@ -156,10 +159,10 @@ export async function readCorpusText(path: string): Promise<string | { binary: t
   if (looksBinary(bytes)) return { binary: true };
   const decoded = decodeUtf8(bytes);
   if ("text" in decoded) return decoded.text;
-  throw dataError(
-    `Cannot read corpus file "${path}": ${describeUtf8Problem(decoded)}; ` +
-      "save it as UTF-8, or remove it from the corpus folder.",
-  );
+  const problem = "tooLong" in decoded
+    ? describeTextProblem(decoded, tooLongAdvice)
+    : `${describeTextProblem(decoded, tooLongAdvice)}, or remove it from the corpus folder`;
+  throw dataError(`Cannot read corpus file "${path}": ${problem}.`);
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 
 import { RagbenchError } from "../errors.ts";
+import { eachLine, type LinesRead, type ReadableFile } from "../util/byte_lines.ts";
 import { describeFsError, writeChunksAtomic } from "../util/fs.ts";
 
 /**
@@ -142,15 +143,12 @@ export function jsonlWriter(
   };
 }
 
-/** Bytes read at a time when a results file is read back. */
-const READ_CHUNK_BYTES = 1 << 20;
-
 /**
- * Reads the complete lines of a results file, streamed: the file is never
- * one string (V8 refuses strings past ~512 MB, and a long run's file can be
- * larger). A final line without its newline is dropped (and, with `repair`,
- * cut from the file). Each object's line keeps its place, so a rewrite
- * writes the line as read, and the run may trim the object it holds.
+ * Reads the complete lines of a results file, streamed (`byte_lines.ts`):
+ * the file is never one string, and a long run's file can be larger than
+ * one string may be. A final line without its newline is dropped (and, with
+ * `repair`, cut from the file). Each object's line keeps its place, so a
+ * rewrite writes the line as read, and the run may trim the object it holds.
  *
  * @throws {RagbenchError} code "io" when the file cannot be read, "data"
  *   naming the first line that is not JSON.
@@ -171,51 +169,31 @@ export async function readJsonl(
   }
   const values: unknown[] = [];
   const decoder = new TextDecoder();
-  let lineNumber = 0;
-  let lineStart = 0;
-  const addLine = (bytes: Uint8Array) => {
-    lineNumber++;
-    const span = { path, offset: lineStart, length: bytes.length + 1 };
-    lineStart += span.length;
-    const text = decoder.decode(bytes);
-    if (text.trim() === "") return;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new RagbenchError(
-        "data",
-        `"${path}" line ${lineNumber} is not valid JSON; move the file away or fix the line.`,
-      );
-    }
-    values.push(value);
-    if (typeof value === "object" && value !== null) written.set(value, span);
-  };
-  let partial: Uint8Array[] = [];
+  let read: LinesRead;
   try {
-    const chunk = new Uint8Array(READ_CHUNK_BYTES);
-    while (true) {
-      const n = readChunk(file, chunk, path);
-      if (n === null) break;
-      const bytes = chunk.subarray(0, n);
-      let from = 0;
-      for (let nl = bytes.indexOf(0x0a); nl !== -1; nl = bytes.indexOf(0x0a, from)) {
-        addLine(
-          partial.length
-            ? joined([...partial, bytes.subarray(from, nl)])
-            : bytes.subarray(from, nl),
+    read = eachLine(readingFile(file, path), (bytes, offset, number) => {
+      const text = decoder.decode(bytes);
+      if (text.trim() === "") return;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        throw new RagbenchError(
+          "data",
+          `"${path}" line ${number} is not valid JSON; move the file away or fix the line.`,
         );
-        partial = [];
-        from = nl + 1;
       }
-      if (from < n) partial.push(bytes.slice(from));
-    }
+      values.push(value);
+      if (typeof value === "object" && value !== null) {
+        written.set(value, { path, offset, length: bytes.length + 1 });
+      }
+    });
   } finally {
     file.close();
   }
-  if (partial.length && options.repair) {
+  if (read.unfinished > 0 && options.repair) {
     try {
-      Deno.truncateSync(path, lineStart);
+      Deno.truncateSync(path, read.end);
     } catch (error) {
       throw new RagbenchError(
         "io",
@@ -227,24 +205,19 @@ export async function readJsonl(
   return values;
 }
 
-function readChunk(file: Deno.FsFile, into: Uint8Array, path: string): number | null {
-  try {
-    return file.readSync(into);
-  } catch (error) {
-    throw new RagbenchError("io", `Cannot read "${path}": ${describeFsError(error)}.`, {
-      cause: error,
-    });
-  }
-}
-
-function joined(pieces: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const piece of pieces) {
-    out.set(piece, at);
-    at += piece.length;
-  }
-  return out;
+/** The file, its read errors said as io errors naming it. */
+function readingFile(file: Deno.FsFile, path: string): ReadableFile {
+  return {
+    readSync(into) {
+      try {
+        return file.readSync(into);
+      } catch (error) {
+        throw new RagbenchError("io", `Cannot read "${path}": ${describeFsError(error)}.`, {
+          cause: error,
+        });
+      }
+    },
+  };
 }
 
 /**

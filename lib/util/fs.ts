@@ -12,7 +12,7 @@
  */
 
 import { RagbenchError } from "../errors.ts";
-import { BINARY_SNIFF_BYTES, decodeUtf8, describeUtf8Problem } from "./utf8.ts";
+import { BINARY_SNIFF_BYTES, decodeUtf8, describeTextProblem } from "./utf8.ts";
 
 /** A short, user-facing reason for a file-system error. */
 export function describeFsError(error: unknown): string {
@@ -59,7 +59,9 @@ export async function readTextFile(path: string, subject: string): Promise<strin
   if ("text" in decoded) return decoded.text;
   throw new RagbenchError(
     "config",
-    `Cannot read ${subject} "${path}": ${describeUtf8Problem(decoded)}; save it as UTF-8.`,
+    `Cannot read ${subject} "${path}": ${
+      describeTextProblem(decoded, "split it into smaller files")
+    }.`,
   );
 }
 

@@ -17,16 +17,53 @@ export interface Utf8Problem {
   line: number;
 }
 
-/** The text of `bytes` (a leading BOM dropped), or where it is not UTF-8. */
-export function decodeUtf8(bytes: Uint8Array): { text: string } | Utf8Problem {
+/**
+ * UTF-8 bytes too many for one JavaScript string: V8 refuses a string past
+ * 2^29 − 24 characters (~512 MB of ASCII), so such a file must be read in pieces.
+ */
+export interface TooLongText {
+  tooLong: true;
+  bytes: number;
+}
+
+/**
+ * The text of `bytes` (a leading BOM dropped), where it is not UTF-8, or that
+ * it is too long. `decode` is the strict decoder (a seam for tests: a real
+ * too-long text takes ~1.6 GB to try).
+ */
+export function decodeUtf8(
+  bytes: Uint8Array,
+  decode: (bytes: Uint8Array) => string = strictDecode,
+): { text: string } | Utf8Problem | TooLongText {
   try {
-    return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
+    return { text: decode(bytes) };
   } catch {
     const offset = firstInvalidUtf8(bytes);
+    // All of it is UTF-8: the decoder failed for the string's length.
+    if (offset === bytes.length) return { tooLong: true, bytes: bytes.length };
     let line = 1;
     for (let i = 0; i < offset; i++) if (bytes[i] === 0x0a) line++;
     return { offset, line };
   }
+}
+
+/**
+ * What is wrong with a file's text, and what to do: save it as UTF-8, or
+ * (for text too long to be one string) `tooLongAdvice`.
+ */
+export function describeTextProblem(
+  problem: Utf8Problem | TooLongText,
+  tooLongAdvice: string,
+): string {
+  if ("tooLong" in problem) {
+    const mb = Math.round(problem.bytes / 1e6);
+    return `at ${mb} MB it holds more text than one string can (about 536 million characters); ${tooLongAdvice}`;
+  }
+  return `${describeUtf8Problem(problem)}; save it as UTF-8`;
+}
+
+function strictDecode(bytes: Uint8Array): string {
+  return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
 }
 
 /** True when a NUL byte stands in the first {@link BINARY_SNIFF_BYTES} bytes (as git and grep judge). */

@@ -247,3 +247,94 @@ Deno.test("corpus: a slow folder load reports files read and the end", async () 
     "corpus: loaded 1200 documents and 0 tables in 2.8 s",
   ]);
 });
+
+Deno.test("corpus: a JSONL list is read a line at a time: lines across read edges, blank lines, CRLF and a last line without a newline", async () => {
+  const doc = (i: number) =>
+    JSON.stringify({ id: `d${i}`, text: `é ${"word ".repeat(i * 40_000)}` });
+  // Lines of 0-1.6 MB: several cross the 1 MiB reads.
+  const text = [doc(0), "", doc(1) + "\r", doc(2), "   ", doc(3), doc(4)].join("\n");
+  await using t = await tempTree({ "c.jsonl": text });
+  const { corpus } = await loadCorpus(t.path("c.jsonl"));
+  assert.deepEqual(corpus.documents.map((d) => d.id), ["d0", "d1", "d2", "d3", "d4"]);
+  assert.equal(corpus.documents[4].text, `é ${"word ".repeat(160_000)}`);
+  assert.equal(corpus.documents[0].source, "c.jsonl");
+});
+
+Deno.test("corpus: in a JSONL list, invalid UTF-8 past the first read and bad JSON are placed by byte and line", async () => {
+  const first = JSON.stringify({ id: "a", text: "x".repeat(1_200_000) }) + "\n";
+  const bytes = [
+    ...new TextEncoder().encode(first + '{"id": "b", "text": "caf'),
+    0xe9,
+    ...new TextEncoder().encode('"}\n'),
+  ];
+  await using t = await tempTree({
+    "bad.jsonl": '{"id": "a", "text": "x"}\n{"id": "b", "text": oops}\n',
+  });
+  await Deno.writeFile(t.path("latin1.jsonl"), new Uint8Array(bytes));
+  await assert.rejects(
+    () => loadCorpus(t.path("latin1.jsonl")),
+    (error: Error) => {
+      assert.ok(error instanceof RagbenchError);
+      assert.equal(
+        error.message,
+        `Cannot read corpus file "${t.path("latin1.jsonl")}": it is not valid UTF-8 (byte ${
+          new TextEncoder().encode(first).length + 24
+        }, line 2); save it as UTF-8, or remove it from the corpus folder.`,
+      );
+      return true;
+    },
+  );
+  await assert.rejects(
+    () => loadCorpus(t.path("bad.jsonl")),
+    (error: Error) =>
+      error instanceof RagbenchError && error.message.startsWith(
+        `Cannot load corpus "${t.path("bad.jsonl")}:2": invalid JSON (`,
+      ),
+  );
+});
+
+Deno.test("corpus: a binary JSONL file is refused as binary", async () => {
+  await using t = await tempTree({});
+  await Deno.writeFile(t.path("c.jsonl"), new Uint8Array([0x7b, 0x00, 0x7d, 0x0a]));
+  await assert.rejects(
+    () => loadCorpus(t.path("c.jsonl")),
+    (error: Error) =>
+      error instanceof RagbenchError &&
+      error.message ===
+        `Cannot load corpus "${
+          t.path("c.jsonl")
+        }": it is a binary file (a NUL byte in its first 8 KB), not a JSON list of documents.`,
+  );
+});
+
+Deno.test("corpus: a JSONL list is never read as one string (100 MB of lines under a 48 MB heap)", async () => {
+  // Small documents padded with spaces after each object: the documents fit the heap, the file
+  // as one string does not. V8 refuses any string past ~536 million characters, so a JSONL corpus
+  // larger than that could not load at all (and was reported as invalid UTF-8).
+  await using t = await tempTree();
+  const path = t.path("c.jsonl");
+  {
+    using file = Deno.openSync(path, { write: true, create: true });
+    const encoder = new TextEncoder();
+    for (let block = 0; block < 100; block++) {
+      const lines = Array.from(
+        { length: 1_000 },
+        (_, i) => `{"id":"d${block * 1_000 + i}","text":"t"}${" ".repeat(1_000)}\n`,
+      );
+      file.writeSync(encoder.encode(lines.join("")));
+    }
+  }
+  const module = new URL("../../../lib/data/corpus.ts", import.meta.url).href;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      "--v8-flags=--max-old-space-size=48",
+      `const { loadCorpus } = await import(${JSON.stringify(module)});` +
+      `console.log((await loadCorpus(${JSON.stringify(path)})).corpus.documents.length);`,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(out.success, new TextDecoder().decode(out.stderr).slice(0, 2_000));
+  assert.equal(new TextDecoder().decode(out.stdout).trim(), "100000");
+});

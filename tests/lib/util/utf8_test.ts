@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { decodeUtf8, firstInvalidUtf8, looksBinary } from "../../../lib/util/utf8.ts";
+import {
+  decodeUtf8,
+  describeTextProblem,
+  firstInvalidUtf8,
+  looksBinary,
+} from "../../../lib/util/utf8.ts";
 
 const bytes = (...b: number[]) => new Uint8Array(b);
 
@@ -27,4 +32,24 @@ Deno.test("utf8: a NUL byte in the first 8 KB makes a file binary, later ones do
   const late = new Uint8Array(9000).fill(0x61);
   late[8500] = 0;
   assert.ok(!looksBinary(late));
+});
+
+Deno.test("utf8: valid bytes the decoder still refuses are text too long for one string, not bad UTF-8", () => {
+  const tooLong = () => {
+    throw new RangeError("failed to allocate string; buffer exceeds maximum length");
+  };
+  const bytes = new TextEncoder().encode('{"id": "a"}\n');
+  const problem = decodeUtf8(bytes, tooLong);
+  assert.deepEqual(problem, { tooLong: true, bytes: bytes.length });
+  assert.equal(
+    describeTextProblem({ tooLong: true, bytes: 610_377_780 }, "write it as JSONL"),
+    "at 610 MB it holds more text than one string can (about 536 million characters); write it as JSONL",
+  );
+  // Bytes that are not UTF-8 are still reported where they are.
+  const bad = new Uint8Array([0x61, 0x0a, 0xff]);
+  assert.deepEqual(decodeUtf8(bad, tooLong), { offset: 2, line: 2 });
+  assert.equal(
+    describeTextProblem({ offset: 2, line: 2 }, "unused"),
+    "it is not valid UTF-8 (byte 2, line 2); save it as UTF-8",
+  );
 });
