@@ -14,18 +14,7 @@ import {
   resolvePath,
   windowsPathFunctions,
 } from "../../../lib/util/paths.ts";
-
-/** A small deterministic generator (the same paths every run). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+import { createRng } from "../../../lib/util/prng.ts";
 
 const PIECES = [
   "",
@@ -45,7 +34,7 @@ const PIECES = [
 
 /** Paths built from the pieces that trip path code: dots, empty segments, runs of slashes. */
 function paths(count: number, seed: number): string[] {
-  const next = random(seed);
+  const next = createRng(seed);
   const out: string[] = ["", "/", "//", "///", ".", "..", "./", "../", "a", "/a", "//a", "a//b"];
   while (out.length < count) {
     const n = Math.floor(next() * 5);
