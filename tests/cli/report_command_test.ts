@@ -84,6 +84,15 @@ Deno.test("a resumed run holds its earlier results trimmed too, and its file kee
   for (const f of ["recommendation.json", "tool_usage.csv"]) {
     assert.equal(timing(Deno.readTextFileSync(join(out, f))), timing(before.get(f)!), f);
   }
+  // What it held of its earlier results is enough for the report too: it is the report that
+  // report RUN_DIR makes of the file.
+  const resumedFiles = new Map(files.map((f) => [f, Deno.readTextFileSync(join(out, f))]));
+  assert.match(resumedFiles.get("report.html")!, /Eiffel/);
+  for (const f of files) Deno.removeSync(join(out, f));
+  assert.equal((await runCli(["report", out])).code, 0);
+  for (const f of files) {
+    assert.equal(Deno.readTextFileSync(join(out, f)), resumedFiles.get(f), `${f} differs`);
+  }
 });
 
 Deno.test("report keeps the later of two lines for one system, question and repeat", async () => {
