@@ -55,11 +55,7 @@ Deno.test("what a run keeps of its results once written is enough: the file hold
     .filter((step: { type: string }) => step.type === "tool");
   assert.ok(steps.some((s: { result: { output: string } }) => s.result.output.length > 1000));
   assert.ok(steps.some((s: { result: { data?: unknown } }) => s.result.data !== undefined));
-  for (const f of files) Deno.removeSync(join(out, f));
-  assert.equal((await runCli(["report", out])).code, 0);
-  for (const f of files) {
-    assert.equal(Deno.readTextFileSync(join(out, f)), before.get(f), `${f} differs`);
-  }
+  await assertReportRebuilds(out, before);
 });
 
 Deno.test("a resumed run holds its earlier results trimmed too, and its file keeps their lines whole", async () => {
@@ -88,12 +84,17 @@ Deno.test("a resumed run holds its earlier results trimmed too, and its file kee
   // report RUN_DIR makes of the file.
   const resumedFiles = new Map(files.map((f) => [f, Deno.readTextFileSync(join(out, f))]));
   assert.match(resumedFiles.get("report.html")!, /Eiffel/);
-  for (const f of files) Deno.removeSync(join(out, f));
-  assert.equal((await runCli(["report", out])).code, 0);
-  for (const f of files) {
-    assert.equal(Deno.readTextFileSync(join(out, f)), resumedFiles.get(f), `${f} differs`);
-  }
+  await assertReportRebuilds(out, resumedFiles);
 });
+
+/** Removes the files of `before` from the run in `out`; report RUN_DIR must write them as they were. */
+async function assertReportRebuilds(out: string, before: Map<string, string>): Promise<void> {
+  for (const f of before.keys()) Deno.removeSync(join(out, f));
+  assert.equal((await runCli(["report", out])).code, 0);
+  for (const [f, text] of before) {
+    assert.equal(Deno.readTextFileSync(join(out, f)), text, `${f} differs`);
+  }
+}
 
 Deno.test("report keeps the later of two lines for one system, question and repeat", async () => {
   await using t = await tempTree();
