@@ -15,8 +15,7 @@
  * @module
  */
 
-import { isAbsolute, join } from "../util/paths.ts";
-import { resolvePath } from "../util/paths.ts";
+import { isAbsolute, join, resolvePath } from "../util/paths.ts";
 import { RagbenchError } from "../errors.ts";
 
 /** The environment variables that may locate the cache folder, in the order consulted. */

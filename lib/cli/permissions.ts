@@ -10,9 +10,7 @@
  * @module
  */
 
-import { isAbsolute } from "../util/paths.ts";
-import { relativePath, resolvePath } from "../util/paths.ts";
-import { fileURLToPath } from "../util/paths.ts";
+import { fileURLToPath, isAbsolute, relativePath, resolvePath } from "../util/paths.ts";
 import type { Config } from "../config/load.ts";
 import { corpusSourcePath } from "../data/corpus.ts";
 import { questionSourcePath } from "../data/questions.ts";

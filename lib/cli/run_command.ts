@@ -11,8 +11,7 @@
  * @module
  */
 
-import { join } from "../util/paths.ts";
-import { relativePath } from "../util/paths.ts";
+import { join, relativePath } from "../util/paths.ts";
 import { describeSkipped } from "../data/corpus.ts";
 import { RagbenchError, UsageError } from "../errors.ts";
 import { createModels, describeModel } from "../llm/select.ts";

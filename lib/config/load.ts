@@ -8,8 +8,7 @@
  * @module
  */
 
-import { dirname, isAbsolute } from "../util/paths.ts";
-import { resolvePath } from "../util/paths.ts";
+import { dirname, isAbsolute, resolvePath } from "../util/paths.ts";
 import type { z } from "zod";
 import type { CorpusSource } from "../data/corpus.ts";
 import type { QuestionSource } from "../data/questions.ts";

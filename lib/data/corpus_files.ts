@@ -14,8 +14,7 @@
  * @module
  */
 
-import { join, sep } from "../util/paths.ts";
-import { relativePath } from "../util/paths.ts";
+import { join, relativePath, sep } from "../util/paths.ts";
 import { RagbenchError } from "../errors.ts";
 import { describeFsError } from "../util/fs.ts";
 import { decodeUtf8, describeTextProblem, looksBinary } from "../util/utf8.ts";

@@ -8,11 +8,10 @@
  * @module
  */
 
-import { join } from "../util/paths.ts";
+import { join, relativePath } from "../util/paths.ts";
 import { RagbenchError } from "../errors.ts";
 import { describeFsError } from "../util/fs.ts";
 import { canonicalJson } from "../util/canonical_json.ts";
-import { relativePath } from "../util/paths.ts";
 import { createSha256, sha256, useNativeSha256 } from "../util/sha256.ts";
 
 /**

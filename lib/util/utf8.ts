@@ -19,7 +19,7 @@ export interface Utf8Problem {
 
 /**
  * UTF-8 bytes too many for one JavaScript string: V8 refuses a string past
- * 2^29 − 24 characters (~512 MB of ASCII), so such a file must be read in pieces.
+ * 2^29 − 24 characters (~536 million), so such a file must be read in pieces.
  */
 export interface TooLongText {
   tooLong: true;
