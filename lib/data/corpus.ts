@@ -20,7 +20,7 @@ import { RagbenchError } from "../errors.ts";
 import type { Cell, Corpus, Document, Table } from "../types.ts";
 import { eachLine } from "../util/byte_lines.ts";
 import { describeFsError } from "../util/fs.ts";
-import { describeUtf8Problem, firstInvalidUtf8, looksBinary } from "../util/utf8.ts";
+import { decodeUtf8, describeTextProblem, describeUtf8Problem, looksBinary } from "../util/utf8.ts";
 import { type LoadReporter, type ProgressSink, slowLoadReporter } from "../util/load_progress.ts";
 import { listCorpusFiles, readCorpusText, type SkippedFile } from "./corpus_files.ts";
 
@@ -311,20 +311,25 @@ function binaryListError(path: string): RagbenchError {
  */
 function readJsonlItems(path: string): unknown[] {
   const items: unknown[] = [];
-  const decoder = new TextDecoder("utf-8", { fatal: true });
   try {
     using file = Deno.openSync(path, { read: true });
     eachLine(file, (bytes, offset, number) => {
-      let line: string;
-      try {
-        line = decoder.decode(bytes);
-      } catch {
-        const problem = { offset: offset + firstInvalidUtf8(bytes), line: number };
+      const decoded = decodeUtf8(bytes);
+      if ("tooLong" in decoded) {
+        throw dataError(
+          `Cannot read corpus file "${path}": line ${number}: ${
+            describeTextProblem(decoded, "split the document")
+          }.`,
+        );
+      }
+      if (!("text" in decoded)) {
+        const problem = { offset: offset + decoded.offset, line: number };
         throw dataError(
           `Cannot read corpus file "${path}": ${describeUtf8Problem(problem)}; ` +
             "save it as UTF-8, or remove it from the corpus folder.",
         );
       }
+      const line = decoded.text;
       if (line.trim() !== "") items.push(parseJson(line, `${path}:${number}`));
     }, {
       unfinished: true,
