@@ -20,6 +20,7 @@ import { join } from "../util/paths.ts";
 import { parse as parseYaml } from "yaml";
 import { RagbenchError } from "../errors.ts";
 import type { QuestionResult, Step } from "../types.ts";
+import { eachLine } from "../util/byte_lines.ts";
 import { describeFsError } from "../util/fs.ts";
 import { LineEmbedder } from "./html/question_data.ts";
 import { MANIFEST_FILE, parseManifest } from "../run/manifest.ts";
@@ -140,13 +141,14 @@ async function readResolvedConfig(dir: string): Promise<ResolvedConfig | null> {
   }
 }
 
+// deno-lint-ignore require-await
 async function readLines(
   path: string,
   embedded: LineEmbedder,
 ): Promise<{ lines: QuestionResult[]; duplicates: number }> {
   let file: Deno.FsFile;
   try {
-    file = await Deno.open(path);
+    file = Deno.openSync(path, { read: true });
   } catch (error) {
     throw new RagbenchError(
       "io",
@@ -157,10 +159,9 @@ async function readLines(
   const byKey = new Map<string, number>();
   const lines: QuestionResult[] = [];
   let duplicates = 0;
-  let rest = "";
-  let lineNumber = 0;
-  const take = (text: string) => {
-    lineNumber++;
+  const decoder = new TextDecoder();
+  const take = (bytes: Uint8Array, _offset: number, lineNumber: number) => {
+    const text = decoder.decode(bytes);
     if (text.trim() === "") return;
     let value: QuestionResult;
     try {
@@ -187,22 +188,15 @@ async function readLines(
       duplicates++;
     }
   };
-  const decoder = new TextDecoderStream();
-  for await (const chunk of file.readable.pipeThrough(decoder)) {
-    let start = 0;
-    let newline = chunk.indexOf("\n");
-    if (newline === -1) {
-      rest += chunk;
-      continue;
-    }
-    take(rest + chunk.slice(0, newline));
-    rest = "";
-    start = newline + 1;
-    while ((newline = chunk.indexOf("\n", start)) !== -1) {
-      take(chunk.slice(start, newline));
-      start = newline + 1;
-    }
-    rest = chunk.slice(start);
+  try {
+    eachLine(file, take);
+  } catch (error) {
+    if (error instanceof RagbenchError) throw error;
+    throw new RagbenchError("io", `Cannot read "${path}": ${describeFsError(error)}.`, {
+      cause: error,
+    });
+  } finally {
+    file.close();
   }
   return { lines, duplicates };
 }
