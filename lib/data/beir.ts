@@ -27,11 +27,11 @@
 
 import { join } from "../util/paths.ts";
 import { z } from "zod";
-import { ConfigError, IssueList } from "../errors.ts";
+import { ConfigError, IssueList, RagbenchError } from "../errors.ts";
 import type { Document } from "../types.ts";
 import { describeFsError } from "../util/fs.ts";
-import { decodeUtf8, describeUtf8Problem } from "../util/utf8.ts";
-import { TextLineStream } from "../util/text_lines.ts";
+import { byteLines } from "../util/byte_lines.ts";
+import { describeTextProblem, describeUtf8Problem, firstInvalidUtf8 } from "../util/utf8.ts";
 import { type Evidence, MAX_GRADE, type Question } from "./question_schema.ts";
 
 /** File names inside a BEIR folder. */
@@ -78,13 +78,14 @@ export interface BeirQuestions {
  *
  * @throws {ConfigError} (subject "corpus") naming the file and line of each problem.
  */
+// deno-lint-ignore require-await
 export async function loadBeirCorpus(folder: string): Promise<BeirCorpus> {
   const file = join(folder, BEIR_FILES.corpus);
   const issues = new IssueList("corpus");
   const documents: Document[] = [];
   const lineOf = new Map<string, number>();
   let empty = 0;
-  for await (const { line, number } of readLines(file, "corpus")) {
+  for (const { line, number } of readLines(file, "corpus")) {
     const doc = parseLine(line, number, file, corpusLine, issues);
     if (doc === undefined) continue;
     const previous = lineOf.get(doc._id);
@@ -110,6 +111,7 @@ export async function loadBeirCorpus(folder: string): Promise<BeirCorpus> {
  *
  * @throws {ConfigError} (subject "questions") naming the file and line of each problem.
  */
+// deno-lint-ignore require-await
 export async function loadBeirQuestions(
   folder: string,
   split: string,
@@ -119,7 +121,7 @@ export async function loadBeirQuestions(
   const qrelsFile = join(folder, BEIR_FILES.qrelsFolder, `${split}.tsv`);
   const issues = new IssueList("questions");
   const queries = new Map<string, { text: string; line: number }>();
-  for await (const { line, number } of readLines(queriesFile, "questions")) {
+  for (const { line, number } of readLines(queriesFile, "questions")) {
     const query = parseLine(line, number, queriesFile, queryLine, issues);
     if (query === undefined) continue;
     const previous = queries.get(query._id);
@@ -130,7 +132,7 @@ export async function loadBeirQuestions(
     queries.set(query._id, { text: query.text, line: number });
   }
   issues.throwIfAny();
-  const judged = await readQrels(qrelsFile, queries, context.documentIds, issues);
+  const judged = readQrels(qrelsFile, queries, context.documentIds, issues);
   issues.throwIfAny();
   const questions: Question[] = [];
   let noRelevant = 0;
@@ -151,16 +153,16 @@ export async function loadBeirQuestions(
 }
 
 /** Reads a qrels file into query id → judged pairs (grades may be ≤ 0 here). */
-async function readQrels(
+function readQrels(
   file: string,
   queries: ReadonlyMap<string, unknown>,
   documentIds: ReadonlySet<string> | undefined,
   issues: IssueList,
-): Promise<Map<string, Evidence[]>> {
+): Map<string, Evidence[]> {
   const judged = new Map<string, Evidence[]>();
   const pairLine = new Map<string, number>();
   let header = false;
-  for await (const { line, number } of readLines(file, "questions")) {
+  for (const { line, number } of readLines(file, "questions")) {
     if (line.trim() === "") continue;
     const fields = line.split("\t").map((f) => f.trim());
     if (!header) {
@@ -255,14 +257,11 @@ function parseLine<T extends z.ZodType>(
   return undefined;
 }
 
-/** Lines of a UTF-8 text file with their 1-based numbers, read as a stream. */
-async function* readLines(
-  file: string,
-  subject: string,
-): AsyncGenerator<{ line: string; number: number }> {
+/** Lines of a UTF-8 text file with their 1-based numbers, a megabyte read at a time. */
+function* readLines(file: string, subject: string): Generator<{ line: string; number: number }> {
   let handle: Deno.FsFile;
   try {
-    handle = await Deno.open(file);
+    handle = Deno.openSync(file, { read: true });
   } catch (error) {
     throw new ConfigError(subject, [{
       position: { file },
@@ -270,23 +269,32 @@ async function* readLines(
     }], { cause: error });
   }
   // fatal: invalid UTF-8 is refused with its place, never read as U+FFFD.
-  const lines = handle.readable.pipeThrough(new TextDecoderStream("utf-8", { fatal: true }))
-    .pipeThrough(new TextLineStream());
-  let number = 0;
+  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   try {
-    for await (const raw of lines) {
-      number++;
-      yield { line: number === 1 ? raw.replace(/^\uFEFF/, "") : raw, number };
+    for (const { bytes, offset, number } of byteLines(handle, { unfinished: true })) {
+      let line: string;
+      try {
+        line = decoder.decode(bytes);
+      } catch (error) {
+        const at = firstInvalidUtf8(bytes);
+        const message = at === bytes.length
+          ? describeTextProblem({ tooLong: true, bytes: bytes.length }, "split the line")
+          : `${describeUtf8Problem({ offset: offset + at, line: number })}; save it as UTF-8`;
+        throw new ConfigError(subject, [{ position: { file, line: number }, message }], {
+          cause: error,
+        });
+      }
+      if (line.endsWith("\r")) line = line.slice(0, -1);
+      yield { line: number === 1 ? line.replace(/^\uFEFF/, "") : line, number };
     }
   } catch (error) {
-    if (!(error instanceof TypeError)) throw error;
-    // Only on this error path: read the file again to say exactly where.
-    const decoded = decodeUtf8(await Deno.readFile(file));
-    if ("text" in decoded || "tooLong" in decoded) throw error;
+    if (error instanceof RagbenchError) throw error;
     throw new ConfigError(subject, [{
-      position: { file, line: decoded.line },
-      message: `${describeUtf8Problem(decoded)}; save it as UTF-8`,
+      position: { file },
+      message: `cannot read it: ${describeFsError(error)}`,
     }], { cause: error });
+  } finally {
+    handle.close();
   }
 }
 

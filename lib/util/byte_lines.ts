@@ -32,17 +32,24 @@ export interface EachLineOptions {
   onFirstChunk?: (bytes: Uint8Array) => void;
 }
 
+/** A line of a file: its bytes (without `\n`), where it starts, and its number from 1. */
+export interface ByteLine {
+  /** A view valid until the next line is asked for. */
+  bytes: Uint8Array;
+  offset: number;
+  number: number;
+}
+
 /**
- * Calls `onLine` with each complete line (without its `\n`; a `\r` before it
- * stays), its byte offset and its number from 1. The bytes are a view valid
- * only during the call. A last line without a newline is counted in the
- * result, and passed on only with `unfinished`.
+ * The complete lines of a file (without their `\n`; a `\r` before it
+ * stays), each with its byte offset and number. A last line without a
+ * newline is counted in the generator's return value, and yielded only with
+ * `unfinished`.
  */
-export function eachLine(
+export function* byteLines(
   file: ReadableFile,
-  onLine: (bytes: Uint8Array, offset: number, number: number) => void,
   options: EachLineOptions = {},
-): LinesRead {
+): Generator<ByteLine, LinesRead> {
   const chunk = new Uint8Array(CHUNK_BYTES);
   let pieces: Uint8Array[] = [];
   let lineStart = 0;
@@ -62,15 +69,30 @@ export function eachLine(
         ? joined([...pieces, bytes.subarray(from, nl)])
         : bytes.subarray(from, nl);
       pieces = [];
-      onLine(line, lineStart, ++number);
+      yield { bytes: line, offset: lineStart, number: ++number };
       lineStart += line.length + 1;
       from = nl + 1;
     }
     if (from < n) pieces.push(bytes.slice(from));
   }
   const rest = pieces.length ? joined(pieces) : null;
-  if (rest !== null && options.unfinished) onLine(rest, lineStart, ++number);
+  if (rest !== null && options.unfinished) {
+    yield { bytes: rest, offset: lineStart, number: ++number };
+  }
   return { end: lineStart, unfinished: rest?.length ?? 0 };
+}
+
+/** {@link byteLines} through a callback: `onLine` gets each line's bytes, offset and number. */
+export function eachLine(
+  file: ReadableFile,
+  onLine: (bytes: Uint8Array, offset: number, number: number) => void,
+  options: EachLineOptions = {},
+): LinesRead {
+  const lines = byteLines(file, options);
+  for (let next = lines.next();; next = lines.next()) {
+    if (next.done) return next.value;
+    onLine(next.value.bytes, next.value.offset, next.value.number);
+  }
 }
 
 function joined(pieces: readonly Uint8Array[]): Uint8Array {
