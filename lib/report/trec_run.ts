@@ -24,7 +24,7 @@ import type { Question } from "../data/question_schema.ts";
 import { RagbenchError } from "../errors.ts";
 import { systemRetrieves } from "../score/retrieval_summary.ts";
 import type { QuestionResult } from "../types.ts";
-import { describeFsError, writeFileAtomic } from "../util/fs.ts";
+import { describeFsError, writeChunksAtomic, writeFileAtomic } from "../util/fs.ts";
 
 /** The folder of the TREC files inside a run directory. */
 export const TREC_FOLDER = "trec";
@@ -40,21 +40,36 @@ export interface TrecText {
 
 /** The run-file text of one system's lines (one repeat), in the order given. */
 export function trecRunText(tag: string, lines: readonly QuestionResult[]): TrecText {
-  const out: string[] = [];
-  let skipped = 0;
+  const counts = { skipped: 0 };
+  const text = [...trecRunChunks(tag, lines, counts)].join("");
+  return { text, skipped: counts.skipped };
+}
+
+/**
+ * The run file of {@link trecRunText} a question at a time, for writing in
+ * pieces: a long retrieval run's file (every question × `top_k` lines) can
+ * be more text than one string may hold. `counts.skipped` grows by the lines
+ * left out as the pieces are made.
+ */
+export function* trecRunChunks(
+  tag: string,
+  lines: readonly QuestionResult[],
+  counts: { skipped: number },
+): Generator<string> {
   for (const line of lines) {
     // Lines resumed from an older ragbench have a ranking but no scores: they cannot be written.
     const { ranking = [], scores = [] } = line.retrieval;
     const badQuery = WHITESPACE.test(line.question_id) || scores.length !== ranking.length;
+    let chunk = "";
     ranking.forEach((doc, i) => {
       if (badQuery || WHITESPACE.test(doc)) {
-        skipped++;
+        counts.skipped++;
         return;
       }
-      out.push(`${line.question_id} Q0 ${doc} ${i + 1} ${String(scores[i])} ${tag}`);
+      chunk += `${line.question_id} Q0 ${doc} ${i + 1} ${String(scores[i])} ${tag}\n`;
     });
+    if (chunk !== "") yield chunk;
   }
-  return { text: out.map((l) => l + "\n").join(""), skipped };
 }
 
 /** The qrels text of the questions' evidence (`qid 0 docid grade`). */
@@ -106,10 +121,11 @@ export async function writeTrecFiles(
     if (!systemRetrieves(system.tools, lines)) continue;
     const repeats = [...new Set(lines.map((l) => l.repeat))].sort((a, b) => a - b);
     for (const repeat of repeats.length ? repeats : [1]) {
-      const run = trecRunText(system.name, lines.filter((l) => l.repeat === repeat));
-      skipped += run.skipped;
+      const counts = { skipped: 0 };
       const name = trecRunName(system.name, repeat);
-      await writeFileAtomic(join(folder, name), run.text);
+      const ofRepeat = lines.filter((l) => l.repeat === repeat);
+      await writeChunksAtomic(join(folder, name), trecRunChunks(system.name, ofRepeat, counts));
+      skipped += counts.skipped;
       files.push(`${TREC_FOLDER}/${name}`);
     }
   }

@@ -5,6 +5,7 @@ import {
   trecRunText,
   writeTrecFiles,
 } from "../../../lib/report/trec_run.ts";
+import { evalUnderHeap } from "../../support/small_heap.ts";
 import { tempTree } from "../../support/temp.ts";
 import type { QuestionResult } from "../../../lib/types.ts";
 
@@ -71,4 +72,37 @@ Deno.test("writeTrecFiles: qrels, one run per retrieving system and repeat, none
     "q1 Q0 a 1 10 rag\nq1 Q0 b 2 9 rag\n",
   );
   assert.equal(Deno.readTextFileSync(t.path("trec/rag.repeat2.run")), "q1 Q0 b 1 10 rag\n");
+});
+
+Deno.test("writeTrecFiles writes a run file a question at a time (2,000 × 1,000 ranked documents under a 48 MB heap)", async () => {
+  // The rankings share one array, so the results are small; their run file (~70 MB) is not.
+  // Made as one string (as before) it cannot fit the heap; a long retrieval run's could exceed
+  // what any string can hold.
+  await using t = await tempTree();
+  const module = new URL("../../../lib/report/trec_run.ts", import.meta.url).href;
+  const printed = await evalUnderHeap(
+    48,
+    `const { writeTrecFiles } = await import(${JSON.stringify(module)});
+    const ranking = Array.from({ length: 1000 }, (_, i) => "doc" + i);
+    const scores = ranking.map((_, i) => 1000 - i);
+    const results = Array.from({ length: 2000 }, (_, q) => ({
+      system: "bm25", question_id: "q" + q, repeat: 1,
+      retrieval: { retrieved: true, ranking, scores },
+    }));
+    const { files, skipped } = await writeTrecFiles(${JSON.stringify(t.dir)},
+      [{ name: "bm25", tools: [] }], results, []);
+    console.log(files.join(","), skipped);`,
+  );
+  assert.equal(printed, "trec/qrels.txt,trec/bm25.run 0");
+  using file = Deno.openSync(t.path("trec/bm25.run"));
+  const head = new Uint8Array(64);
+  file.readSync(head);
+  assert.match(new TextDecoder().decode(head), /^q0 Q0 doc0 1 1000 bm25\nq0 Q0 doc1 2 999 bm25\n/);
+  const expected = Array.from(
+    { length: 2000 },
+    (_, q) =>
+      Array.from({ length: 1000 }, (_, i) => `q${q} Q0 doc${i} ${i + 1} ${1000 - i} bm25\n`.length)
+        .reduce((a, b) => a + b, 0),
+  ).reduce((a, b) => a + b, 0);
+  assert.equal(Deno.statSync(t.path("trec/bm25.run")).size, expected);
 });
