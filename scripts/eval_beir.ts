@@ -22,7 +22,7 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadBeirCorpus, loadBeirQuestions } from "../lib/data/beir.ts";
-import { parseTrecRun } from "../lib/data/trec_run.ts";
+import { readTrecRun } from "../lib/data/trec_run.ts";
 import { RagbenchError } from "../lib/errors.ts";
 import { Bm25Index } from "../lib/retrieval/bm25.ts";
 import { passagesOf } from "../lib/retrieval/passages.ts";
@@ -61,7 +61,7 @@ async function main(): Promise<number> {
   const started = performance.now();
   if (values.run) {
     label = `run ${values.run}`;
-    rankings = parseTrecRun(await Deno.readTextFile(values.run), values.run);
+    rankings = readTrecRun(values.run);
   } else {
     label = "ragbench BM25 (main: Bm25Index, passages, best passage per document)";
     const index = new Bm25Index(passagesOf(corpus.documents));

@@ -7,10 +7,10 @@
  * @module
  */
 
-import { IssueList } from "../errors.ts";
+import { ConfigError, IssueList, RagbenchError } from "../errors.ts";
+import { eachLine } from "../util/byte_lines.ts";
+import { describeFsError } from "../util/fs.ts";
 import type { RankedDoc } from "../score/ir_metrics.ts";
-
-/** Problems listed before the rest are only counted. */
 
 /**
  * Parses run-file text into query id → documents with their scores, in file
@@ -19,35 +19,86 @@ import type { RankedDoc } from "../score/ir_metrics.ts";
  * @throws {ConfigError} (subject "run") naming the file and line of each problem.
  */
 export function parseTrecRun(text: string, file: string): Map<string, RankedDoc[]> {
-  const runs = new Map<string, RankedDoc[]>();
-  const seen = new Map<string, number>();
-  const issues = new IssueList("run");
-  const problem = (line: number, message: string) => issues.addAt(file, line, message);
-  text.split("\n").forEach((raw, i) => {
+  const run = new RunReader(file);
+  text.split("\n").forEach((raw, i) => run.add(raw, i + 1));
+  return run.finish();
+}
+
+/**
+ * Reads the run file at `path` as {@link parseTrecRun} parses its text, a
+ * line at a time (`byte_lines.ts`): a run of many queries at a deep cut-off
+ * can be more text than one string may hold.
+ *
+ * @throws {ConfigError} (subject "run") naming the file (and line) of each problem.
+ */
+export function readTrecRun(path: string): Map<string, RankedDoc[]> {
+  const run = new RunReader(path);
+  const decoder = new TextDecoder();
+  try {
+    using file = Deno.openSync(path, { read: true });
+    eachLine(file, (bytes, _offset, number) => run.add(decoder.decode(bytes), number), {
+      unfinished: true,
+    });
+  } catch (error) {
+    if (error instanceof RagbenchError) throw error;
+    throw new ConfigError("run", [{
+      position: { file: path },
+      message: `cannot read it: ${describeFsError(error)}`,
+    }], { cause: error });
+  }
+  return run.finish();
+}
+
+/** A run file's lines, checked and gathered one by one. */
+class RunReader {
+  readonly #runs = new Map<string, RankedDoc[]>();
+  readonly #seen = new Map<string, number>();
+  readonly #issues = new IssueList("run");
+
+  constructor(readonly file: string) {}
+
+  add(raw: string, number: number): void {
     const line = raw.trim();
     if (line === "") return;
     const fields = line.split(/\s+/);
     if (fields.length !== 6) {
-      problem(i + 1, `expected 6 fields (qid Q0 docid rank score tag), got ${fields.length}`);
+      this.#problem(
+        number,
+        `expected 6 fields (qid Q0 docid rank score tag), got ${fields.length}`,
+      );
       return;
     }
     const [qid, , doc, , scoreText] = fields;
     const score = Number(scoreText);
     if (scoreText === "" || !Number.isFinite(score)) {
-      problem(i + 1, `score ${JSON.stringify(scoreText.slice(0, 40))} is not a finite number`);
+      this.#problem(
+        number,
+        `score ${JSON.stringify(scoreText.slice(0, 40))} is not a finite number`,
+      );
       return;
     }
     const key = JSON.stringify([qid, doc]);
-    const previous = seen.get(key);
+    const previous = this.#seen.get(key);
     if (previous !== undefined) {
-      problem(i + 1, `document "${doc}" is listed for query "${qid}" also on line ${previous}`);
+      this.#problem(
+        number,
+        `document "${doc}" is listed for query "${qid}" also on line ${previous}`,
+      );
       return;
     }
-    seen.set(key, i + 1);
-    let docs = runs.get(qid);
-    if (docs === undefined) runs.set(qid, docs = []);
+    this.#seen.set(key, number);
+    let docs = this.#runs.get(qid);
+    if (docs === undefined) this.#runs.set(qid, docs = []);
     docs.push({ doc_id: doc, score });
-  });
-  issues.throwIfAny();
-  return runs;
+  }
+
+  /** The run, once every line is in. @throws {ConfigError} listing the problems seen. */
+  finish(): Map<string, RankedDoc[]> {
+    this.#issues.throwIfAny();
+    return this.#runs;
+  }
+
+  #problem(line: number, message: string): void {
+    this.#issues.addAt(this.file, line, message);
+  }
 }
