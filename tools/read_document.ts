@@ -19,6 +19,7 @@
 import { z } from "zod";
 import { defineTool, toolError, toolResult } from "./define_tool.ts";
 import type { Document } from "../lib/types.ts";
+import { closestMatch } from "../lib/util/did_you_mean.ts";
 
 /** Largest window one call may read. */
 const MAX_LENGTH = 8000;
@@ -78,27 +79,55 @@ export const readDocument = defineTool({
   },
 });
 
-/** Index of documents by id, built once per documents array (the corpus is immutable in a run). */
-const indexes = new WeakMap<readonly Document[], Map<string, Document>>();
+/** Lookups of a documents array, built once per array (the corpus is immutable in a run). */
+interface DocumentIndex {
+  byId: Map<string, Document>;
+  /** Lower-cased id → the documents with it (made at the first id that misses). */
+  byLowerId?: Map<string, Document[]>;
+  /** Lower-cased, trimmed title → the first document with it. */
+  byLowerTitle?: Map<string, Document>;
+}
 
-function indexOf(documents: readonly Document[]): Map<string, Document> {
+const indexes = new WeakMap<readonly Document[], DocumentIndex>();
+
+function indexOf(documents: readonly Document[]): DocumentIndex {
   let index = indexes.get(documents);
   if (index === undefined) {
-    index = new Map();
+    const byId = new Map<string, Document>();
     // First document wins on a duplicate id, as a linear search would.
-    for (const doc of documents) if (!index.has(doc.id)) index.set(doc.id, doc);
+    for (const doc of documents) if (!byId.has(doc.id)) byId.set(doc.id, doc);
+    index = { byId };
     indexes.set(documents, index);
   }
   return index;
 }
 
-function findDocument(documents: readonly Document[], id: string): Document | undefined {
+/** The index with its case-folded maps, made once: a miss must not scan the corpus each time. */
+function foldedIndex(documents: readonly Document[]): Required<DocumentIndex> {
   const index = indexOf(documents);
-  const exact = index.get(id) ?? index.get(id.trim());
+  if (index.byLowerId === undefined || index.byLowerTitle === undefined) {
+    const byLowerId = new Map<string, Document[]>();
+    const byLowerTitle = new Map<string, Document>();
+    for (const doc of documents) {
+      const id = doc.id.toLowerCase();
+      const same = byLowerId.get(id);
+      if (same === undefined) byLowerId.set(id, [doc]);
+      else same.push(doc);
+      const title = doc.title.trim().toLowerCase();
+      if (!byLowerTitle.has(title)) byLowerTitle.set(title, doc);
+    }
+    index.byLowerId = byLowerId;
+    index.byLowerTitle = byLowerTitle;
+  }
+  return index as Required<DocumentIndex>;
+}
+
+function findDocument(documents: readonly Document[], id: string): Document | undefined {
+  const { byId } = indexOf(documents);
+  const exact = byId.get(id) ?? byId.get(id.trim());
   if (exact !== undefined) return exact;
-  const lower = id.trim().toLowerCase();
-  const folded = documents.filter((d) => d.id.toLowerCase() === lower);
-  return folded.length === 1 ? folded[0] : undefined;
+  const folded = foldedIndex(documents).byLowerId.get(id.trim().toLowerCase());
+  return folded?.length === 1 ? folded[0] : undefined;
 }
 
 function notFound(documents: readonly Document[], id: string) {
@@ -116,62 +145,27 @@ function notFound(documents: readonly Document[], id: string) {
 }
 
 /**
- * The id the model probably meant: a document whose title is the text given,
- * else the closest id by edit distance, with the same rule as `closestMatch`
- * (case-insensitive; within a third of the longer name; ties to the earlier
- * id). Each comparison stops once it cannot beat the best so far, so a miss on
- * a 100k-document corpus costs milliseconds, not a full matrix per id.
+ * Corpora up to this many documents get an edit-distance did-you-mean for a
+ * missing id (~0.5 µs an id); a larger one only a title match, and the model
+ * is pointed to list_documents: a model may miss on every call.
  */
-function suggestId(documents: readonly Document[], id: string): string | undefined {
-  const lower = id.toLowerCase();
-  const byTitle = documents.find((d) => d.title.trim().toLowerCase() === lower);
-  if (byTitle !== undefined) return byTitle.id;
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const { id: candidate } of documents) {
-    const limit = Math.max(1, Math.floor(Math.max(id.length, candidate.length) / 3));
-    const bound = Math.min(limit, bestDistance - 1);
-    if (bound < 0) break;
-    const distance = boundedDistance(lower, candidate.toLowerCase(), bound);
-    if (distance <= bound) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
+const MAX_SUGGESTED_FROM = 100_000;
 
 /**
- * Edit distance (insert, delete, substitute, swap adjacent) of `a` and `b`
- * when it is at most `bound`, else `bound + 1` (found as soon as a whole row
- * of the matrix exceeds `bound`).
+ * The id the model probably meant: a document whose title is the text given,
+ * else (in a corpus of at most {@link MAX_SUGGESTED_FROM} documents) the
+ * closest id by `closestMatch`'s rule: case-insensitive, within a third of
+ * the longer name, ties to the earlier id.
  */
-function boundedDistance(a: string, b: string, bound: number): number {
-  if (Math.abs(a.length - b.length) > bound) return bound + 1;
-  if (bound === 0) return a === b ? 0 : 1;
-  const width = b.length + 1;
-  let before = new Int32Array(width);
-  let previous = new Int32Array(width);
-  let current = new Int32Array(width);
-  for (let j = 0; j < width; j++) previous[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    current[0] = i;
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        d = Math.min(d, before[j - 2] + 1);
-      }
-      current[j] = d;
-      if (d < rowMin) rowMin = d;
-    }
-    // When every cell of this row exceeds bound so does every cell below it: a swap reaches
-    // two rows back, but through a cell whose diagonal neighbour here is at most one more.
-    if (rowMin > bound) return bound + 1;
-    [before, previous, current] = [previous, current, before];
-  }
-  return Math.min(previous[b.length], bound + 1);
+function suggestId(documents: readonly Document[], id: string): string | undefined {
+  const byTitle = foldedIndex(documents).byLowerTitle.get(id.toLowerCase());
+  if (byTitle !== undefined) return byTitle.id;
+  if (documents.length > MAX_SUGGESTED_FROM) return undefined;
+  return closestMatch(id, idsOf(documents));
+}
+
+function* idsOf(documents: readonly Document[]): Generator<string> {
+  for (const doc of documents) yield doc.id;
 }
 
 function isHighSurrogate(code: number): boolean {

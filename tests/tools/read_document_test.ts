@@ -278,6 +278,36 @@ Deno.test("read_document: the id suggestion agrees with closestMatch", async () 
   assert.ok(suggested > 50, `only ${suggested} queries had a suggestion`);
 });
 
+Deno.test("read_document: in a large corpus a miss still finds the near id or title, and past 100,000 documents only the title", async () => {
+  const docs = (n: number) =>
+    Array.from({ length: n }, (_, i) => {
+      const id = `d${String(i).padStart(6, "0")}/doc`;
+      return { id, title: i === 4217 ? "Harbor Report" : `Document ${i}`, text: "t" };
+    });
+  const large = corpusOf(docs(100_000));
+  // Many misses against the same corpus: its case-folded index is made once.
+  for (let i = 0; i < 20; i++) {
+    assert.match(
+      (await call({ doc_id: "d004217/dco" }, large)).error?.message ?? "",
+      /did you mean "d004217\/doc"\?$/,
+    );
+  }
+  assert.match(
+    (await call({ doc_id: "harbor report" }, large)).error?.message ?? "",
+    /did you mean "d004217\/doc"\?$/,
+  );
+  assert.equal((await call({ doc_id: "D004217/DOC" }, large)).error, null, "case-folded id");
+  const larger = corpusOf(docs(100_001));
+  assert.match(
+    (await call({ doc_id: "d004217/dco" }, larger)).error?.message ?? "",
+    /Use list_documents \(its contains argument filters by id or title\) to find the id\.$/,
+  );
+  assert.match(
+    (await call({ doc_id: "Harbor Report" }, larger)).error?.message ?? "",
+    /did you mean "d004217\/doc"\?$/,
+  );
+});
+
 Deno.test("read_document: every parameter has a description", () => {
   for (const [name, field] of Object.entries(readDocument.parameters.shape)) {
     assert.ok(field.description && field.description.length > 10, `${name} lacks a description`);

@@ -86,3 +86,47 @@ Deno.test("editDistance equals the full table on random strings, and with a boun
     assert.equal(editDistance(a, b, max), exact <= max ? exact : max + 1, `${a} / ${b} max ${max}`);
   }
 });
+
+/** closestMatch's rule with every distance computed: no shortcut. */
+function referenceClosest(name: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const limit = Math.max(1, Math.floor(Math.max(name.length, candidate.length) / 3));
+    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (distance <= limit && distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+Deno.test("closestMatch's shortcuts (length, letters) never change its answer (random names, letters past 127 too)", () => {
+  const random = createRng(11);
+  // Letters that fold into the same bucket (a, á = 0xE1 → 0x61, ∀ = 0x2200 → 0x00) stress the bound.
+  const letters = ["a", "b", "c", "d", "A", "á", "Ā", "\u2200", "\u0000", "_", "1"];
+  const word = (max: number) =>
+    Array.from(
+      { length: 1 + Math.floor(random() * max) },
+      () => letters[Math.floor(random() * letters.length)],
+    ).join("");
+  for (let i = 0; i < 1500; i++) {
+    const name = word(12);
+    const candidates = Array.from(
+      { length: 1 + Math.floor(random() * 30) },
+      () => random() < 0.3 ? name.slice(0, -1) + word(2) : word(12),
+    );
+    assert.equal(
+      closestMatch(name, candidates),
+      referenceClosest(name, candidates),
+      JSON.stringify([name, candidates]),
+    );
+  }
+});
+
+Deno.test("closestMatch among 100,000 ids of one length finds the near one", () => {
+  const ids = Array.from({ length: 100_000 }, (_, i) => `d${String(i).padStart(5, "0")}/doc`);
+  assert.equal(closestMatch("d04217/dco", ids), "d04217/doc");
+  assert.equal(closestMatch("eiffel_tower", ids), undefined);
+});
