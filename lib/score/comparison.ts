@@ -95,11 +95,32 @@ export function runStats(systems: readonly string[], lines: readonly ScoredLine[
   return { systems: perSystem, pairs };
 }
 
-/** The comparison of `a` with `b` in `stats`, oriented a − b; undefined when they share no question. */
+/** The pairs of each `RunStats` by their systems, made at its first {@link pairOf}. */
+const pairIndexes = new WeakMap<RunStats, Map<string, PairStats>>();
+
+function pairKey(a: string, b: string): string {
+  return JSON.stringify([a, b]);
+}
+
+/**
+ * The comparison of `a` with `b` in `stats`, oriented a − b; undefined when
+ * they share no question. Looked up in an index of the pairs: the report
+ * asks for every pair, and 200 systems have 19,900.
+ */
 export function pairOf(stats: RunStats, a: string, b: string): PairStats | undefined {
-  const direct = stats.pairs.find((p) => p.a === a && p.b === b);
+  let index = pairIndexes.get(stats);
+  if (index === undefined) {
+    index = new Map();
+    // The first of two entries for one pair wins, as a search from the start would find it.
+    for (const pair of stats.pairs) {
+      const key = pairKey(pair.a, pair.b);
+      if (!index.has(key)) index.set(key, pair);
+    }
+    pairIndexes.set(stats, index);
+  }
+  const direct = index.get(pairKey(a, b));
   if (direct) return direct;
-  const reverse = stats.pairs.find((p) => p.a === b && p.b === a);
+  const reverse = index.get(pairKey(b, a));
   if (!reverse) return undefined;
   const { diff } = reverse.score;
   return {

@@ -86,6 +86,14 @@ export function bootstrapMean(
     return { mean, low: mean - half, high: mean + half };
   }
   const resamples = options.resamples ?? BOOTSTRAP_RESAMPLES;
+  if (values.every((v) => v === values[0])) {
+    // Every resample draws n copies of the one value, so each resample's mean is this one (summed
+    // in the same order): the interval without the draws. Two identical systems differ by zeros
+    // on every question, and a run of many systems compares every pair.
+    let total = 0;
+    for (let i = 0; i < n; i++) total += values[0];
+    return { mean, low: total / n, high: total / n };
+  }
   const rng = createRng(options.seed ?? STATS_SEED);
   const means = new Float64Array(resamples);
   for (let r = 0; r < resamples; r++) {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  BOOTSTRAP_RESAMPLES,
   bootstrapMean,
   createRng,
   EXACT_SIGN_FLIP_MAX,
@@ -9,6 +10,7 @@ import {
   normalCdf,
   pairedComparison,
   signFlipPValue,
+  STATS_SEED,
 } from "../../../lib/score/significance.ts";
 
 function close(actual: number | null, expected: number, digits = 6): void {
@@ -147,4 +149,35 @@ Deno.test("large samples use the normal interval and the normal sign-flip p-valu
   // 540 gains and 460 losses of 1: z = 80 / sqrt(1000) = 2.5298, p = 2 (1 - Phi(z)) = 0.01141.
   const diffs = Array.from({ length: 1000 }, (_, k) => (k < 540 ? 1 : -1));
   close(signFlipPValue(diffs), 0.011412, 4);
+});
+
+/** The resampling bootstrap as bootstrapMean does it, with no shortcut. */
+function resampledInterval(values: readonly number[]): { low: number; high: number } {
+  const n = values.length;
+  const rng = createRng(STATS_SEED);
+  const means = new Float64Array(BOOTSTRAP_RESAMPLES);
+  for (let r = 0; r < BOOTSTRAP_RESAMPLES; r++) {
+    let total = 0;
+    for (let i = 0; i < n; i++) total += values[Math.floor(rng() * n)];
+    means[r] = total / n;
+  }
+  means.sort();
+  const at = (q: number) => {
+    const position = q * (n === 0 ? 0 : means.length - 1);
+    const lower = Math.floor(position);
+    const upper = Math.ceil(position);
+    return means[lower] + (means[upper] - means[lower]) * (position - lower);
+  };
+  return { low: at(0.025), high: at(0.975) };
+}
+
+Deno.test("bootstrapMean: constant values skip the draws and give exactly the resampled interval", () => {
+  for (const [value, n] of [[0, 50], [0.1, 50], [1 / 3, 37], [-0.7, 199], [1, 1], [2 / 3, 150]]) {
+    const values = Array.from({ length: n }, () => value);
+    const got = bootstrapMean(values)!;
+    const expected = resampledInterval(values);
+    assert.equal(got.low, expected.low, `${value} × ${n}`);
+    assert.equal(got.high, expected.high, `${value} × ${n}`);
+    assert.equal(got.mean, values.reduce((a, b) => a + b, 0) / n);
+  }
 });
