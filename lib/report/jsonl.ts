@@ -9,7 +9,7 @@
  */
 
 import { RagbenchError } from "../errors.ts";
-import { eachLine, type LinesRead, type ReadableFile } from "../util/byte_lines.ts";
+import { eachLine, type LinesRead } from "../util/byte_lines.ts";
 import { describeFsError, writeChunksAtomic } from "../util/fs.ts";
 
 /**
@@ -171,7 +171,7 @@ export async function readJsonl(
   const decoder = new TextDecoder();
   let read: LinesRead;
   try {
-    read = eachLine(readingFile(file, path), (bytes, offset, number) => {
+    read = eachLine(file, (bytes, offset, number) => {
       const text = decoder.decode(bytes);
       if (text.trim() === "") return;
       let value: unknown;
@@ -188,6 +188,11 @@ export async function readJsonl(
         written.set(value, { path, offset, length: bytes.length + 1 });
       }
     });
+  } catch (error) {
+    if (error instanceof RagbenchError) throw error;
+    throw new RagbenchError("io", `Cannot read "${path}": ${describeFsError(error)}.`, {
+      cause: error,
+    });
   } finally {
     file.close();
   }
@@ -203,21 +208,6 @@ export async function readJsonl(
     }
   }
   return values;
-}
-
-/** The file, its read errors said as io errors naming it. */
-function readingFile(file: Deno.FsFile, path: string): ReadableFile {
-  return {
-    readSync(into) {
-      try {
-        return file.readSync(into);
-      } catch (error) {
-        throw new RagbenchError("io", `Cannot read "${path}": ${describeFsError(error)}.`, {
-          cause: error,
-        });
-      }
-    },
-  };
 }
 
 /**
