@@ -18,6 +18,7 @@ import type { Corpus } from "../types.ts";
 import { suggestion } from "../util/did_you_mean.ts";
 import type { ProgressSink } from "../util/load_progress.ts";
 import { SYSTEMS } from "../../systems/registry.ts";
+import { depthWarnings } from "./depth_warnings.ts";
 import { BUILTIN_TOOLS } from "../../tools/registry.ts";
 
 /** The registries every config is checked against. */
@@ -101,6 +102,7 @@ export async function loadData(
   const problems = checkMockScript(script, { toolNames, questions, models: modelNames });
   if (problems.length) throw new ConfigError("mock script", problems);
   if (selection.limit !== undefined) questions = questions.slice(0, selection.limit);
+  warnings.push(...depthWarnings(config, SYSTEMS));
   return { config, corpus, skipped, warnings, questions, script };
 }
 

@@ -122,10 +122,13 @@ export const evaluationSchema = z.strictObject({
   max_cost_usd: z.number().positive().nullable().default(null),
   /** A question that takes longer is recorded as an error. */
   question_timeout_s: z.number().positive().max(86_400).default(300),
-  /** Cut-offs k of the retrieval metrics (recall@k, nDCG@k, ...), kept in the order given. */
+  /**
+   * Cut-offs k of the retrieval metrics (recall@k, nDCG@k, ...), kept in the order given. The
+   * default holds 10 and 100, the console's headline (nDCG@10 beside R@100).
+   */
   retrieval_k: z.array(z.int().min(1).max(10_000)).min(1).max(20)
     .refine((ks) => new Set(ks).size === ks.length, "list each cut-off once")
-    .default([1, 5, 10]),
+    .default([1, 5, 10, 100]),
 });
 
 /** Default of `tools.max_output_chars` (see {@link toolRulesSchema}). */

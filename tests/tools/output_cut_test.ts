@@ -28,7 +28,9 @@ Deno.test("cutOutput cuts after the last whole result that fits and moves the re
   assert.equal(cut.truncated, true);
   assert.equal(
     cut.output,
-    `${"a".repeat(40)}\n\n${"b".repeat(40)}\n\n[output cut at 100 characters: 2 of 3 results shown]`,
+    `${"a".repeat(40)}\n\n${
+      "b".repeat(40)
+    }\n\n[output cut at 100 characters: 2 of 3 results shown]`,
   );
   assert.deepEqual(cut.data, {
     results: [{ doc_id: "a" }, { doc_id: "b" }],
@@ -50,7 +52,9 @@ Deno.test("cutOutput cuts inside the first result only when it alone is over the
   const cut = cutOutput(threeResults(), 30);
   assert.equal(
     cut.output,
-    `${"a".repeat(30)}\n[output cut at 30 characters: the first result is longer than the limit; 2 more not shown]`,
+    `${
+      "a".repeat(30)
+    }\n[output cut at 30 characters: the first result is longer than the limit; 2 more not shown]`,
   );
   assert.deepEqual(cut.data, {
     results: [{ doc_id: "a" }],
