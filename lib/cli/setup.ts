@@ -12,7 +12,12 @@ import { loadCorpora, type SkippedFile } from "../data/corpus.ts";
 import type { Question } from "../data/question_schema.ts";
 import { loadQuestionSets } from "../data/questions.ts";
 import { ConfigError, UsageError } from "../errors.ts";
-import { EMPTY_SCRIPT, loadMockScripts, type MockScript } from "../llm/mock_script.ts";
+import {
+  EMPTY_SCRIPT,
+  loadMockScripts,
+  type MockScript,
+  withEvidence,
+} from "../llm/mock_script.ts";
 import { checkMockScript } from "../llm/mock_script_checks.ts";
 import type { Corpus } from "../types.ts";
 import { suggestion } from "../util/did_you_mean.ts";
@@ -103,7 +108,9 @@ export async function loadData(
   if (problems.length) throw new ConfigError("mock script", problems);
   if (selection.limit !== undefined) questions = questions.slice(0, selection.limit);
   warnings.push(...depthWarnings(config, SYSTEMS));
-  return { config, corpus, skipped, warnings, questions, script };
+  // The mock gives a scripted answer only once the model was shown the question's evidence.
+  const scored = script.entries.length ? withEvidence(script, questions) : script;
+  return { config, corpus, skipped, warnings, questions, script: scored };
 }
 
 function selectSystems(config: Config, names: string[]) {
