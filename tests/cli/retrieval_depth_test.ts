@@ -49,7 +49,7 @@ ${DATA}systems:
   assert.match(header, /nDCG@10 +R@100/);
   assert.match(line, /^bm25 .* 0\.374 +0\.751 /);
   assert.ok(!result.stdout.includes("*"), result.stdout);
-  // Each question ranked at least 100 documents (Cranfield's abstracts are one passage each).
+  // Each question ranked at least 100 documents (passages asked for until it had them).
   const lines = await readJsonl(join(out, "per_question_results.jsonl")) as QuestionResult[];
   for (const l of lines) {
     const step = l.steps[0] as RetrievalStep;
