@@ -28,6 +28,11 @@ import { markdownPages, pageQueries } from "./markdown_pages.ts";
 
 const LIMITS = [4000, 6000, 8000, 10_000, 12_000, 16_000];
 
+function print(line: string): void {
+  // deno-lint-ignore no-console
+  console.log(line);
+}
+
 function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
@@ -35,6 +40,7 @@ function quantile(sorted: readonly number[], q: number): number {
 const paths = Deno.args.length ? Deno.args : ["README.md", "docs"];
 const documents = await markdownPages(paths);
 if (documents.length === 0) {
+  // deno-lint-ignore no-console
   console.error("no .md file found under", paths.join(", "));
   Deno.exit(2);
 }
@@ -53,22 +59,22 @@ for (const query of queries) {
 }
 lengths.sort((a, b) => a - b);
 
-console.log(`corpus: ${documents.length} pages from ${paths.join(", ")}`);
-console.log(
+print(`corpus: ${documents.length} pages from ${paths.join(", ")}`);
+print(
   `page characters: median ${quantile(pageChars, 0.5)}, p90 ${quantile(pageChars, 0.9)}`,
 );
-console.log(
+print(
   `passages: ${passageChars.length}, characters median ${quantile(passageChars, 0.5)}, ` +
     `p95 ${quantile(passageChars, 0.95)}, max ${passageChars.at(-1)}`,
 );
-console.log(
+print(
   `default search output (top_k 5), ${lengths.length} calls: median ${
     quantile(lengths, 0.5)
   }, p90 ${quantile(lengths, 0.9)}, p99 ${quantile(lengths, 0.99)}, max ${lengths.at(-1)}`,
 );
 for (const limit of [...new Set([...LIMITS, defaultLimit])].sort((a, b) => a - b)) {
   const over = lengths.filter((n) => n > limit).length;
-  console.log(
+  print(
     `  longer than ${String(limit).padStart(6)}: ${String(over).padStart(4)} calls (${
       (100 * over / lengths.length).toFixed(1)
     } %)${limit === defaultLimit ? "  <- the default tools.max_output_chars" : ""}`,

@@ -41,7 +41,7 @@ Deno.test("documentsShown reads the documents of ragbench's own retrieval output
     passage_id: "truth#0",
     text: "x",
   }]);
-  assert.deepEqual(documentsShown(prompt[0].content), ["truth"]);
+  assert.deepEqual(documentsShown(prompt[0].content ?? ""), ["truth"]);
   assert.deepEqual(documentsShown(await output(readDocument, { doc_id: "truth" })), ["truth"]);
   assert.deepEqual(documentsShown(await output(readDocument, { doc_id: "empty" })), ["empty"]);
   assert.deepEqual(documentsShown(await output(corpusGrep, { pattern: "52 metres" })), ["truth"]);
