@@ -143,7 +143,7 @@ export const toolRulesSchema = z.strictObject({
   /**
    * Longest tool output a model reads, in characters. The default fits a default `search` call
    * (5 passages of the default 200 words) on ordinary Markdown pages: measured by
-   * scripts/measure_search_output.ts, 4,000 cut 97 % of such calls and 12,000 none on this
+   * scripts/measure_search_output.ts, 4,000 cut 96 % of such calls and 12,000 none on this
    * repository's docs and 1.6 % on 118 npm package READMEs.
    */
   max_output_chars: z.int().min(100).max(1_000_000).default(DEFAULT_MAX_OUTPUT_CHARS),

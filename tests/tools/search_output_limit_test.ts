@@ -131,13 +131,16 @@ Deno.test("the default search call is not cut on this repository's Markdown page
   const session = searchSession(corpus, toolRulesSchema.parse({}).max_output_chars);
   const queries = pageQueries(documents, createRng(18));
   let cut = 0;
-  let passages = 0;
+  let full = 0;
   for (const query of queries) {
     const { result } = await session.execute("search", JSON.stringify({ query }), signal);
     if (result.error) continue;
-    passages += (result.data as { results: unknown[] }).results.length;
-    if (result.truncated) cut++;
+    const data = result.data as { results: unknown[]; not_shown?: unknown[] };
+    if (result.truncated || data.not_shown !== undefined) cut++;
+    if (data.results.length === 5) full++;
   }
   assert.equal(cut, 0, `${cut} of ${queries.length} default search calls were cut`);
-  assert.equal(passages, 5 * queries.length);
+  // Nearly every call returned its 5 passages (a query of rare words can match fewer), so these
+  // were full-size outputs that fit.
+  assert.ok(full >= 0.9 * queries.length, `${full} of ${queries.length} calls gave 5 passages`);
 });
