@@ -172,6 +172,11 @@ export interface RetrievalStep {
   /** Name of the retriever (a `retrievers:` key, or the system's name for an inline one). */
   retriever: string;
   query: string;
+  /**
+   * Passages asked for. Results as many as this mean the retriever may have had more: a ranking
+   * cut by this depth (absent on lines of older runs).
+   */
+  k?: number;
   /** Ranked passages, best first. */
   results: RetrievedPassage[];
   latency_ms: number;
@@ -244,6 +249,13 @@ export interface RetrievalScores {
   ranking: string[];
   /** The score each document of `ranking` was ranked by (same order). */
   scores: number[];
+  /**
+   * Documents in the ranking when a depth setting cut it short: the line's ranking comes from the
+   * system's own retrievals, one of which returned every passage it asked for (`k`), so a metric
+   * at a larger cut-off is computed on fewer documents than its name says. Null when no depth cut
+   * it (an agent's ranking is what its searches showed it; absent on lines of older runs).
+   */
+  depth?: number | null;
 }
 
 /** Facts about the path an agent took. */

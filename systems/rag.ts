@@ -1,6 +1,7 @@
 /**
  * `rag`: retrieve-then-read. The system's retriever (its `retriever:`
- * option, by default BM25) returns its `top_k` passages for the question
+ * option, by default BM25) returns its `top_k` passages (5 when the
+ * retriever sets none) for the question
  * (recorded as a retrieval step), then one model call answers from those
  * passages and cites their document ids in square brackets. No tools.
  *
@@ -12,6 +13,7 @@
  * @module
  */
 
+import { DEFAULT_TOP_K } from "../lib/config/retriever_schema.ts";
 import { retrievingSystemBaseSchema } from "../lib/config/schema.ts";
 import { GROUNDED_INSTRUCTIONS, groundedMessages } from "../lib/llm/grounded_prompt.ts";
 import { RetrievalFailedError } from "../lib/run/trace_recorder.ts";
@@ -25,13 +27,15 @@ export const rag = defineSystem({
   alwaysTools: [],
   options: retrievingSystemBaseSchema,
   prompts: [GROUNDED_INSTRUCTIONS],
+  // The passages the model reads: top_k of them, 5 by default.
+  retrievalDepth: (topK) => ({ count: topK ?? DEFAULT_TOP_K, unit: "passages" }),
   async run(_options, ctx) {
     if (ctx.retriever === null) throw new TypeError("rag runs with a retriever (see plan.ts)");
     const question = ctx.question.question;
     const { step, hits } = await ctx.recorder.retrieve(
       ctx.retriever,
       question,
-      ctx.retriever.topK,
+      ctx.depth?.count ?? ctx.retriever.topK,
       ctx.signal,
     );
     if (step.error) throw new RetrievalFailedError(step);

@@ -1,10 +1,15 @@
 /**
- * `retrieval_only`: the retriever alone. It ranks the retriever's `top_k`
- * passages for each question (recorded as a retrieval step) and makes no
- * model call: the answer is null and the cost is zero unless embedding the
- * question costs money. Its score is the retrieval metrics, which makes it
- * the system for evaluating retrievers on an IR collection (set a large
- * `top_k`, e.g. 1000, for MAP and recall@100).
+ * `retrieval_only`: the retriever alone. It ranks passages for each question
+ * (recorded as a retrieval step) and makes no model call: the answer is null
+ * and the cost is zero unless embedding the question costs money. Its score
+ * is the retrieval metrics, which makes it the system for evaluating
+ * retrievers on an IR collection.
+ *
+ * How deep: the retriever's `top_k` passages when the config sets one;
+ * otherwise as many passages as it takes to rank the largest cut-off of
+ * `evaluation.retrieval_k` in documents (100 by default), so that nDCG@10
+ * and R@100 are computed on the depth they name. A `top_k` below a cut-off
+ * is warned about by `validate`, and the metrics past it are marked.
  *
  * Questions are searched as written, whatever their length. A failed
  * retrieval ends the question as a `retrieval` error.
@@ -19,21 +24,28 @@ import { defineSystem, NO_FLAGS } from "./system.ts";
 /** The retrieval_only system. */
 export const retrievalOnly = defineSystem({
   type: "retrieval_only",
-  description: "The retriever alone: its top_k passages per question, no model call, no answer.",
+  description:
+    "The retriever alone: a ranking per question (top_k passages, by default as deep as the largest metric cut-off), no model call, no answer.",
   acceptsTools: false,
   alwaysTools: [],
   options: retrievingSystemBaseSchema,
   // No model call at all: the pre-flight estimate counts none.
   modelCalls: () => ({ min: 0, max: 0 }),
+  retrievalDepth: (topK, cutoffs) =>
+    topK === null
+      ? { count: Math.max(...cutoffs), unit: "documents" }
+      : { count: topK, unit: "passages" },
   async run(_options, ctx) {
     if (ctx.retriever === null) {
       throw new TypeError("retrieval_only runs with a retriever (see plan.ts)");
     }
+    const depth = ctx.depth ?? { count: ctx.retriever.topK, unit: "passages" };
     const { step } = await ctx.recorder.retrieve(
       ctx.retriever,
       ctx.question.question,
-      ctx.retriever.topK,
+      depth.count,
       ctx.signal,
+      depth.unit === "documents" ? { documents: depth.count } : {},
     );
     if (step.error) throw new RetrievalFailedError(step);
     return { answer: null, flags: { ...NO_FLAGS } };

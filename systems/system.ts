@@ -26,8 +26,23 @@ export interface SystemContext {
    * Retrieve through `recorder.retrieve` so the step is recorded.
    */
   retriever: Retriever | null;
+  /**
+   * How deep the system's own retrieval goes (see {@link SystemDef.retrievalDepth}), worked out
+   * by the plan; absent (tests) or null: the retriever's `topK` passages.
+   */
+  depth?: RetrievalDepth | null;
   /** Aborted on the question timeout or when the run is cancelled. */
   signal: AbortSignal;
+}
+
+/**
+ * How many results a system's own retrieval asks for: `count` passages, or
+ * passages until the ranking holds `count` documents (or the retriever has
+ * no more).
+ */
+export interface RetrievalDepth {
+  count: number;
+  unit: "passages" | "documents";
 }
 
 /** How a system finished a question. */
@@ -61,6 +76,12 @@ export interface SystemDef<O extends z.ZodObject = z.ZodObject> {
    * (default: 1 to `max_steps` when it has that option, else exactly 1).
    */
   modelCalls?(options: z.output<O>): { min: number; max: number };
+  /**
+   * For a system that retrieves itself (`recorder.retrieve`): how deep, from its retriever's
+   * `top_k` (null when the config sets none) and the run's metric cut-offs
+   * (`evaluation.retrieval_k`). `validate` warns when it is below a cut-off.
+   */
+  retrievalDepth?(topK: number | null, cutoffs: readonly number[]): RetrievalDepth;
   /** Answers one question. May reject (e.g. the model API failed); the runner records it. */
   run(options: z.output<O>, ctx: SystemContext): Promise<SystemOutcome>;
 }
@@ -76,6 +97,19 @@ export const NO_FLAGS: TraceFlags = {
   budget_exhausted: false,
   format_error: false,
 };
+
+/**
+ * How deep a system's own retrieval goes, from its retriever's `top_k` (null
+ * when not set) and the run's cut-offs; null for a system that does not
+ * retrieve itself (see {@link SystemDef.retrievalDepth}).
+ */
+export function retrievalDepthOf(
+  def: SystemDef,
+  topK: number | null,
+  cutoffs: readonly number[],
+): RetrievalDepth | null {
+  return def.retrievalDepth ? def.retrievalDepth(topK, cutoffs) : null;
+}
 
 /** Model calls per question of `def` with `options` (see {@link SystemDef.modelCalls}). */
 export function modelCallsOf(

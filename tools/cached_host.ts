@@ -56,6 +56,7 @@ const ResultEntry = z.strictObject({
     detail: z.string().optional(),
   }).nullable(),
   cost_usd: z.number().nonnegative(),
+  result_ends: z.array(z.int().nonnegative()).optional(),
 });
 
 /** Wraps `host` (whose tools run at `server`) for record and replay. */

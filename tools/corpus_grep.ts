@@ -25,7 +25,10 @@
  * - Output: `doc_id:line: text` for a match, `doc_id-line- text` for a context
  *   line, `--` between groups that are not adjacent.
  * - `data.results` holds the shown matching lines `{doc_id, line, text}`
- *   (plus `cut`, `line_chars` for a cut line).
+ *   (plus `cut`, `line_chars` for a cut line). An output over the run's
+ *   `tools.max_output_chars` is cut after a matching line, never inside one
+ *   (the notes at the end are then left out), and the lines it left out move
+ *   to `data.not_shown` (`tools/output_cut.ts`).
  *
  * @module
  */

@@ -173,34 +173,48 @@ function report(store: LineStore, scan: ScanResult, opts: ReportOptions): ToolRe
       "narrow the pattern or raise max_results.";
   }
   const lines = [header];
+  // Where each shown matching line ends in the output (lines joined by "\n"), so an output over
+  // the run's limit is cut between lines and credits only the lines the model read.
+  const ends: number[] = [];
+  let chars = header.length;
+  const push = (line: string) => {
+    lines.push(line);
+    chars += 1 + line.length;
+  };
   const results: Array<
     { doc_id: string; line: number; text: string; cut?: true; line_chars?: number }
   > = [];
   const matched = new Map<number, LineHit>(shown.map((hit) => [hit.line, hit]));
   for (const group of groups(store, shown, opts.context)) {
-    if (lines.length > 1) lines.push("--");
+    if (lines.length > 1) push("--");
     const docId = store.documents[group.doc].id;
     for (let line = group.from; line < group.to; line++) {
       const number = line - store.docFirstLine[group.doc] + 1;
       const hit = matched.get(line);
       const text = excerpt(lineText(store, line), hit?.column ?? 0);
       if (hit !== undefined && isCut(store, line)) {
-        const chars = store.lineLength[line];
-        lines.push(
-          `${docId}:${number}: ${text} [searched the first ${SCAN_CHARS} of ${chars} characters]`,
+        const lineChars = store.lineLength[line];
+        push(
+          `${docId}:${number}: ${text} [searched the first ${SCAN_CHARS} of ${lineChars} characters]`,
         );
-        results.push({ doc_id: docId, line: number, text, cut: true, line_chars: chars });
+        results.push({ doc_id: docId, line: number, text, cut: true, line_chars: lineChars });
+        ends.push(chars);
       } else if (hit !== undefined) {
-        lines.push(`${docId}:${number}: ${text}`);
+        push(`${docId}:${number}: ${text}`);
         results.push({ doc_id: docId, line: number, text });
+        ends.push(chars);
       } else {
-        lines.push(`${docId}-${number}- ${text}`);
+        push(`${docId}-${number}- ${text}`);
       }
     }
   }
-  if (stopped) lines.push(stopped.note);
-  if (opts.cutLines) lines.push(cutNote(opts.cutLines, opts.scope, opts.regex));
-  return toolResult({ output: lines.join("\n"), data: { results, ...stopped?.data } });
+  if (stopped) push(stopped.note);
+  if (opts.cutLines) push(cutNote(opts.cutLines, opts.scope, opts.regex));
+  return toolResult({
+    output: lines.join("\n"),
+    data: { results, ...stopped?.data },
+    result_ends: ends,
+  });
 }
 
 /** Says where a regex search stopped at its time budget, and what to do about it. */

@@ -34,6 +34,14 @@ export interface ToolReturnValue {
   output?: string;
   data?: JsonValue;
   cost_usd?: number;
+  /**
+   * Where the text of each `data.results[i]` ends in `output` (ascending
+   * character offsets, one per result). With it, an output over the run's
+   * `max_output_chars` is cut after the last result that fits, never inside
+   * one, and the results left out are moved to `data.not_shown` (see
+   * `tools/output_cut.ts`).
+   */
+  result_ends?: number[];
   error?: {
     kind: ToolErrorKind;
     /** What the model reads. */
@@ -129,7 +137,7 @@ export function defineTool<P extends z.ZodObject, O extends z.ZodObject = z.ZodO
 
 /** A successful result with structured `data` and/or a cost, beside the text the model reads. */
 export function toolResult(
-  init: { output?: string; data?: JsonValue; cost_usd?: number },
+  init: { output?: string; data?: JsonValue; cost_usd?: number; result_ends?: number[] },
 ): ToolReturnValue {
   return { [RESULT_BRAND]: true, ...init };
 }

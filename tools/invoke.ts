@@ -18,6 +18,8 @@ export interface RawToolResult {
   data?: JsonValue;
   error: ToolError | null;
   cost_usd: number;
+  /** Where each `data.results[i]` ends in `output` (see `ToolReturnValue.result_ends`). */
+  result_ends?: number[];
 }
 
 /** What the model reads when a tool throws: never the exception's own text. */
@@ -94,7 +96,14 @@ export function normalizeReturn(toolName: string, value: unknown): RawToolResult
         `tool "${toolName}": output is not a string`,
       );
     }
-    return { output, ...(data === undefined ? {} : { data }), error: null, cost_usd: cost };
+    const ends = resultEnds(value.result_ends, data, output.length);
+    return {
+      output,
+      ...(data === undefined ? {} : { data }),
+      error: null,
+      cost_usd: cost,
+      ...(ends === undefined ? {} : { result_ends: ends }),
+    };
   }
   const checked = toJson(value);
   if (!checked.ok) {
@@ -105,6 +114,29 @@ export function normalizeReturn(toolName: string, value: unknown): RawToolResult
     );
   }
   return { output: JSON.stringify(checked.value), data: checked.value, error: null, cost_usd: 0 };
+}
+
+/**
+ * `result_ends` when it describes `data.results` (one ascending offset per
+ * result, each within the output); otherwise undefined, and an output over
+ * the limit is cut by characters as any other.
+ */
+export function resultEnds(
+  ends: unknown,
+  data: JsonValue | undefined,
+  outputLength: number,
+): number[] | undefined {
+  if (!Array.isArray(ends)) return undefined;
+  const results = data !== null && typeof data === "object" && !Array.isArray(data)
+    ? data.results
+    : undefined;
+  if (!Array.isArray(results) || results.length !== ends.length) return undefined;
+  let previous = 0;
+  for (const end of ends) {
+    if (!Number.isInteger(end) || end < previous || end > outputLength) return undefined;
+    previous = end;
+  }
+  return [...ends];
 }
 
 /** A failed result: `message` for the model, `detail` for the log only. */

@@ -17,6 +17,11 @@
  * passages with their unaltered text, in rank order. The call's cost is the
  * retriever's (embedding the query, for a vector retriever).
  *
+ * An output over the run's `tools.max_output_chars` is cut between two
+ * passages, never inside one (the result says where each passage ends): the
+ * passages the model was not shown move to `data.not_shown`, and only those
+ * it was shown count for the retrieval metrics (`tools/output_cut.ts`).
+ *
  * @module
  */
 
@@ -142,9 +147,17 @@ export async function runSearch(
       cost_usd: outcome.cost_usd,
     });
   }
-  const output = results.map((r, i) =>
+  const blocks = results.map((r, i) =>
     `[${i + 1}] doc_id: ${r.doc_id} | passage: ${r.passage_id} | score: ${r.score}\n` +
     flatText(outcome.hits[i].passage)
-  ).join("\n\n");
-  return toolResult({ output, data: { results }, cost_usd: outcome.cost_usd });
+  );
+  const ends: number[] = [];
+  let end = -2;
+  for (const block of blocks) ends.push(end += block.length + 2);
+  return toolResult({
+    output: blocks.join("\n\n"),
+    data: { results },
+    cost_usd: outcome.cost_usd,
+    result_ends: ends,
+  });
 }

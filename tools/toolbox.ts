@@ -4,7 +4,8 @@
  * unknown tool, arguments that are not a JSON object, a timeout and every
  * failure inside the tool come back as a `ToolResult` with `error` set, which
  * the model reads and can recover from. Output longer than the run's
- * `max_output_chars` is cut and flagged `truncated`.
+ * `max_output_chars` is cut and flagged `truncated` (at a result's end when
+ * the tool says where its results end: `output_cut.ts`).
  *
  * @module
  */
@@ -14,6 +15,7 @@ import type { JsonValue, SideEffects, ToolResult } from "../lib/types.ts";
 import { closestMatch } from "../lib/util/did_you_mean.ts";
 import type { ToolHost } from "./host.ts";
 import { errorResult, type RawToolResult } from "./invoke.ts";
+import { cutOutput } from "./output_cut.ts";
 
 /** A tool a system offers, resolved from the config. */
 export interface OfferedTool {
@@ -150,16 +152,10 @@ async function callWithTimeout(
 }
 
 function finish(raw: RawToolResult, rules: ToolboxRules, latency: number): ToolResult {
-  let output = raw.output;
-  let truncated = false;
-  if (output.length > rules.max_output_chars) {
-    output = output.slice(0, rules.max_output_chars) +
-      `\n[output cut at ${rules.max_output_chars} characters]`;
-    truncated = true;
-  }
+  const { output, data, truncated } = cutOutput(raw, rules.max_output_chars);
   return {
     output,
-    ...(raw.data === undefined ? {} : { data: raw.data }),
+    ...(data === undefined ? {} : { data }),
     error: raw.error,
     truncated,
     cost_usd: raw.cost_usd,

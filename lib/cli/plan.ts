@@ -27,6 +27,7 @@ import type { SummarySystem } from "../report/outputs.ts";
 import type { Corpus } from "../types.ts";
 import type { EmbedderPool } from "../retrieval/embedders.ts";
 import { SYSTEMS } from "../../systems/registry.ts";
+import { retrievalDepthOf } from "../../systems/system.ts";
 import { parametersJsonSchema } from "../../tools/define_tool.ts";
 import { createInProcessHost, type ToolHost } from "../../tools/host.ts";
 import { createWorkerHost } from "../../tools/sandbox/worker_host.ts";
@@ -208,6 +209,11 @@ export async function planSystems(
         options: system.options,
         toolbox: createToolbox(offered, config.tools),
         retriever,
+        depth: retrievalDepthOf(
+          def,
+          system.retriever?.config.top_k ?? null,
+          config.evaluation.retrieval_k,
+        ),
         model,
         // Its indexes are built before its first question, not inside a call's timeout.
         ...(workerReady && offered.some((t) => t.host === builtinHost)

@@ -12,12 +12,18 @@ import { loadCorpora, type SkippedFile } from "../data/corpus.ts";
 import type { Question } from "../data/question_schema.ts";
 import { loadQuestionSets } from "../data/questions.ts";
 import { ConfigError, UsageError } from "../errors.ts";
-import { EMPTY_SCRIPT, loadMockScripts, type MockScript } from "../llm/mock_script.ts";
+import {
+  EMPTY_SCRIPT,
+  loadMockScripts,
+  type MockScript,
+  withEvidence,
+} from "../llm/mock_script.ts";
 import { checkMockScript } from "../llm/mock_script_checks.ts";
 import type { Corpus } from "../types.ts";
 import { suggestion } from "../util/did_you_mean.ts";
 import type { ProgressSink } from "../util/load_progress.ts";
 import { SYSTEMS } from "../../systems/registry.ts";
+import { depthWarnings } from "./depth_warnings.ts";
 import { BUILTIN_TOOLS } from "../../tools/registry.ts";
 
 /** The registries every config is checked against. */
@@ -101,7 +107,10 @@ export async function loadData(
   const problems = checkMockScript(script, { toolNames, questions, models: modelNames });
   if (problems.length) throw new ConfigError("mock script", problems);
   if (selection.limit !== undefined) questions = questions.slice(0, selection.limit);
-  return { config, corpus, skipped, warnings, questions, script };
+  warnings.push(...depthWarnings(config, SYSTEMS));
+  // The mock gives a scripted answer only once the model was shown the question's evidence.
+  const scored = script.entries.length ? withEvidence(script, questions) : script;
+  return { config, corpus, skipped, warnings, questions, script: scored };
 }
 
 function selectSystems(config: Config, names: string[]) {

@@ -75,11 +75,18 @@ export const fusionSchema = z.strictObject({
   }).prefault({}),
 });
 
+/** Passages per query of a retriever whose `top_k` is not set (`rag`, and `Retriever.topK`). */
+export const DEFAULT_TOP_K = 5;
+
 /** One retriever. */
 export const retrieverSchema = z.strictObject({
   kind: z.enum(["bm25", "vector", "hybrid"]).default("bm25"),
-  /** Passages returned per query when the caller does not ask for a number. */
-  top_k: z.int().min(1).max(10_000).default(5),
+  /**
+   * Passages a system that retrieves itself asks for; null: the system's default ({@link
+   * DEFAULT_TOP_K} passages for `rag`; for `retrieval_only`, as many as it takes to rank the
+   * largest cut-off of `evaluation.retrieval_k` in documents).
+   */
+  top_k: z.int().min(1).max(10_000).nullable().default(null),
   chunk: chunkSchema.prefault({}),
   bm25: bm25Schema.prefault({}),
   embedding: embeddingSchema.prefault({}),

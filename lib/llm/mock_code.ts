@@ -11,10 +11,19 @@
  * question with no entry searches for its text and quotes the result, as the
  * default policy does for function calling.
  *
+ * For a question with evidence (and an answer not marked `from_memory`), the
+ * answer is given only when an evidence document was shown, as for function
+ * calling: the derived program keeps each call's output and carries the
+ * source of `documentsShown` (`shown_documents.ts`) to test them, answering
+ * otherwise with the start of the last output (or "I don't know." without
+ * calls); after `code` turns, the test reads what the earlier programs
+ * printed.
+ *
  * @module
  */
 
 import type { MockEntry } from "./mock_script.ts";
+import { documentsShown } from "./shown_documents.ts";
 
 /** What the mock needs to know about the conversation. */
 export interface CodeSituation {
@@ -23,6 +32,13 @@ export interface CodeSituation {
   turn: number;
   /** The tool functions the prompt lists. */
   offered: ReadonlySet<string>;
+  /**
+   * Evidence document ids of the question (empty: none, or the entry's answer comes from
+   * memory): the answer is given only once one of them was shown (see below).
+   */
+  evidence?: readonly string[];
+  /** The user messages after the question: what the earlier programs did and printed. */
+  observations?: readonly string[];
 }
 
 /** The closed-book answer when the script gives none (same as the function-calling mock). */
@@ -35,6 +51,7 @@ export function mockCodeReply(entry: MockEntry | undefined, at: CodeSituation): 
 }
 
 function programFor(entry: MockEntry | undefined, at: CodeSituation): string {
+  const evidence = at.evidence ?? [];
   if (entry === undefined) {
     if (at.turn > 0 || !at.offered.has("search")) return finalAnswer(UNKNOWN);
     return [
@@ -42,16 +59,45 @@ function programFor(entry: MockEntry | undefined, at: CodeSituation): string {
       `final_answer("From the documents: " + found.replace(/\\s+/g, " ").trim().slice(0, ${QUOTE_CHARS}));`,
     ].join("\n");
   }
-  if (entry.code.length > 0) {
-    return at.turn < entry.code.length ? entry.code[at.turn] : finalAnswer(answerOf(entry, at));
+  if (entry.code.length > 0 && at.turn < entry.code.length) return entry.code[at.turn];
+  if (entry.code.length > 0 || at.turn > 0) {
+    // What the earlier programs printed is what the model was shown.
+    const observations = at.observations ?? [];
+    const shown = observations.flatMap(documentsShown);
+    if (evidence.length === 0 || evidence.some((id) => shown.includes(id))) {
+      return finalAnswer(answerOf(entry, at));
+    }
+    const last = observations.at(-1);
+    return finalAnswer(last === undefined ? UNKNOWN : quote(last));
   }
-  if (at.turn > 0) return finalAnswer(answerOf(entry, at));
   // A call `instead_of` an offered tool is a fallback for systems without it: not made here.
-  const lines = entry.calls.filter((c) =>
+  const calls = entry.calls.filter((c) =>
     at.offered.has(c.tool) && (c.instead_of === undefined || !at.offered.has(c.instead_of))
-  ).map((c) => `await ${c.tool}(${JSON.stringify(c.args)});`);
-  lines.push(finalAnswer(answerOf(entry, at)));
+  );
+  if (evidence.length === 0) {
+    const lines = calls.map((c) => `await ${c.tool}(${JSON.stringify(c.args)});`);
+    lines.push(finalAnswer(answerOf(entry, at)));
+    return lines.join("\n");
+  }
+  // The program answers only if a tool output it got showed an evidence document, as the
+  // function-calling mock does; it carries the reader of shown_documents.ts to tell.
+  const lines = calls.map((c, i) => `const r${i} = await ${c.tool}(${JSON.stringify(c.args)});`);
+  const results = calls.map((_, i) => `r${i}`).join(", ");
+  const fallback = calls.length
+    ? `${JSON.stringify("From the documents: ")} + String(r${calls.length - 1})` +
+      `.replace(/\\s+/g, " ").trim().slice(0, ${QUOTE_CHARS})`
+    : JSON.stringify(UNKNOWN);
+  lines.push(
+    `const shown = (${documentsShown.toString()})([${results}].join("\\n"));`,
+    `final_answer(${JSON.stringify(evidence)}.some((id) => shown.includes(id)) ? ${
+      JSON.stringify(answerOf(entry, at))
+    } : ${fallback});`,
+  );
   return lines.join("\n");
+}
+
+function quote(text: string): string {
+  return `From the documents: ${text.replace(/\s+/g, " ").trim().slice(0, QUOTE_CHARS)}`;
 }
 
 /** The entry's answer, or what it answers instead when a tool it calls is not offered. */

@@ -19,6 +19,15 @@
  *   offered and no tool called yet, it searches for the question text; once
  *   it has a tool result it answers with the start of the last one; with no
  *   tools and no tool result it answers "I don't know."
+ * - Retrieval decides: a scripted answer (or `without` answer) to a question
+ *   with evidence (`MockScript.evidence`) is given only when an evidence
+ *   document was in what the model was shown — the grounded prompt's
+ *   passages, or a tool result of the conversation (`shown_documents.ts`) —
+ *   unless the answer turn says `from_memory: true`. Otherwise the model
+ *   answers as the default policy does with what it was shown: the start of
+ *   the last tool result (the first passage, for a grounded request), or
+ *   "I don't know.". The scripted calls are made either way; `recall` (the
+ *   closed-book answer) is never held back."
  *
  * - A code agent (its system prompt carries `CODE_AGENT_MARKER`) gets
  *   programs instead (see `mock_code.ts`).
@@ -32,6 +41,7 @@
 import type { ToolCall, Usage } from "../types.ts";
 import type { ChatMessage, ChatRequest, ChatResponse, Model, Pricing } from "./model.ts";
 import { groundingPassages } from "./grounded_prompt.ts";
+import { documentsShown } from "./shown_documents.ts";
 import { codeFunctionNames, isCodeAgentPrompt } from "./code_prompt.ts";
 import { mockCodeReply } from "./mock_code.ts";
 import { entryFor, type MockEntry, type MockScript } from "./mock_script.ts";
@@ -47,6 +57,8 @@ export const UNKNOWN_ANSWER = "I don't know.";
 
 /** Characters of the last tool result the default policy quotes. */
 const QUOTE_CHARS = 300;
+
+const NO_EVIDENCE: readonly string[] = [];
 
 /** Builds the mock model for `script`; `name` is the configured model name (for pricing, the id and model-keyed script entries). */
 export function createMockModel(script: MockScript, name: string, pricing: Pricing): Model {
@@ -78,6 +90,8 @@ interface Situation {
   sawToolResult: boolean;
   /** The text of the last tool result, if any. */
   lastResult: string | null;
+  /** Documents the tool results so far showed (`shown_documents.ts`). */
+  shown: readonly string[];
   /** react_json: the forced final call. */
   final: boolean;
 }
@@ -89,14 +103,18 @@ function replyTo(script: MockScript, model: string, request: ChatRequest): Reply
     ? nativeSituation(request)
     : reactSituation(request.messages, reactTools);
   const entry = entryFor(script, situation.question, model);
+  const evidence = script.evidence?.get(situation.question) ?? NO_EVIDENCE;
   const passages = groundingPassages(request.messages);
   if (passages !== null) {
     // The retrieval stands for the entry's searches; any other tool it calls was not offered.
-    const missing = entry?.calls.find((c) =>
-      c.tool !== "search" && c.instead_of === undefined && entry.without.has(c.tool)
-    );
-    if (entry && missing) return text(entry.without.get(missing.tool)!);
-    if (entry?.answer != null) return text(entry.answer);
+    const shown = passages.map((p) => p.doc_id);
+    if (entry && answersFrom(entry, evidence, shown)) {
+      const missing = entry.calls.find((c) =>
+        c.tool !== "search" && c.instead_of === undefined && entry.without.has(c.tool)
+      );
+      if (missing) return text(entry.without.get(missing.tool)!);
+      if (entry.answer !== null) return text(entry.answer);
+    }
     const first = passages[0];
     if (!first) return text(UNKNOWN_ANSWER);
     return text(`From the documents: ${first.text.slice(0, QUOTE_CHARS)} [${first.doc_id}]`);
@@ -107,16 +125,21 @@ function replyTo(script: MockScript, model: string, request: ChatRequest): Reply
         question: situation.question,
         turn: situation.turn,
         offered: new Set(codeFunctionNames(system)),
+        evidence: entry?.fromMemory ? NO_EVIDENCE : evidence,
+        observations: request.messages.slice(2).filter((m) => m.role === "user").map((m) =>
+          m.content
+        ),
       }),
     );
   }
-  const planned = entry ? scripted(entry, situation) : defaultPolicy(situation);
+  const planned = entry ? scripted(entry, situation, evidence) : defaultPolicy(situation);
   return reactTools === null ? planned : renderAction(planned);
 }
 
 function nativeSituation(request: ChatRequest): Situation {
   const { messages } = request;
   const last = messages.findLast((m) => m.role === "tool");
+  const results = messages.filter((m) => m.role === "tool").map((m) => m.content);
   return {
     question: messages.find((m) => m.role === "user")?.content ?? "",
     turn: messages.filter((m) => m.role === "assistant").length,
@@ -128,6 +151,7 @@ function nativeSituation(request: ChatRequest): Situation {
     ),
     sawToolResult: last !== undefined,
     lastResult: last?.content ?? null,
+    shown: results.flatMap(documentsShown),
     final: false,
   };
 }
@@ -150,6 +174,7 @@ function reactSituation(messages: ChatMessage[], tools: string[]): Situation {
     called,
     sawToolResult: last !== undefined,
     lastResult: last === undefined ? null : last.slice(OBSERVATION_PREFIX.length),
+    shown: results.flatMap((r) => documentsShown(r.slice(OBSERVATION_PREFIX.length))),
     final: users.at(-1) === REACT_FINAL_PROMPT,
   };
 }
@@ -162,8 +187,9 @@ function renderAction(planned: Planned): Reply {
   return text(JSON.stringify({ answer: planned.content ?? "" }));
 }
 
-function scripted(entry: MockEntry, at: Situation): Planned {
+function scripted(entry: MockEntry, at: Situation, evidence: readonly string[]): Planned {
   if (at.offered.size === 0 && !at.sawToolResult) return text(entry.recall ?? UNKNOWN_ANSWER);
+  const answers = answersFrom(entry, evidence, at.shown);
   const actions = at.offered.size
     ? entry.actions.filter((a) =>
       a.kind === "raw" ||
@@ -175,7 +201,7 @@ function scripted(entry: MockEntry, at: Situation): Planned {
     const action = actions[at.turn];
     if (action.kind === "raw") return { ...text(action.text), raw: true };
     // The forced final call (react_json) answers unless a raw reply is still due.
-    if (at.final) return text(entry.answer ?? UNKNOWN_ANSWER);
+    if (at.final) return answers ? text(entry.answer ?? UNKNOWN_ANSWER) : unscripted(at);
     return {
       content: null,
       tool_calls: [{
@@ -185,12 +211,34 @@ function scripted(entry: MockEntry, at: Situation): Planned {
       }],
     };
   }
+  if (!answers) return unscripted(at);
   // A scripted call that never happened means its tool was not offered.
   const missing = entry.calls.find((c) =>
     !at.called.has(c.tool) && c.instead_of === undefined && entry.without.has(c.tool)
   );
   if (missing) return text(entry.without.get(missing.tool)!);
   return text(entry.answer ?? UNKNOWN_ANSWER);
+}
+
+/**
+ * Whether the entry's scripted answer is due: it comes from memory, the
+ * question has no evidence, or the model was shown an evidence document.
+ */
+function answersFrom(
+  entry: MockEntry,
+  evidence: readonly string[],
+  shown: readonly string[],
+): boolean {
+  return entry.fromMemory || evidence.length === 0 || evidence.some((id) => shown.includes(id));
+}
+
+/** The default policy's answer with what the model was shown (its calls are all made). */
+function unscripted(at: Situation): Planned {
+  return at.sawToolResult ? text(quoteOf(at.lastResult)) : text(UNKNOWN_ANSWER);
+}
+
+function quoteOf(result: string | null): string {
+  return `From the documents: ${(result ?? "").replace(/\s+/g, " ").trim().slice(0, QUOTE_CHARS)}`;
 }
 
 function defaultPolicy(at: Situation): Planned {
@@ -207,8 +255,7 @@ function defaultPolicy(at: Situation): Planned {
     }
     return text(UNKNOWN_ANSWER);
   }
-  const quote = (at.lastResult ?? "").replace(/\s+/g, " ").trim().slice(0, QUOTE_CHARS);
-  return text(`From the documents: ${quote}`);
+  return text(quoteOf(at.lastResult));
 }
 
 function text(content: string): Reply {

@@ -23,6 +23,14 @@
  * shows what a tool buys. A question matches the longest fragment it
  * contains, compared ignoring case.
  *
+ * A mock run measures retrieval: for a question with evidence, the answer
+ * (and a `without` answer) is given only when an evidence document was in
+ * the context the model was shown (the `rag` prompt's passages or a tool
+ * output: `shown_documents.ts`); otherwise the model answers as the default
+ * policy does with what it was shown. `from_memory: true` on the answer turn
+ * opts out: the model knows it whatever it retrieved. `recall` is the
+ * closed-book answer by definition and is never held back.
+ *
  * `code` turns are the programs a code agent's model writes, one a reply
  * (see `mock_code.ts`); other systems ignore them, and a code agent with no
  * `code` turns runs a program made of the entry's calls and answer.
@@ -61,6 +69,7 @@ const TURN_KEYS = [
   "raw",
   "args",
   "without",
+  "from_memory",
   "instead_of",
 ] as const;
 const TURN_SHAPES = 'a turn is {call: TOOL, args: {...}}, {answer: "..."}, {recall: "..."}, ' +
@@ -76,6 +85,7 @@ const turnSchemas = {
   answer: z.strictObject({
     answer: z.string(),
     without: z.record(z.string().min(1), z.string()).optional(),
+    from_memory: z.boolean().optional(),
   }),
   recall: z.strictObject({ recall: z.string() }),
   code: z.strictObject({ code: z.string() }),
@@ -138,6 +148,13 @@ export interface MockEntry {
   answer: string | null;
   /** Answers given instead of `answer` when the named tool was not offered. */
   without: ReadonlyMap<string, string>;
+  /**
+   * The answer (and its `without` answers) comes from the model's memory: it
+   * is given whatever the model was shown. Otherwise, for a question with
+   * evidence, it is given only once an evidence document was in the
+   * model's context (see {@link MockScript.evidence}).
+   */
+  fromMemory: boolean;
   /** Index of the answer turn, when there is one. */
   answerTurn?: number;
   recall: string | null;
@@ -154,6 +171,29 @@ export interface MockEntry {
 export interface MockScript {
   /** Never changed once read (`entryFor` keeps what it found per script). */
   readonly entries: readonly MockEntry[];
+  /**
+   * The evidence document ids of each question, by its text (the run's
+   * questions, attached by {@link withEvidence}; questions sharing a text
+   * share their evidence). A scripted answer to a question with evidence is
+   * given only when the model was shown one of them; absent: every scripted
+   * answer is given as written.
+   */
+  readonly evidence?: ReadonlyMap<string, readonly string[]>;
+}
+
+/** `script` with the evidence of `questions` attached (see {@link MockScript.evidence}). */
+export function withEvidence(
+  script: MockScript,
+  questions: ReadonlyArray<{ question: string; evidence?: ReadonlyArray<{ id: string }> }>,
+): MockScript {
+  const evidence = new Map<string, string[]>();
+  for (const q of questions) {
+    const ids = q.evidence?.map((e) => e.id) ?? [];
+    if (ids.length === 0) continue;
+    const known = evidence.get(q.question) ?? [];
+    evidence.set(q.question, [...new Set([...known, ...ids])]);
+  }
+  return { entries: script.entries, evidence };
 }
 
 /** An empty script: every question gets the default policy. */
@@ -238,6 +278,7 @@ function parseEntry(
     actions: [],
     answer: null,
     without: new Map(),
+    fromMemory: false,
     recall: null,
     locate: (path, options) => source.positionOf([...base, ...path], options),
     code: [],
@@ -276,6 +317,7 @@ function parseEntry(
       entry.answer = turn.answer;
       entry.answerTurn = i;
       entry.without = new Map(Object.entries(turn.without ?? {}));
+      entry.fromMemory = turn.from_memory ?? false;
     } else if ("code" in turn) {
       entry.code.push(turn.code);
     } else {

@@ -12,8 +12,12 @@ import type { SystemSummary } from "../score/summary.ts";
 /**
  * Renders the systems' summaries as an aligned plain-text table. Score and
  * accuracy are over the lines with answer checks (accuracy shows passed /
- * checked); when some system has retrieval metrics, nDCG and recall at the
- * largest cut-off `retrievalK` holds are shown too.
+ * checked); when some system has retrieval metrics, the retrieval headline is
+ * shown too: nDCG@10 beside R@100 (see {@link headlineCutoffs} when the run
+ * has other cut-offs; `retrievalK` defaults to the cut-offs the rows hold).
+ * A figure computed on fewer documents than its cut-off (a system whose
+ * `retrieval_depth` is below it) is marked `*`, and a footnote under the
+ * table says why.
  */
 export function summaryTable(
   rows: readonly SystemSummary[],
@@ -23,15 +27,19 @@ export function summaryTable(
     retrievalK?: readonly number[];
   } = {},
 ): string {
-  const k = Math.max(...(options.retrievalK ?? [1, 5, 10]));
+  const { ndcg: k, recall: rk } = headlineCutoffs(options.retrievalK ?? cutoffsOf(rows));
   const ir = rows.some((r) => r[`ndcg@${k}`] != null);
+  const shallow = (r: SystemSummary, cutoff: number) =>
+    r.retrieval_depth != null && r.retrieval_depth < cutoff;
+  const marked = (r: SystemSummary, cutoff: number, value: number | null) =>
+    fixed(value, 3) + (value !== null && shallow(r, cutoff) ? "*" : "");
   const header = [
     "system",
     "questions",
     "score",
     ...(options.stats ? ["95 % CI"] : []),
     "accuracy",
-    ...(ir ? [`nDCG@${k}`, `R@${k}`] : []),
+    ...(ir ? [`nDCG@${k}`, `R@${rk}`] : []),
     "errors",
     "p50 ms",
     "$/question",
@@ -48,7 +56,9 @@ export function summaryTable(
         ? [interval ? `[${interval.low.toFixed(3)}, ${interval.high.toFixed(3)}]` : "-"]
         : []),
       r.accuracy === null ? "-" : `${Math.round(r.accuracy * r.checked)}/${r.checked}`,
-      ...(ir ? [fixed(r[`ndcg@${k}`] ?? null, 3), fixed(r[`recall@${k}`] ?? null, 3)] : []),
+      ...(ir
+        ? [marked(r, k, r[`ndcg@${k}`] ?? null), marked(r, rk, r[`recall@${rk}`] ?? null)]
+        : []),
       String(r.errors),
       fixed(r.p50_latency_ms, 1),
       fixed(r.cost_per_question, 6),
@@ -62,7 +72,39 @@ export function summaryTable(
   const line = (cells: string[]) =>
     cells.map((c, i) => (leftAligned(i) ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")
       .trimEnd();
-  return [line(header), line(widths.map((w) => "-".repeat(w))), ...body.map(line)].join("\n");
+  const table = [line(header), line(widths.map((w) => "-".repeat(w))), ...body.map(line)];
+  const notes = ir
+    ? rows.filter((r) => shallow(r, Math.max(k, rk))).map((r) =>
+      `* ${r.system}: a ranking held only ${r.retrieval_depth} documents (its retriever's top_k ` +
+      `cut it), so its metrics at larger cut-offs count fewer documents than they name`
+    )
+    : [];
+  return [...table, ...(notes.length ? ["", ...notes] : [])].join("\n");
+}
+
+/**
+ * The cut-offs of the console's retrieval headline: nDCG@10 and R@100 (the IR
+ * convention) when `cutoffs` holds them; otherwise nDCG at the largest
+ * cut-off up to 10 (or the smallest one) and recall at the largest.
+ */
+export function headlineCutoffs(cutoffs: readonly number[]): { ndcg: number; recall: number } {
+  const ks = cutoffs.length ? cutoffs : [10];
+  const upTo10 = ks.filter((k) => k <= 10);
+  return {
+    ndcg: upTo10.length ? Math.max(...upTo10) : Math.min(...ks),
+    recall: ks.includes(100) ? 100 : Math.max(...ks),
+  };
+}
+
+/** The cut-offs the summary rows hold (their `ndcg@k` keys), in increasing order. */
+function cutoffsOf(rows: readonly SystemSummary[]): number[] {
+  const ks = new Set<number>();
+  for (const row of rows) {
+    for (const key of Object.keys(row)) {
+      if (key.startsWith("ndcg@")) ks.add(Number(key.slice(5)));
+    }
+  }
+  return [...ks].filter((k) => Number.isInteger(k) && k > 0).sort((a, b) => a - b);
 }
 
 function fixed(value: number | null, digits: number): string {

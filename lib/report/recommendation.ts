@@ -17,6 +17,8 @@ export const ALPHA = 0.05;
 export const ERROR_RATE_WARNING = 0.05;
 /** A best-effort rate above this is warned about. */
 export const BEST_EFFORT_WARNING = 0.2;
+/** A tool whose outputs were cut to `tools.max_output_chars` more often than this is warned about. */
+export const TOOL_CUT_WARNING = 0.1;
 
 /** What the recommendation needs to know of each system. */
 export interface RecommendationSystem {
@@ -33,6 +35,8 @@ export interface RecommendationSystem {
   budget_exhausted: number;
   /** Offered tools with network side effects. */
   network_tools: readonly string[];
+  /** Calls of each tool, and how many of their outputs were cut (`tool_usage.csv`). */
+  tool_cuts?: ReadonlyArray<{ tool: string; calls: number; truncated: number }>;
 }
 
 /** A system picked for one reason. */
@@ -198,6 +202,17 @@ function systemWarnings(systems: readonly RecommendationSystem[]): string[] {
       warnings.push(
         `${s.system}: a per-question budget ran out on ${s.budget_exhausted} questions`,
       );
+    }
+    for (const t of s.tool_cuts ?? []) {
+      if (t.calls > 0 && t.truncated / t.calls > TOOL_CUT_WARNING) {
+        warnings.push(
+          `${s.system}: ${t.tool} output was cut to tools.max_output_chars in ${t.truncated} of ` +
+            `${t.calls} calls (${
+              pct(t.truncated / t.calls)
+            }); the model read only part of it (only what it read counts as retrieved): ` +
+            `raise tools.max_output_chars`,
+        );
+      }
     }
     if (s.network_tools.length) {
       warnings.push(

@@ -76,6 +76,7 @@ export function analyseRun(input: RunReportInput): RunReport {
         best_effort_rate: summary?.best_effort_rate ?? null,
         budget_exhausted: budget.get(s.name) ?? 0,
         network_tools: s.networkTools,
+        tool_cuts: input.summaries.tools.filter((t) => t.system === s.name),
       };
     }),
     stats,

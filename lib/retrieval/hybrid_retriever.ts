@@ -9,7 +9,7 @@
  * @module
  */
 
-import type { RetrieverConfig } from "../config/retriever_schema.ts";
+import { DEFAULT_TOP_K, type RetrieverConfig } from "../config/retriever_schema.ts";
 import { reciprocalRankFusion } from "./fusion.ts";
 import type { Passage } from "./passages.ts";
 import type { RetrievalOutcome, Retriever } from "./types.ts";
@@ -64,7 +64,7 @@ export async function buildHybridRetriever(
   return {
     name,
     kind: "hybrid",
-    topK: config.top_k,
+    topK: config.top_k ?? DEFAULT_TOP_K,
     passages,
     async search(query, k, signal): Promise<RetrievalOutcome> {
       const depth = Math.max(k, HYBRID_DEPTH);

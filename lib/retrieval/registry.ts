@@ -19,7 +19,7 @@
  * @module
  */
 
-import type { RetrieverConfig } from "../config/retriever_schema.ts";
+import { DEFAULT_TOP_K, type RetrieverConfig } from "../config/retriever_schema.ts";
 import { resolveCacheDir } from "../cache/cache_dir.ts";
 import type { Corpus } from "../types.ts";
 import { canonicalJson } from "../util/canonical_json.ts";
@@ -68,7 +68,7 @@ export async function buildBm25Retriever(request: RetrieverBuildRequest): Promis
   request.signal.throwIfAborted();
   return createBm25Retriever({
     name: request.name,
-    topK: request.config.top_k,
+    topK: request.config.top_k ?? DEFAULT_TOP_K,
     bm25: request.config.bm25,
     passages: request.passages,
   });
@@ -234,7 +234,7 @@ export class RunRetrievers {
     let named = this.#named.get(request.key);
     if (named === undefined) {
       named = this.#builtFor(request.name, request.config, signal).then((retriever) =>
-        renamed(retriever, request.name, request.config.top_k)
+        renamed(retriever, request.name, request.config.top_k ?? DEFAULT_TOP_K)
       );
       this.#named.set(request.key, named);
     }

@@ -13,7 +13,7 @@
  * @module
  */
 
-import { retrieverSchema } from "../config/retriever_schema.ts";
+import { DEFAULT_TOP_K, retrieverSchema } from "../config/retriever_schema.ts";
 import type { Corpus } from "../types.ts";
 import { createBm25Retriever } from "./bm25_retriever.ts";
 import { chunkCorpus } from "./chunking.ts";
@@ -28,7 +28,7 @@ export function retrieverFor(corpus: Corpus): Retriever {
     const config = retrieverSchema.parse({});
     retriever = createBm25Retriever({
       name: "default",
-      topK: config.top_k,
+      topK: config.top_k ?? DEFAULT_TOP_K,
       bm25: config.bm25,
       passages: chunkCorpus(corpus, config.chunk),
     });

@@ -12,7 +12,11 @@
  * @module
  */
 
-import type { EmbeddingConfig, RetrieverConfig } from "../config/retriever_schema.ts";
+import {
+  DEFAULT_TOP_K,
+  type EmbeddingConfig,
+  type RetrieverConfig,
+} from "../config/retriever_schema.ts";
 import { RagbenchError } from "../errors.ts";
 import { ModelCallError } from "../llm/model.ts";
 import { EmbeddingError } from "./embedding_error.ts";
@@ -123,7 +127,7 @@ export async function buildVectorRetriever(
   return {
     name,
     kind: "vector",
-    topK: config.top_k,
+    topK: config.top_k ?? DEFAULT_TOP_K,
     passages,
     embedder,
     index,

@@ -16,7 +16,7 @@ import { ReplayMissError } from "../llm/cached_model.ts";
 import { scoreTrace } from "../score/score.ts";
 import type { QuestionResult, StepError, Trace, TraceFlags } from "../types.ts";
 import type { Retriever } from "../retrieval/types.ts";
-import type { SystemDef } from "../../systems/system.ts";
+import type { RetrievalDepth, SystemDef } from "../../systems/system.ts";
 import type { Toolbox } from "../../tools/toolbox.ts";
 import { JobQueue } from "./job_queue.ts";
 import { RetrievalFailedError, TraceRecorder } from "./trace_recorder.ts";
@@ -30,6 +30,8 @@ export interface PlannedSystem {
   toolbox: Toolbox;
   /** The system's retriever, built once for the run; null for a system that takes none. */
   retriever: Retriever | null;
+  /** How deep its own retrieval goes (`SystemDef.retrievalDepth`); absent: not a retriever's. */
+  depth?: RetrievalDepth | null;
   /** The model it talks to (shared by every system with the same model config). */
   model: Model;
   /**
@@ -62,7 +64,7 @@ export interface RunOptions {
   reporter: RunReporter;
   /** Aborted to stop starting questions (questions in progress finish). */
   signal: AbortSignal;
-  /** Cut-offs of the retrieval metrics (`evaluation.retrieval_k`; default [1, 5, 10]). */
+  /** Cut-offs of the retrieval metrics (`evaluation.retrieval_k`; default [1, 5, 10, 100]). */
   retrievalK?: readonly number[];
 }
 
@@ -220,6 +222,7 @@ async function runJob(job: Job, options: RunOptions): Promise<Trace> {
         recorder,
         tools: session,
         retriever: job.system.retriever,
+        depth: job.system.depth ?? null,
         signal,
       }),
       signal,

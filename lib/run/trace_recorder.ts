@@ -115,26 +115,38 @@ export class TraceRecorder {
   /**
    * Retrieves the `k` best passages for `query` (no length limit) and records
    * a retrieval step; its cost (embedding the query) is added to the
-   * question's. Never rejects: a failure, including an abort, is recorded on
-   * the step (`error`, no results) and the step is returned for the system
-   * to decide (a `rag` system then fails the question; see its file).
+   * question's. With `options.documents`, asks again for twice as many
+   * passages while the ranking holds fewer documents than that and the
+   * retriever returned all it was asked for (one step is recorded, with the
+   * last `k` asked). Never rejects: a failure, including an abort, is
+   * recorded on the step (`error`, no results) and the step is returned for
+   * the system to decide (a `rag` system then fails the question; see its
+   * file).
    */
   async retrieve(
     retriever: Retriever,
     query: string,
     k: number,
     signal: AbortSignal,
+    options: { documents?: number } = {},
   ): Promise<{ step: RetrievalStep; hits: RetrievalHit[] }> {
     const started = performance.now();
     let hits: RetrievalHit[] = [];
     let tokens = 0;
     let cost = 0;
     let error: RetrievalStep["error"] = null;
+    let asked = k;
     try {
-      const outcome = await retriever.search(query, k, signal);
-      hits = outcome.hits;
-      tokens = outcome.embedding_tokens;
-      cost = outcome.cost_usd;
+      const documents = options.documents ?? 0;
+      const available = retriever.passages.length;
+      for (;;) {
+        const outcome = await retriever.search(query, asked, signal);
+        hits = outcome.hits;
+        tokens += outcome.embedding_tokens;
+        cost += outcome.cost_usd;
+        if (hits.length < asked || asked >= available || distinctDocs(hits) >= documents) break;
+        asked = Math.min(available, asked * 2);
+      }
     } catch (caught) {
       error = {
         kind: signal.aborted ? "timeout" : "retrieval",
@@ -147,6 +159,7 @@ export class TraceRecorder {
       type: "retrieval",
       retriever: retriever.name,
       query,
+      k: asked,
       results: hits.map((h) => ({
         passage_id: h.passage.id,
         doc_id: h.passage.doc_id,
@@ -160,6 +173,10 @@ export class TraceRecorder {
     this.steps.push(step);
     return { step, hits };
   }
+}
+
+function distinctDocs(hits: readonly RetrievalHit[]): number {
+  return new Set(hits.map((h) => h.passage.doc_id)).size;
 }
 
 function elapsed(started: number): number {

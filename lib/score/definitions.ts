@@ -9,7 +9,7 @@
  */
 
 /** Version of the scoring rules; bump on any change to a check or metric. */
-export const SCORER_VERSION = 2;
+export const SCORER_VERSION = 3;
 
 /** One line per metric: what it measures, over what, and how ties and gaps are handled. */
 export const METRIC_DEFINITIONS: Readonly<Record<string, string>> = Object.freeze({
@@ -19,7 +19,9 @@ export const METRIC_DEFINITIONS: Readonly<Record<string, string>> = Object.freez
   checks:
     "numeric_equals (tolerance absolute), contains/icontains/not_contains/equals, iregex (RE2 syntax, case-insensitive, linear time), min/max_tool_calls and tool_used over every tool step, failed calls included; a missing or blank answer fails every answer-text check",
   retrieval_ranking:
-    "the doc ids of each search/corpus_grep/read_document result, merged with Reciprocal Rank Fusion (k = 60); ties keep first-seen order",
+    "the doc ids of each search/corpus_grep/read_document result the model was shown (an output cut to tools.max_output_chars counts only the results it kept), merged with Reciprocal Rank Fusion (k = 60); ties keep first-seen order",
+  retrieval_depth:
+    "the fewest documents in a ranking that a system's own retrieval depth (top_k) cut short; metrics at larger cut-offs are computed on fewer documents than they name and are marked",
   evidence_recall: "share of a question's evidence documents anywhere in the merged ranking",
   mrr: "1 / rank of the first evidence document in the merged ranking, 0 when none",
   latency_percentiles: "linear interpolation between the two nearest ranks (NumPy's default)",

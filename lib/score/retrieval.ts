@@ -38,7 +38,7 @@ export const RETRIEVAL_TOOLS: ReadonlySet<string> = new Set([
 export const RRF_K = 60;
 
 /** Default cut-offs of the retrieval metrics (`evaluation.retrieval_k`). */
-export const DEFAULT_RETRIEVAL_K: readonly number[] = [1, 5, 10];
+export const DEFAULT_RETRIEVAL_K: readonly number[] = [1, 5, 10, 100];
 
 /**
  * Document ids a tool result surfaced, in order, without repeats: from
@@ -117,8 +117,9 @@ export function retrievalScores(
   const ranking = docs.map((d) => d.doc_id);
   const scores = docs.map((d) => d.score);
   const relevant = evidence?.length ?? 0;
+  const depth = depthLimit(steps, docs.length);
   if (!evidence || relevant === 0) {
-    return { retrieved, relevant, recall: null, mrr: null, metrics: null, ranking, scores };
+    return { retrieved, relevant, recall: null, mrr: null, metrics: null, ranking, scores, depth };
   }
   const judgements = new Map(evidence.map((e) => [e.id, e.grade]));
   const inRanking = new Set(ranking);
@@ -130,5 +131,23 @@ export function retrievalScores(
     metrics: questionMetrics(ranking, judgements, cutoffs),
     ranking,
     scores,
+    depth,
   };
+}
+
+/**
+ * The ranking's documents when a depth setting cut it (see
+ * `RetrievalScores.depth`): only a ranking made of a system's own retrieval
+ * steps, one of which returned all the passages it asked for.
+ */
+export function depthLimit(steps: readonly Step[], documents: number): number | null {
+  let cut = false;
+  for (const step of steps) {
+    if (step.type === "tool" && RETRIEVAL_TOOLS.has(step.tool)) return null;
+    if (
+      step.type === "retrieval" && step.error === null && step.k !== undefined &&
+      step.results.length >= step.k
+    ) cut = true;
+  }
+  return cut ? documents : null;
 }

@@ -65,6 +65,12 @@ interface CoreSummary {
   mrr: number | null;
   /** Share of lines answered under a limit (best effort). */
   best_effort_rate: number | null;
+  /**
+   * The fewest documents a ranking of the system held when its retrieval depth (`top_k`) cut it
+   * short (`RetrievalScores.depth`); null when no depth cut any. A metric at a cut-off above it is
+   * computed on fewer documents than its name says: the console marks it with `*`.
+   */
+  retrieval_depth?: number | null;
   /** Mean average precision (see `retrieval_summary.ts`). */
   map?: number | null;
   /** `recall@k`, `precision@k`, `mrr@k`, `ndcg@k`, `hit_rate@k` (see `retrieval_summary.ts`). */
@@ -118,7 +124,11 @@ export const SUMMARY_COLUMNS: ReadonlyArray<keyof SystemSummary> = [
 export function summaryColumns(
   retrievalK: readonly number[] = DEFAULT_RETRIEVAL_K,
 ): Array<keyof SystemSummary> {
-  return [...SUMMARY_COLUMNS, ...(retrievalColumns(retrievalK) as Array<keyof SystemSummary>)];
+  return [
+    ...SUMMARY_COLUMNS,
+    "retrieval_depth",
+    ...(retrievalColumns(retrievalK) as Array<keyof SystemSummary>),
+  ];
 }
 
 /** The column order of `tool_usage.csv`. */
@@ -186,8 +196,20 @@ export function summarizeSystem(
     best_effort_rate: mean(lines.map((l) => (l.flags.best_effort ? 1 : 0))),
     ...rateLimitSummary(lines),
     ...agentSummary(lines),
+    retrieval_depth: retrievalDepth(lines),
     ...retrievalSummary(lines, retrievalK, systemRetrieves(system.tools ?? [], lines)),
   };
+}
+
+/**
+/** The fewest documents a depth-cut ranking held (see `SystemSummary.retrieval_depth`). */
+function retrievalDepth(lines: readonly QuestionResult[]): number | null {
+  let fewest: number | null = null;
+  for (const line of lines) {
+    const depth = line.retrieval.depth;
+    if (depth != null && (fewest === null || depth < fewest)) fewest = depth;
+  }
+  return fewest;
 }
 
 /**

@@ -132,6 +132,7 @@ const resultSchema = z.strictObject({
     detail: z.string().optional(),
   }).nullable(),
   cost_usd: z.number(),
+  result_ends: z.array(z.int().nonnegative()).optional(),
 });
 
 /** How a request ended: its reply, or why there is none. */

@@ -190,14 +190,34 @@ export function failureSection(systems: readonly string[], lines: readonly Repor
   );
 }
 
-/** Retrieval columns of the summaries (whatever retrieval metrics the run computed). */
+/**
+ * Retrieval columns of the summaries (whatever retrieval metrics the run
+ * computed), with `retrieval_depth` and, when a system's depth is below a
+ * cut-off, a note naming the figures computed on fewer documents.
+ */
 export function retrievalSection(summaries: readonly Row[]): string {
   if (summaries.length === 0) return "";
   const columns = Object.keys(summaries[0]).filter((c) =>
-    /^(evidence_recall|mrr|map|ndcg|recall|precision|hit|mrr_)/.test(c)
+    /^(evidence_recall|mrr|map|ndcg|recall|precision|hit|mrr_|retrieval_depth)/.test(c)
   );
   if (!summaries.some((s) => columns.some((c) => s[c] !== null && s[c] !== undefined))) return "";
-  return section("retrieval", "Retrieval", genericTable(["system", ...columns], summaries));
+  const notes = summaries.flatMap((s) => {
+    const depth = s.retrieval_depth;
+    if (typeof depth !== "number") return [];
+    const short = columns.filter((c) => /@\d+$/.test(c) && Number(c.split("@")[1]) > depth);
+    return short.length
+      ? [
+        `${s.system}: a ranking held only ${depth} documents (its retriever's top_k cut it), ` +
+        `so ${short.join(", ")} count fewer documents than they name.`,
+      ]
+      : [];
+  });
+  const table = genericTable(["system", ...columns], summaries);
+  return section(
+    "retrieval",
+    "Retrieval",
+    table + notes.map((n) => `<p class="note">${h(n)}</p>`).join(""),
+  );
 }
 
 /** Tool usage with error, timeout and truncation rates. */

@@ -29,13 +29,13 @@ Deno.test("config: defaults are filled in and relative paths resolve against the
     repeats: 1,
     max_cost_usd: null,
     question_timeout_s: 300,
-    retrieval_k: [1, 5, 10],
+    retrieval_k: [1, 5, 10, 100],
   });
   assert.deepEqual(config.tools, {
     allow: [],
     allow_network: false,
     timeout_s: 10,
-    max_output_chars: 4000,
+    max_output_chars: 12_000,
   });
   assert.deepEqual(config.systems.map((s) => s.name), ["closed_book", "agent"]);
   assert.equal(config.systems[1].options.max_steps, 8);

@@ -34,6 +34,7 @@ Deno.test("recorder.retrieve records the step and adds the embedding cost", asyn
     type: "retrieval",
     retriever: "dense",
     query: "query text",
+    k: 7,
     results: [{ passage_id: "a#1", doc_id: "a", score: 0.5 }],
     latency_ms: 0,
     embedding_tokens: 12,
@@ -68,4 +69,44 @@ Deno.test("recorder.retrieve never rejects: a failure or an abort is recorded on
   assert.equal(recorder.steps.length, 2);
   assert.equal(recorder.costUsd, 0);
   assert.ok(recorder.steps.every((s) => (s as RetrievalStep).results.length === 0));
+});
+
+Deno.test("recorder.retrieve with a depth in documents asks again for twice as many passages until it has them", async () => {
+  // Ten documents of three passages each, ranked document by document.
+  const passages: Passage[] = Array.from({ length: 30 }, (_, i) => ({
+    id: `d${Math.floor(i / 3)}#${i % 3}`,
+    doc_id: `d${Math.floor(i / 3)}`,
+    index: i % 3,
+    title: "",
+    text: "t",
+  }));
+  const asked: number[] = [];
+  const retriever: Retriever = {
+    name: "bm25",
+    kind: "bm25",
+    topK: 5,
+    passages,
+    search(_query, k) {
+      asked.push(k);
+      const hits = passages.slice(0, k).map((passage, i) => ({ passage, score: 30 - i }));
+      return Promise.resolve({ hits, embedding_tokens: 1, cost_usd: 0.001 });
+    },
+  };
+  const recorder = new TraceRecorder(modelOf(() => ({ content: "x" })));
+  const { step } = await recorder.retrieve(retriever, "q", 4, new AbortController().signal, {
+    documents: 4,
+  });
+  // 4 passages hold 2 documents, 8 hold 3, 16 hold 6: done.
+  assert.deepEqual(asked, [4, 8, 16]);
+  assert.equal(step.k, 16);
+  assert.equal(step.results.length, 16);
+  assert.equal(recorder.embeddingTokens, 3);
+  assert.equal(Math.round(recorder.costUsd * 1000), 3);
+  // A retriever that has fewer passages than asked for stops the deepening.
+  asked.length = 0;
+  const all = await recorder.retrieve(retriever, "q", 20, new AbortController().signal, {
+    documents: 100,
+  });
+  assert.deepEqual(asked, [20, 30]);
+  assert.equal(all.step.results.length, 30);
 });

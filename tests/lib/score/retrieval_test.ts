@@ -107,6 +107,7 @@ Deno.test("retrieval scores: recall and mrr over the merged ranking of retrieval
     metrics: null,
     ranking: ["e3", "d1", "d2"],
     scores: [1 / 61, 1 / 61, 1 / 62],
+    depth: null,
   });
   assert.equal(retrievalScores(steps, [{ id: "nowhere", grade: 1 }]).mrr, 0);
   assert.equal(retrievalScores([model], undefined).retrieved, false);
