@@ -40,9 +40,13 @@ export const MAX_CHECK_DEPTH = 200;
 /**
  * Regex work of one check: characters matched × the size of the pattern's
  * automaton (RE2's worst case is about linear in both: ~0.44 µs a unit
- * measured here, so this is about 2 s at worst); a compilation counts 1,000.
+ * measured here, so this is about 2 s at worst). A compilation counts
+ * {@link COMPILE_WORK}: a schema with more patterns than the engine keeps
+ * compiled makes it compile again and again (0.1–0.3 ms each).
  */
 export const MAX_REGEX_WORK = 5_000_000;
+/** Regex work a compilation counts for (at most 2,000 compilations a check). */
+export const COMPILE_WORK = 2500;
 /** Regex work of one match; a longer one is not started (it could not be interrupted). */
 export const MAX_MATCH_WORK = 2_000_000;
 /** Longest `pattern` RE2 is given (characters). */
@@ -374,7 +378,7 @@ class Run {
       throw error;
     } finally {
       // A pattern dropped from the engine's small cache is compiled again: that costs too.
-      this.#regexWork += work + (re2Stats().compilations - before) * 1000;
+      this.#regexWork += work + (re2Stats().compilations - before) * COMPILE_WORK;
     }
   }
 
