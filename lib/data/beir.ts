@@ -300,7 +300,7 @@ function* readLines(
       let line: string;
       try {
         line = decoder.decode(bytes);
-      } catch (error) {
+      } catch {
         const at = firstInvalidUtf8(bytes);
         const message = at === bytes.length
           ? describeTextProblem({ tooLong: true, bytes: bytes.length }, "split the line")
