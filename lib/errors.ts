@@ -42,6 +42,8 @@ export interface ConfigIssue {
   message: string;
   /** A suggested fix, e.g. the closest known name. */
   hint?: string;
+  /** What kind of file it is, when not the error's own subject (see {@link combineConfigErrors}). */
+  subject?: string;
 }
 
 /**
@@ -53,12 +55,23 @@ export class ConfigError extends RagbenchError {
   /** What kind of file it is: "config", "questions", "mock script", "corpus". */
   readonly subject: string;
   readonly issues: ConfigIssue[];
+  /**
+   * The ids the file did hold despite its problems (a BEIR corpus: every
+   * line with a readable `_id`), so that files naming them can still be
+   * checked in the same pass. Undefined when the loader cannot say.
+   */
+  readonly readIds?: ReadonlySet<string>;
 
-  constructor(subject: string, issues: ConfigIssue[], options?: { cause?: unknown }) {
+  constructor(
+    subject: string,
+    issues: ConfigIssue[],
+    options?: { cause?: unknown; readIds?: ReadonlySet<string> },
+  ) {
     super("config", issues.map((issue) => formatIssue(subject, issue)).join("\n"), options);
     this.name = "ConfigError";
     this.subject = subject;
     this.issues = issues;
+    if (options?.readIds) this.readIds = options.readIds;
   }
 
   /** Position of the first issue (for callers that need just one). */
@@ -127,8 +140,8 @@ export class IssueList {
    * @throws {ConfigError} listing the problems (and one counting those not
    *   listed) when there is any.
    */
-  throwIfAny(): void {
-    if (this.#issues.length > 0) throw new ConfigError(this.#subject, this.listed());
+  throwIfAny(options?: { readIds?: ReadonlySet<string> }): void {
+    if (this.#issues.length > 0) throw new ConfigError(this.#subject, this.listed(), options);
   }
 
   /** The issues kept, then (when some were only counted) one that counts the rest. */
@@ -151,7 +164,19 @@ export function formatIssue(subject: string, issue: ConfigIssue): string {
     ? ""
     : ` (line ${line}${column === undefined ? "" : `, column ${column}`})`;
   const hint = issue.hint ? ` — ${issue.hint}` : "";
-  return `Cannot load ${subject} "${file}"${where}: ${issue.message}${hint}`;
+  return `Cannot load ${issue.subject ?? subject} "${file}"${where}: ${issue.message}${hint}`;
+}
+
+/**
+ * One error listing the problems of several files (a corpus and the
+ * questions that refer to it), each issue keeping its own subject.
+ */
+export function combineConfigErrors(errors: readonly ConfigError[]): ConfigError {
+  if (errors.length === 1) return errors[0];
+  const issues = errors.flatMap((e) =>
+    e.issues.map((i) => ({ ...i, subject: i.subject ?? e.subject }))
+  );
+  return new ConfigError(errors[0].subject, issues, { cause: errors[0] });
 }
 
 /** Exit code for a user-facing error: 2 for what the user must fix before a run, else 1. */

@@ -202,6 +202,11 @@ export interface TraceFlags {
    * program of its ended with `final_answer(...)`).
    */
   format_error: boolean;
+  /**
+   * Present (true) only when the answer was cut: a code agent's `final_answer`
+   * longer than 100,000 characters keeps its first 100,000.
+   */
+  answer_truncated?: boolean;
 }
 
 /** Everything one system did on one question (one repeat). */

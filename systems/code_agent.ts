@@ -119,7 +119,7 @@ export async function codeLoop(
     messages.push({ role: "assistant", content: reply.content });
     const outcome = await attempt(reply.content, callTool);
     if ("status" in outcome && outcome.status === "answered") {
-      return { answer: outcome.answer, flags: flags(false, false, false) };
+      return { answer: outcome.answer, flags: flags(false, false, false, outcome.answerCut) };
     }
     recorder.formatError();
     messages.push({ role: "user", content: observation(outcome) });
@@ -130,14 +130,25 @@ export async function codeLoop(
   const outcome = await attempt(reply.content, async () => TOOLS_WITHHELD);
   const budget = stop !== "max_steps";
   if ("status" in outcome && outcome.status === "answered") {
-    return { answer: outcome.answer, flags: flags(true, budget, false) };
+    return { answer: outcome.answer, flags: flags(true, budget, false, outcome.answerCut) };
   }
   recorder.formatError();
   return { answer: null, flags: flags(true, budget, true) };
 }
 
-function flags(bestEffort: boolean, budget: boolean, formatError: boolean): TraceFlags {
-  return { best_effort: bestEffort, budget_exhausted: budget, format_error: formatError };
+function flags(
+  bestEffort: boolean,
+  budget: boolean,
+  formatError: boolean,
+  answerCut = false,
+): TraceFlags {
+  return {
+    best_effort: bestEffort,
+    budget_exhausted: budget,
+    format_error: formatError,
+    // Only when set, so the lines of every other answer keep their three flags.
+    ...(answerCut ? { answer_truncated: true } : {}),
+  };
 }
 
 /** The options type, for tests. */

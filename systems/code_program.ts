@@ -121,6 +121,8 @@ export function observation(outcome: ProgramOutcome | { problem: string }): stri
         ? `The program did not compile: ${outcome.message}`
         : outcome.kind === "exception"
         ? `The program threw: ${outcome.message}`
+        : outcome.kind === "answer"
+        ? `The answer was refused: ${outcome.message}. Pass the answer as text: final_answer(text).`
         : `The program failed (${outcome.kind}): ${outcome.message}`,
     );
   } else {

@@ -11,7 +11,7 @@ import { offeredNames } from "../config/mcp_ref.ts";
 import { loadCorpora, type SkippedFile } from "../data/corpus.ts";
 import type { Question } from "../data/question_schema.ts";
 import { loadQuestionSets } from "../data/questions.ts";
-import { ConfigError, UsageError } from "../errors.ts";
+import { combineConfigErrors, ConfigError, UsageError } from "../errors.ts";
 import {
   EMPTY_SCRIPT,
   loadMockScripts,
@@ -91,15 +91,36 @@ export async function loadData(
   ];
   const modelNames = [...new Set(config.systems.map((s) => s.model.name))];
   if (selection.systems) config.systems = selectSystems(config, selection.systems);
-  const { corpus, skipped, warnings } = await loadCorpora(config.corpus, {
-    progress: options.progress,
-  });
-  let questions = await loadQuestionSets(config.questions, {
-    toolNames,
-    documentIds: new Set(corpus.documents.map((d) => d.id)),
-    onWarning: (message) => warnings.push(message),
-    progress: options.progress,
-  });
+  // A corpus with problems does not stop the questions from being checked: a BEIR folder's
+  // problems (corpus, queries, qrels) are all reported in one pass.
+  const corpusLoad = await loadCorpora(config.corpus, { progress: options.progress }).then(
+    (loaded) => ({ loaded, failure: null }),
+    (error) => {
+      if (!(error instanceof ConfigError)) throw error;
+      return { loaded: null, failure: error };
+    },
+  );
+  const warnings = corpusLoad.loaded?.warnings ?? [];
+  // The ids of a failed corpus are known only when it is the config's one corpus.
+  const documentIds = corpusLoad.loaded
+    ? new Set(corpusLoad.loaded.corpus.documents.map((d) => d.id))
+    : config.corpus.length === 1
+    ? corpusLoad.failure.readIds
+    : undefined;
+  let questions: Question[];
+  try {
+    questions = await loadQuestionSets(config.questions, {
+      toolNames,
+      documentIds,
+      onWarning: (message) => warnings.push(message),
+      progress: options.progress,
+    });
+  } catch (error) {
+    if (!corpusLoad.failure || !(error instanceof ConfigError)) throw error;
+    throw combineConfigErrors([corpusLoad.failure, error]);
+  }
+  if (corpusLoad.failure) throw corpusLoad.failure;
+  const { corpus, skipped } = corpusLoad.loaded;
   const script = selection.mock && config.mock_script.length
     ? await loadMockScripts(config.mock_script)
     : EMPTY_SCRIPT;

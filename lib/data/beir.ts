@@ -20,7 +20,12 @@
  * file, invalid JSON, a missing or mistyped field, a duplicate id, a bad
  * qrels header or line, a non-integer score, a pair listed twice, and a
  * qrels line naming a query `queries.jsonl` lacks or a document the run's
- * corpus lacks.
+ * corpus lacks. A bad line does not stop the reading: every problem of a
+ * file is listed (the first 20, then a count), the queries' problems do not
+ * stop the qrels check, and a line with an `_id` but another problem still
+ * names a query or document (so the qrels naming it are no error). A
+ * corpus error carries the ids read (`ConfigError.readIds`) so that the
+ * questions can be checked in the same pass.
  *
  * @module
  */
@@ -85,20 +90,22 @@ export async function loadBeirCorpus(folder: string): Promise<BeirCorpus> {
   const documents: Document[] = [];
   const lineOf = new Map<string, number>();
   let empty = 0;
-  for (const { line, number } of readLines(file, "corpus")) {
-    const doc = parseLine(line, number, file, corpusLine, issues);
-    if (doc === undefined) continue;
-    const previous = lineOf.get(doc._id);
+  for (const { line, number } of readLines(file, "corpus", issues)) {
+    const { data: doc, id } = parseLine(line, number, file, corpusLine, issues);
+    if (id === undefined) continue;
+    const previous = lineOf.get(id);
     if (previous !== undefined) {
-      issues.addAt(file, number, `document id "${doc._id}" is also on line ${previous}`);
+      issues.addAt(file, number, `document id "${id}" is also on line ${previous}`);
       continue;
     }
-    lineOf.set(doc._id, number);
+    // A line with an id but a bad field still names a document: qrels naming it are no error.
+    lineOf.set(id, number);
+    if (doc === undefined) continue;
     const title = doc.title ?? "";
     if (title.trim() === "" && doc.text.trim() === "") empty++;
-    documents.push({ id: doc._id, title, text: doc.text, source: BEIR_FILES.corpus });
+    documents.push({ id, title, text: doc.text, source: BEIR_FILES.corpus });
   }
-  issues.throwIfAny();
+  issues.throwIfAny({ readIds: new Set(lineOf.keys()) });
   if (documents.length === 0) {
     throw new ConfigError("corpus", [{ position: { file }, message: "it holds no documents" }]);
   }
@@ -121,18 +128,20 @@ export async function loadBeirQuestions(
   const qrelsFile = join(folder, BEIR_FILES.qrelsFolder, `${split}.tsv`);
   const issues = new IssueList("questions");
   const queries = new Map<string, { text: string; line: number }>();
-  for (const { line, number } of readLines(queriesFile, "questions")) {
-    const query = parseLine(line, number, queriesFile, queryLine, issues);
-    if (query === undefined) continue;
-    const previous = queries.get(query._id);
+  // Every id on a line, also on one with a problem: the qrels are checked in the same pass.
+  const queryLines = new Map<string, number>();
+  for (const { line, number } of readLines(queriesFile, "questions", issues)) {
+    const { data: query, id } = parseLine(line, number, queriesFile, queryLine, issues);
+    if (id === undefined) continue;
+    const previous = queryLines.get(id);
     if (previous !== undefined) {
-      issues.addAt(queriesFile, number, `query id "${query._id}" is also on line ${previous.line}`);
+      issues.addAt(queriesFile, number, `query id "${id}" is also on line ${previous}`);
       continue;
     }
-    queries.set(query._id, { text: query.text, line: number });
+    queryLines.set(id, number);
+    if (query !== undefined) queries.set(id, { text: query.text, line: number });
   }
-  issues.throwIfAny();
-  const judged = readQrels(qrelsFile, queries, context.documentIds, issues);
+  const judged = readQrels(qrelsFile, queryLines, context.documentIds, issues);
   issues.throwIfAny();
   const questions: Question[] = [];
   let noRelevant = 0;
@@ -162,7 +171,7 @@ function readQrels(
   const judged = new Map<string, Evidence[]>();
   const pairLine = new Map<string, number>();
   let header = false;
-  for (const { line, number } of readLines(file, "questions")) {
+  for (const { line, number } of readLines(file, "questions", issues)) {
     if (line.trim() === "") continue;
     const fields = line.split("\t").map((f) => f.trim());
     if (!header) {
@@ -225,27 +234,32 @@ function readQrels(
   return judged;
 }
 
-function parseLine<T extends z.ZodType>(
+/**
+ * One JSON line: its fields when they fit `schema` (`data`), and its `_id`
+ * when that alone is readable (`id`, also for a line with another problem).
+ * Every problem is added to `issues`.
+ */
+function parseLine<T extends z.ZodType<{ _id: string }>>(
   line: string,
   number: number,
   file: string,
   schema: T,
   issues: IssueList,
-): z.output<T> | undefined {
-  if (line.trim() === "") return undefined;
+): { data?: z.output<T>; id?: string } {
+  if (line.trim() === "") return {};
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch (error) {
     issues.addAt(file, number, `invalid JSON (${(error as Error).message})`);
-    return undefined;
+    return {};
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     issues.addAt(file, number, 'expected a JSON object with "_id" and "text"');
-    return undefined;
+    return {};
   }
   const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) return { data: parsed.data, id: parsed.data._id };
   const issue = parsed.error.issues[0];
   const field = issue.path.length ? `field "${issue.path.join(".")}"` : "line";
   const missing = issue.path.length === 1 && !Object.hasOwn(value, String(issue.path[0]));
@@ -254,11 +268,22 @@ function parseLine<T extends z.ZodType>(
     number,
     missing ? `${field} is missing` : `${field}: ${issue.message.replace(/^Invalid input: /, "")}`,
   );
-  return undefined;
+  const id = idSchema.safeParse((value as { _id?: unknown })._id);
+  return id.success ? { id: id.data } : {};
 }
 
-/** Lines of a UTF-8 text file with their 1-based numbers, a megabyte read at a time. */
-function* readLines(file: string, subject: string): Generator<{ line: string; number: number }> {
+/**
+ * Lines of a UTF-8 text file with their 1-based numbers, a megabyte read at a
+ * time. A line that is not UTF-8 is added to `issues` and skipped, so the
+ * rest of the file is still checked.
+ *
+ * @throws {ConfigError} when the file cannot be opened or read.
+ */
+function* readLines(
+  file: string,
+  subject: string,
+  issues: IssueList,
+): Generator<{ line: string; number: number }> {
   let handle: Deno.FsFile;
   try {
     handle = Deno.openSync(file, { read: true });
@@ -275,14 +300,13 @@ function* readLines(file: string, subject: string): Generator<{ line: string; nu
       let line: string;
       try {
         line = decoder.decode(bytes);
-      } catch (error) {
+      } catch {
         const at = firstInvalidUtf8(bytes);
         const message = at === bytes.length
           ? describeTextProblem({ tooLong: true, bytes: bytes.length }, "split the line")
           : `${describeUtf8Problem({ offset: offset + at, line: number })}; save it as UTF-8`;
-        throw new ConfigError(subject, [{ position: { file, line: number }, message }], {
-          cause: error,
-        });
+        issues.addAt(file, number, message);
+        continue;
       }
       if (line.endsWith("\r")) line = line.slice(0, -1);
       yield { line: number === 1 ? line.replace(/^\uFEFF/, "") : line, number };

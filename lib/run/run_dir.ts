@@ -9,7 +9,7 @@
  * @module
  */
 
-import { join } from "../util/paths.ts";
+import { dirname, join } from "../util/paths.ts";
 import { RagbenchError, UsageError } from "../errors.ts";
 import { RUN_FILES } from "../report/outputs.ts";
 import { describeFsError } from "../util/fs.ts";
@@ -23,6 +23,8 @@ export type DirState =
   | { kind: "missing" }
   | { kind: "file" }
   | { kind: "other" }
+  /** A part of the path above it is a regular file (`results.txt/sub`): nothing can be made there. */
+  | { kind: "under_file"; file: string }
   | { kind: "folder"; entries: readonly string[] };
 
 /**
@@ -40,6 +42,11 @@ export function runDirProblem(
     return `${flag} ${dir}: that is a file, not a folder; name a folder${
       options.resume ? " holding an earlier run" : " (new or empty) for the run"
     }.`;
+  }
+  if (state.kind === "under_file") {
+    return `${flag} ${dir}: "${state.file}" is a file, so no folder can be${
+      options.resume ? " found" : " made"
+    } under it; name a path whose parent folders are folders.`;
   }
   if (state.kind === "other") {
     return `${flag} ${dir}: that is neither a folder nor a file (a broken link, a device or a socket); name a folder.`;
@@ -98,6 +105,13 @@ export async function readDirState(dir: string, fs: DirStateFs = DENO_FS): Promi
       if (link.isSymlink) return { kind: "other" };
       // Not there a moment ago, there now: another run has just made the folder. Read it again.
       info = link;
+    } else if (error instanceof Deno.errors.NotADirectory) {
+      // `results.txt/sub`: a part of the path is a file. Name it rather than print the OS error.
+      const file = await fileAbove(dir, fs);
+      if (file !== null) return { kind: "under_file", file };
+      throw new RagbenchError("io", `Cannot read "${dir}": ${describeFsError(error)}.`, {
+        cause: error,
+      });
     } else {
       throw new RagbenchError("io", `Cannot read "${dir}": ${describeFsError(error)}.`, {
         cause: error,
@@ -115,6 +129,17 @@ export async function readDirState(dir: string, fs: DirStateFs = DENO_FS): Promi
     });
   }
   return { kind: "folder", entries };
+}
+
+/** The nearest folder above `dir` that is a regular file, or null (the path changed meanwhile). */
+async function fileAbove(dir: string, fs: DirStateFs): Promise<string | null> {
+  let path = dir;
+  // Each step drops one path component, so the walk ends at the root at the latest.
+  for (let parent = dirname(path); parent !== path; path = parent, parent = dirname(path)) {
+    const info = await fs.stat(parent).catch(() => null);
+    if (info?.isFile) return parent;
+  }
+  return null;
 }
 
 /**

@@ -22,6 +22,30 @@ Deno.test("--out naming a regular file says it is a file (exit 2) and leaves it 
   assert.equal(Deno.readTextFileSync(t.path("notes.txt")), "mine");
 });
 
+Deno.test("--out and --resume under a regular file name the file (exit 2), not an OS error", async () => {
+  await using t = await tempTree({ "results.txt": "mine" });
+  for (
+    const [flag, path, verb] of [
+      ["--out", t.path("results.txt/sub"), "made"],
+      ["--out", t.path("results.txt/a/b"), "made"],
+      ["--resume", t.path("results.txt/sub"), "found"],
+    ]
+  ) {
+    const argv = flag === "--out"
+      ? ["run", CONFIG, "--mock", "--out", path]
+      : ["run", CONFIG, "--resume", path, "--mock"];
+    const result = await runCli(argv);
+    assert.equal(result.code, 2, result.stderr);
+    assert.equal(
+      result.stderr,
+      `${flag} ${path}: "${
+        t.path("results.txt")
+      }" is a file, so no folder can be ${verb} under it; name a path whose parent folders are folders.`,
+    );
+  }
+  assert.equal(Deno.readTextFileSync(t.path("results.txt")), "mine");
+});
+
 Deno.test("--out into a folder of the user's files refuses, naming them, and overwrites nothing", async () => {
   await using t = await tempTree({
     "mine/metrics_summary.csv": "my own numbers\n",

@@ -84,6 +84,52 @@ Deno.test("validate: a BEIR config loads and reports the empty documents as a wa
   assert.match(result.stderr, /warning: corpus ".*": 2 of 1400 documents are empty/);
 });
 
+Deno.test("validate: every problem of a BEIR folder is reported in one pass (exit 2)", async () => {
+  await using t = await tempTree({
+    "b/corpus.jsonl": [
+      '{"_id": "d1", "text": "a"}',
+      '{"_id": "d1", "text": "b"}',
+      '{"_id": "d2"}',
+      "not json",
+    ].join("\n") + "\n",
+    "b/queries.jsonl": [
+      '{"_id": "q1", "text": "x"}',
+      '{"_id": "q1", "text": "y"}',
+      '{"_id": "q2", "text": "  "}',
+      '{"_id": "q3", "text": "z"}',
+    ].join("\n") + "\n",
+    "b/qrels/test.tsv": [
+      "query-id\tcorpus-id\tscore",
+      "q1\td1\t1",
+      "q9\td1\t1",
+      "q3\td7\t1",
+      "q3\td1\t0.5",
+      "q3",
+      "q1\td1\t1",
+      "q2\td2\t1",
+    ].join("\n") + "\n",
+    "c.yaml":
+      "name: b\ncorpus: {beir: b}\nquestions: {beir: b, split: test}\nsystems: [{type: retrieval_only}]\n",
+  });
+  const result = await runCli(["validate", t.path("c.yaml")]);
+  assert.equal(result.code, 2);
+  const corpus = `Cannot load corpus "${t.path("b/corpus.jsonl")}"`;
+  const queries = `Cannot load questions "${t.path("b/queries.jsonl")}"`;
+  const qrels = `Cannot load questions "${t.path("b/qrels/test.tsv")}"`;
+  assert.deepEqual(result.stderr.split("\n"), [
+    `${corpus} (line 2): document id "d1" is also on line 1`,
+    `${corpus} (line 3): field "text" is missing`,
+    `${corpus} (line 4): invalid JSON (Unexpected token 'o', "not json" is not valid JSON)`,
+    `${queries} (line 2): query id "q1" is also on line 1`,
+    `${queries} (line 3): field "text": must not be blank`,
+    `${qrels} (line 3): query-id "q9" is not in queries.jsonl`,
+    `${qrels} (line 4): corpus-id "d7" is not a document of the corpus`,
+    `${qrels} (line 5): score "0.5" is not an integer between -1000 and 1000`,
+    `${qrels} (line 6): expected 3 tab-separated fields (query-id, corpus-id, score), got 1`,
+    `${qrels} (line 7): the pair q1 / d1 is also on line 2`,
+  ]);
+});
+
 Deno.test("validate: a YAML alias bomb in the questions is a config error naming the file (exit 2)", async () => {
   let bomb = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
   for (let i = 1; i < 9; i++) {

@@ -109,6 +109,35 @@ Deno.test("code_agent: a syntax error, an exception and a missing final_answer c
   assert.equal(broken?.result.error?.kind, "execution");
 });
 
+Deno.test("code_agent: a final_answer that cannot become text is refused with a message; a 3 MB one is kept cut and flagged", async () => {
+  const { model, requests } = scripted(`
+"tower":
+  - {code: "final_answer({toJSON() { throw new Error('no JSON for you') }})"}
+  - {code: "final_answer(new Proxy({}, {get() { throw new Error('trap') }}))"}
+  - {code: "final_answer()"}
+  - {code: "final_answer('330 metres ' + 'x'.repeat(3000000))"}
+`);
+  const { outcome, recorder } = await run(model);
+  assert.equal(recorder.formatErrors, 3);
+  assert.match(
+    lastUser(requests[1]),
+    /^The answer was refused: final_answer could not turn its value into text \(Error: no JSON for you\)\. Pass the answer as text: final_answer\(text\)\.\n/,
+  );
+  assert.match(lastUser(requests[2]), /^The answer was refused: .*\(Error: trap\)/);
+  assert.match(
+    lastUser(requests[3]),
+    /^The answer was refused: final_answer\(\) was called without a value/,
+  );
+  assert.equal(outcome.answer?.length, 100_000);
+  assert.ok(outcome.answer?.startsWith("330 metres xxx"));
+  assert.deepEqual(outcome.flags, {
+    best_effort: false,
+    budget_exhausted: false,
+    format_error: false,
+    answer_truncated: true,
+  });
+});
+
 Deno.test("code_agent: at max_steps the last program must answer; one that never does is flagged format_error", async () => {
   const { model, requests } = scripted(`
 "tower":

@@ -20,14 +20,17 @@ import type { McpServerDef } from "../../lib/config/mcp_ref.ts";
 import { serverLabel } from "../../lib/config/mcp_ref.ts";
 import type { McpCallResult } from "./result.ts";
 import { fillTemplates, readEnv, Secrets } from "./secrets.ts";
+import type { OutputCheck } from "./output_schema.ts";
 import type { DenoStdioTransport } from "./stdio_transport.ts";
 import { VERSION } from "../../lib/cli/version.ts";
 
-/** A tool as the server describes it. */
+/** A tool as the server describes it (description and input schema with secrets masked). */
 export interface McpToolInfo {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  /** The schema its `structuredContent` must fit (as sent: it is only checked, never shown). */
+  outputSchema?: Record<string, unknown>;
 }
 
 /** What a call came to: the server's result, or why there is none. */
@@ -71,6 +74,8 @@ interface Session {
   client: Client;
   stdio: DenoStdioTransport | null;
   tools: McpToolInfo[];
+  /** Output-schema checks of the tools called so far (only allowed tools are ever called). */
+  checks: Map<string, OutputCheck | null>;
   /** Set when the server went away without being asked to. */
   died: boolean;
 }
@@ -145,6 +150,7 @@ export async function openMcpConnection(
           }`,
         };
       }
+      const deadline = performance.now() + timeoutMs;
       try {
         const result = await live.client.callTool(
           { name: tool, arguments: args as Record<string, unknown> },
@@ -159,7 +165,7 @@ export async function openMcpConnection(
             onprogress: () => {},
           },
         );
-        return { ok: true, result: result as McpCallResult };
+        return await checkOutput(live, tool, result as McpCallResult, deadline, label);
       } catch (error) {
         if (signal.aborted) return stopped(signal);
         return failure(error, live, label, redact);
@@ -181,7 +187,12 @@ async function startSession(
   const label = serverLabel(server);
   const getEnv = options.getEnv ?? readEnv;
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-  const client = new Client({ name: "ragbench", version: VERSION }, { capabilities: {} });
+  const client = new Client({ name: "ragbench", version: VERSION }, {
+    capabilities: {},
+    // The SDK's checker compiles every listed tool's output schema with Ajv and matches patterns
+    // with RegExp on this thread; ours (checkOutput) is bounded and runs only for called tools.
+    jsonSchemaValidator: UNCHECKED,
+  });
   let stdio: DenoStdioTransport | null = null;
   const what = `MCP server "${label}"`;
   let transport;
@@ -205,7 +216,7 @@ async function startSession(
       },
     });
   }
-  const session: Session = { client, stdio, tools: [], died: false };
+  const session: Session = { client, stdio, tools: [], checks: new Map(), died: false };
   let closedByUs = false;
   client.onclose = () => {
     if (!closedByUs) session.died = true;
@@ -241,7 +252,7 @@ async function startSession(
     );
   }
   try {
-    session.tools = await listAllTools(client, signal);
+    session.tools = await listAllTools(client, signal, secrets);
   } catch (error) {
     return await fail(
       `it did not list its tools (${describeHttpFailure(error)})`,
@@ -255,25 +266,87 @@ async function startSession(
   return session;
 }
 
-async function listAllTools(client: Client, signal: AbortSignal): Promise<McpToolInfo[]> {
+async function listAllTools(
+  client: Client,
+  signal: AbortSignal,
+  secrets: Secrets,
+): Promise<McpToolInfo[]> {
   const tools: McpToolInfo[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_TOOL_PAGES; page++) {
     const listed = await client.listTools(cursor ? { cursor } : undefined, { signal });
     for (const tool of listed.tools) {
-      const description = tool.description ?? tool.title ?? `MCP tool ${tool.name}`;
+      // Masked before the cut, so that a secret across the cut leaves no part of itself.
+      const description = secrets.redact(
+        tool.description ?? tool.title ?? `MCP tool ${tool.name}`,
+      );
       tools.push({
         name: tool.name,
         description: description.length > MAX_DESCRIPTION_CHARS
           ? `${description.slice(0, MAX_DESCRIPTION_CHARS)}…`
           : description,
-        inputSchema: tool.inputSchema as Record<string, unknown>,
+        inputSchema: secrets.redactJson(tool.inputSchema) as Record<string, unknown>,
+        ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
       });
     }
     cursor = listed.nextCursor;
     if (!cursor) break;
   }
   return tools;
+}
+
+/** An SDK checker that accepts everything: {@link checkOutput} does the checking. */
+const UNCHECKED = {
+  getValidator: () => (input: unknown) => ({
+    valid: true as const,
+    data: input as never,
+    errorMessage: undefined,
+  }),
+};
+
+/**
+ * `result` when its `structuredContent` fits the tool's output schema (or
+ * there is nothing to check); else why not. Bounded: see output_schema.ts.
+ */
+async function checkOutput(
+  session: Session,
+  tool: string,
+  result: McpCallResult,
+  deadline: number,
+  label: string,
+): Promise<CallOutcome> {
+  if (result.isError === true || result.structuredContent === undefined) {
+    return { ok: true, result };
+  }
+  let check = session.checks.get(tool);
+  if (check === undefined) {
+    const schema = session.tools.find((t) => t.name === tool)?.outputSchema;
+    // Loaded here: a run whose tools declare no output schema never loads the checker (or RE2).
+    check = schema === undefined
+      ? null
+      : (await import("./output_schema.ts")).compileOutputSchema(schema);
+    session.checks.set(tool, check);
+  }
+  if (check === null) return { ok: true, result };
+  const checked = await check.check(result.structuredContent, deadline);
+  if (checked.ok) return { ok: true, result };
+  const detail = `MCP server "${label}", tool "${tool}": ${checked.message}`;
+  if (checked.reason === "mismatch") {
+    return {
+      ok: false,
+      kind: "execution",
+      message: "The MCP server sent a result that does not match the tool's own output schema.",
+      detail,
+    };
+  }
+  return {
+    ok: false,
+    kind: checked.reason === "timeout" ? "timeout" : "output_limit",
+    message: checked.reason === "timeout"
+      ? "The MCP tool's result could not be checked against its output schema within the call's time limit; it was not used."
+      : "The MCP tool's result is too large, or its output schema too complex, to check within ragbench's limits; it was not used.",
+    detail,
+  };
 }
 
 async function closeSession(session: Session): Promise<void> {

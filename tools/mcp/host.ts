@@ -2,7 +2,8 @@
  * Offers an MCP server's allowed tools to a system. {@link offerMcpTools}
  * reads the server's description and argument schema of each tool under
  * `allow` (failing the run, with a did-you-mean hint, for a name the server
- * does not offer); the host it returns runs calls through the shared
+ * does not offer, and naming the tool when its schema is too deep or too
+ * large to send to a model, see schema_limits.ts); the host it returns runs calls through the shared
  * connection. In `--mock` runs {@link offerMockMcpTools} offers the same
  * names without starting anything.
  *
@@ -20,6 +21,7 @@ import type { OfferedTool } from "../toolbox.ts";
 import type { McpConnection } from "./connection.ts";
 import type { McpPool } from "./pool.ts";
 import { convertCallResult } from "./result.ts";
+import { schemaProblem } from "./schema_limits.ts";
 
 /** The argument schema a mock MCP tool offers: any JSON object. */
 export const FREE_FORM_SCHEMA: Record<string, unknown> = {
@@ -42,13 +44,23 @@ export async function offerMcpTools(
   const connection = await pool.connect(ref.server);
   const byName = new Map(connection.tools.map((t) => [t.name, t]));
   for (const name of ref.allow) {
-    if (!byName.has(name)) {
+    const tool = byName.get(name);
+    if (!tool) {
       const names = [...byName.keys()];
       throw new RagbenchError(
         "config",
-        `MCP server "${connection.label}" does not offer a tool "${name}" (under allow in system "${system}") — ${
-          suggestion(name, names) || "it offers no tools"
-        } It offers: ${names.slice(0, 30).join(", ") || "nothing"}.`,
+        connection.redact(
+          `MCP server "${connection.label}" does not offer a tool "${name}" (under allow in system "${system}") — ${
+            suggestion(name, names) || "it offers no tools"
+          } It offers: ${names.slice(0, 30).join(", ") || "nothing"}.`,
+        ),
+      );
+    }
+    const problem = schemaProblem(tool.inputSchema);
+    if (problem !== null) {
+      throw new RagbenchError(
+        "config",
+        `MCP server "${connection.label}" offers the tool "${name}" (under allow in system "${system}") with an input schema no model request can carry: ${problem}. Take "${name}" out of allow, or fix the server.`,
       );
     }
   }

@@ -20,17 +20,27 @@ export const MASK = "[secret]";
  */
 export const MIN_SECRET_CHARS = 6;
 
-/** Values taken from the environment, to be masked. */
+/**
+ * Values taken from the environment, to be masked. Each is masked as it is
+ * and as JSON writes it inside a string (`"` as `\"`, control characters
+ * escaped), since much of what a server sends is JSON text.
+ */
 export class Secrets {
   #values: string[] = [];
 
   /** Remembers a value (one under {@link MIN_SECRET_CHARS} characters is not masked). */
   add(value: string): void {
-    if (value.length >= MIN_SECRET_CHARS && !this.#values.includes(value)) {
-      this.#values.push(value);
-      // Longest first, so a secret containing another is masked whole.
-      this.#values.sort((a, b) => b.length - a.length);
+    if (value.length < MIN_SECRET_CHARS) return;
+    for (const form of [value, JSON.stringify(value).slice(1, -1)]) {
+      if (!this.#values.includes(form)) this.#values.push(form);
     }
+    // Longest first, so a secret containing another is masked whole.
+    this.#values.sort((a, b) => b.length - a.length);
+  }
+
+  /** Whether any value is remembered (with none, nothing needs masking). */
+  get empty(): boolean {
+    return this.#values.length === 0;
   }
 
   /** `text` with every remembered value replaced by {@link MASK}. Linear in the text per secret. */
@@ -38,6 +48,38 @@ export class Secrets {
     let out = text;
     for (const value of this.#values) if (out.includes(value)) out = out.split(value).join(MASK);
     return out;
+  }
+
+  /**
+   * `value` (JSON data from a server: a tool's schema) with every string in
+   * it, keys included, passed through {@link redact}. Changed in place, and
+   * walked with a list, so a value nested any depth is masked.
+   */
+  redactJson<T>(value: T): T {
+    if (this.empty) return value;
+    if (typeof value === "string") return this.redact(value) as T;
+    const pending: unknown[] = [value];
+    while (pending.length > 0) {
+      const node = pending.pop();
+      if (node === null || typeof node !== "object") continue;
+      const record = node as Record<string, unknown>;
+      for (const key of Object.keys(record)) {
+        const item = record[key];
+        const masked = typeof item === "string" ? this.redact(item) : item;
+        if (item !== null && typeof item === "object") pending.push(item);
+        const maskedKey = Array.isArray(record) ? key : this.redact(key);
+        if (maskedKey === key && masked === item) continue;
+        if (maskedKey !== key) delete record[key];
+        // defineProperty: a "__proto__" key stays a key, never a prototype.
+        Object.defineProperty(record, maskedKey, {
+          value: masked,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+    }
+    return value;
   }
 }
 

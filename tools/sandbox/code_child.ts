@@ -20,9 +20,10 @@
  * Protocol (see `code_host.ts` for the schemas):
  * - child → parent: `{type: "ready"}`; `{type: "call", id, tool, args}` with
  *   `args` the JSON text of the arguments; `{type: "done", status, answer?,
- *   error?, printed, printed_cut}`.
- * - parent → child: `{type: "run", program, tools, print_limit}`;
- *   `{type: "result", id, text}`.
+ *   answer_cut?, error?, printed, printed_cut}` (the answer is cut at
+ *   `answer_limit` here, so that a long one fits the parent's line limit).
+ * - parent → child: `{type: "run", program, tools, print_limit,
+ *   answer_limit}`; `{type: "result", id, text}`.
  *
  * `Deno.args[0]` is the memory limit in bytes: a watchdog Worker (its own
  * thread, so a busy program cannot starve it) writes a marker line to
@@ -68,11 +69,19 @@ export function codeChildMain(): void {
   let nextId = 1;
   let running = false;
 
-  const runProgram = async (program: string, tools: string[], printLimit: number) => {
+  const runProgram = async (
+    program: string,
+    tools: string[],
+    printLimit: number,
+    answerLimit: number,
+  ) => {
     let printed = "";
     let cut = false;
     let answered = false;
     let answer = "";
+    let answerCut = false;
+    /** Why the last final_answer call was refused (the program may still answer later). */
+    let refused = "";
     const print = (...values: unknown[]) => {
       if (cut) return;
       let line = "";
@@ -93,11 +102,40 @@ export function codeChildMain(): void {
       }
     };
     const stop = { stop: true };
-    const finalAnswer = (value: unknown) => {
-      if (!answered) {
-        answered = true;
-        answer = typeof value === "string" ? value : stringify(value) ?? stringOf(value);
+    // The answer as text: a string as it is, a BigInt in digits, anything else as JSON (as
+    // print does) or, when JSON has no text for it (a function, a symbol), String(). A value that
+    // cannot be turned into text (toJSON or a Proxy trap throws, a cycle) is refused, and so is
+    // no value at all: the model is told why and writes another program.
+    const finalAnswer = (...values: unknown[]) => {
+      if (answered) throw stop;
+      const value = values[0];
+      let text: string;
+      try {
+        if (values.length === 0 || value === undefined) {
+          refused = "final_answer() was called without a value (or with undefined)";
+          throw stop;
+        }
+        text = typeof value === "string"
+          ? value
+          : typeof value === "bigint"
+          ? stringOf(value)
+          : stringify(value) ?? stringOf(value);
+        if (typeof text !== "string") text = stringOf(text);
+      } catch (error) {
+        if (error !== stop) {
+          refused = `final_answer could not turn its value into text (${describe(error)})`;
+        }
+        throw stop;
       }
+      answered = true;
+      refused = "";
+      if (text.length > answerLimit) {
+        // Never cut a surrogate pair in half.
+        const code = text.charCodeAt(answerLimit - 1);
+        text = text.slice(0, code >= 0xd800 && code <= 0xdbff ? answerLimit - 1 : answerLimit);
+        answerCut = true;
+      }
+      answer = text;
       throw stop;
     };
     const toolFunction = (tool: string) => (args: unknown = {}) => {
@@ -152,7 +190,22 @@ export function codeChildMain(): void {
     }
     send(
       answered
-        ? { type: "done", status: "answered", answer, printed, printed_cut: cut }
+        ? {
+          type: "done",
+          status: "answered",
+          answer,
+          answer_cut: answerCut,
+          printed,
+          printed_cut: cut,
+        }
+        : refused !== ""
+        ? {
+          type: "done",
+          status: "error",
+          error: { kind: "answer", message: refused },
+          printed,
+          printed_cut: cut,
+        }
         : { type: "done", status: "no_answer", printed, printed_cut: cut },
     );
   };
@@ -174,6 +227,7 @@ export function codeChildMain(): void {
       program?: unknown;
       tools?: unknown;
       print_limit?: unknown;
+      answer_limit?: unknown;
     };
     try {
       message = parse(line);
@@ -187,7 +241,12 @@ export function codeChildMain(): void {
     } else if (message.type === "run" && !running && typeof message.program === "string") {
       running = true;
       const tools = Array.isArray(message.tools) ? message.tools.map(stringOf) : [];
-      runProgram(message.program, tools, Number(message.print_limit) || 4000).finally(() => {
+      runProgram(
+        message.program,
+        tools,
+        Number(message.print_limit) || 4000,
+        Number(message.answer_limit) || 100_000,
+      ).finally(() => {
         running = false;
       });
     }

@@ -31,8 +31,16 @@ import { z } from "zod";
 import { codeChildMain, MEMORY_MARKER } from "./code_child.ts";
 import { childEnv, collectTail, isDenoExecutable, trackProcess } from "./tool_process.ts";
 
-/** Longest line accepted from the child (characters); longer kills it. */
-export const MAX_LINE_CHARS = 1_000_000;
+/** Longest final answer kept (characters); the child cuts a longer one and says so. */
+export const MAX_ANSWER_CHARS = 100_000;
+/**
+ * Longest line accepted from the child (characters); longer kills it. Above
+ * what an honest child sends: the `done` message holds the answer and the
+ * printed text (each at most 100,000 characters, and JSON escaping can make a
+ * character six), so a long answer is never mistaken for a program writing
+ * to stdout itself.
+ */
+export const MAX_LINE_CHARS = 2_000_000;
 /** Longest arguments text of one tool call from a program (characters; the child refuses longer). */
 export const MAX_ARGS_CHARS = 100_000;
 /** How long a fresh process may take to start. */
@@ -52,6 +60,8 @@ export interface CodeLimits {
 export type ProgramErrorKind =
   | "syntax"
   | "exception"
+  /** `final_answer` got a value that cannot be turned into text, or none. */
+  | "answer"
   | "timeout"
   | "memory"
   | "output_limit"
@@ -64,7 +74,8 @@ export type ProgramErrorKind =
 export type ProgramOutcome =
   & { printed: string; printedCut: boolean }
   & (
-    | { status: "answered"; answer: string }
+    /** `answerCut`: the answer was longer than {@link MAX_ANSWER_CHARS} and was cut to it. */
+    | { status: "answered"; answer: string; answerCut: boolean }
     | { status: "no_answer" }
     | { status: "error"; kind: ProgramErrorKind; message: string }
   );
@@ -102,7 +113,8 @@ const doneSchema = z.discriminatedUnion("status", [
   z.strictObject({
     type: z.literal("done"),
     status: z.literal("answered"),
-    answer: z.string(),
+    answer: z.string().max(MAX_ANSWER_CHARS),
+    answer_cut: z.boolean(),
     printed: z.string(),
     printed_cut: z.boolean(),
   }),
@@ -115,7 +127,10 @@ const doneSchema = z.discriminatedUnion("status", [
   z.strictObject({
     type: z.literal("done"),
     status: z.literal("error"),
-    error: z.strictObject({ kind: z.enum(["syntax", "exception"]), message: z.string() }),
+    error: z.strictObject({
+      kind: z.enum(["syntax", "exception", "answer"]),
+      message: z.string(),
+    }),
     printed: z.string(),
     printed_cut: z.boolean(),
   }),
@@ -301,6 +316,7 @@ async function startCodeProcess(
           program: run.program,
           tools: run.tools,
           print_limit: limits.maxPrintChars,
+          answer_limit: MAX_ANSWER_CHARS,
         });
         resume();
         for (;;) {
@@ -368,7 +384,13 @@ async function startCodeProcess(
           const printed = d.printed.slice(0, limits.maxPrintChars);
           const printedCut = d.printed_cut || d.printed.length > limits.maxPrintChars;
           if (d.status === "answered") {
-            return { status: "answered", answer: d.answer, printed, printedCut };
+            return {
+              status: "answered",
+              answer: d.answer,
+              answerCut: d.answer_cut,
+              printed,
+              printedCut,
+            };
           }
           if (d.status === "no_answer") return { status: "no_answer", printed, printedCut };
           return {

@@ -219,6 +219,42 @@ for (const b of bad) {
   });
 }
 
+Deno.test("BEIR: the queries' and the qrels' problems come in one error; a line with a bad field still names its id", async () => {
+  await using t = await tempTree(beirFiles({
+    "queries.jsonl":
+      '{"_id": "q1", "text": " "}\n{"_id": "q2", "text": "b"}\n{"_id": "q2", "text": "c"}\n',
+    "qrels/test.tsv": "query-id\tcorpus-id\tscore\nq1\td1\t1\nq8\td1\t1\nq2\tnope\t1\n",
+  }));
+  const error = await errorOf(
+    loadBeirQuestions(t.dir, "test", { documentIds: new Set(["d1"]) }),
+  );
+  assert.deepEqual(
+    error.issues.map((i) => [i.position.file.slice(t.dir.length), i.position.line]),
+    [
+      ["/queries.jsonl", 1],
+      ["/queries.jsonl", 3],
+      ["/qrels/test.tsv", 3],
+      ["/qrels/test.tsv", 4],
+    ],
+  );
+});
+
+Deno.test("BEIR: a corpus error carries the ids its lines did name, and a bad UTF-8 line does not end the check", async () => {
+  await using t = await tempTree(beirFiles());
+  const encode = (text: string) => new TextEncoder().encode(text);
+  await Deno.writeFile(
+    t.path("corpus.jsonl"),
+    new Uint8Array([
+      ...encode('{"_id": "d1", "text": "caf'),
+      0xe9,
+      ...encode('"}\n{"_id": "d2"}\n{"_id": "d3", "text": "ok"}\n{"_id": "d3", "text": "again"}\n'),
+    ]),
+  );
+  const error = await errorOf(loadBeirCorpus(t.dir));
+  assert.deepEqual(error.issues.map((i) => i.position.line), [1, 2, 4]);
+  assert.deepEqual([...error.readIds ?? []].sort(), ["d2", "d3"]);
+});
+
 Deno.test("BEIR: a file full of bad lines lists the first 20 problems and counts the rest", async () => {
   const lines = Array.from({ length: 25 }, (_, i) => `{"_id": "d${i}"`).join("\n");
   await using t = await tempTree(beirFiles({ "corpus.jsonl": lines }));

@@ -68,6 +68,21 @@ Deno.test("run dir: readDirState tells a file, a folder's entries and a missing 
   assert.deepEqual(state.kind === "folder" && [...state.entries].sort(), ["a.txt", "sub"]);
 });
 
+Deno.test("run dir: readDirState names the file a path runs through", async () => {
+  await using t = await tempTree({ "a.txt": "x", "sub/b.txt": "y" });
+  const file = t.path("a.txt");
+  assert.deepEqual(await readDirState(t.path("a.txt/x")), { kind: "under_file", file });
+  assert.deepEqual(await readDirState(t.path("a.txt/x/y/z")), { kind: "under_file", file });
+  assert.deepEqual(await readDirState(t.path("sub/b.txt/run")), {
+    kind: "under_file",
+    file: t.path("sub/b.txt"),
+  });
+  assert.equal(
+    runDirProblem("r.txt/sub", { kind: "under_file", file: "r.txt" }, out),
+    '--out r.txt/sub: "r.txt" is a file, so no folder can be made under it; name a path whose parent folders are folders.',
+  );
+});
+
 Deno.test("run dir: the default folder gets a -2, -3 suffix when a run of the same second took it", () => {
   const taken = new Set(["runs/a-1", "runs/a-1-2"]);
   assert.equal(freeRunDir("runs/b-1", (p) => taken.has(p)), "runs/b-1");

@@ -4,6 +4,7 @@ import {
   type CodeLimits,
   type CodeSandbox,
   createCodeSandbox,
+  MAX_ANSWER_CHARS,
   type ProgramOutcome,
 } from "../../../tools/sandbox/code_host.ts";
 
@@ -220,6 +221,79 @@ Deno.test("code sandbox: syntax errors, exceptions and a missing final_answer ar
   assert.equal(silent.printed, '{"a":1} [2] three\n');
 });
 
+Deno.test("code sandbox: final_answer turns values into text, and refuses, saying why, what has none", async () => {
+  const answers: Array<[string, string]> = [
+    ["final_answer(12345678901234567890n)", "12345678901234567890"],
+    ["final_answer({a: [1, 'x'], b: null})", '{"a":[1,"x"],"b":null}'],
+    ["final_answer(42)", "42"],
+    ["final_answer(Symbol('s'))", "Symbol(s)"],
+    ["try { final_answer(1n, 2) } finally { }", "1"],
+  ];
+  for (const [program, answer] of answers) {
+    const outcome = await runIn(program);
+    assert.deepEqual(
+      outcome.status === "answered" && [outcome.answer, outcome.answerCut],
+      [answer, false],
+      `${program}: ${JSON.stringify(outcome)}`,
+    );
+  }
+  const refused: Array<[string, RegExp]> = [
+    [
+      "final_answer({toJSON() { throw new RangeError('bad') }})",
+      /^final_answer could not turn its value into text \(RangeError: bad\)$/,
+    ],
+    [
+      "final_answer(new Proxy({}, {get() { throw new Error('get trap') }, ownKeys() { throw new Error('keys') }}))",
+      /^final_answer could not turn its value into text \(Error: get trap\)$/,
+    ],
+    [
+      "final_answer(new Proxy(function () {}, {get() { throw 'x' }, apply() { throw 'y' }}))",
+      /^final_answer could not turn its value into text \(thrown value: "x"\)$/,
+    ],
+    ["final_answer({n: 1n})", /^final_answer could not turn its value into text \(TypeError: /],
+    ["const a = []; a.push(a); final_answer(a)", /\(TypeError: .*circular/],
+    ["final_answer()", /^final_answer\(\) was called without a value \(or with undefined\)$/],
+    ["final_answer(undefined)", /without a value/],
+    // A program that catches the refusal and ends without another answer is still told why.
+    [
+      "try { final_answer({toJSON() { throw 1 }}) } catch {} print('went on')",
+      /thrown value: 1/,
+    ],
+  ];
+  for (const [program, message] of refused) {
+    const outcome = await runIn(program);
+    assert.equal(outcome.status === "error" && outcome.kind, "answer", JSON.stringify(outcome));
+    assert.match(outcome.status === "error" ? outcome.message : "", message, program);
+  }
+  const later = await runIn("try { final_answer(() => {}, 1) } catch {} final_answer('fine')");
+  assert.equal(later.status === "answered" && later.answer.startsWith("() =>"), true);
+  const retried = await runIn("try { final_answer() } catch {} final_answer('second try')");
+  assert.equal(retried.status === "answered" && retried.answer, "second try");
+});
+
+Deno.test("code sandbox: a final answer of megabytes is kept, cut at the answer limit and flagged", async () => {
+  const big = await runIn("final_answer('y'.repeat(3_000_000))");
+  assert.equal(big.status, "answered", JSON.stringify(big).slice(0, 300));
+  assert.equal(big.status === "answered" && big.answer.length, MAX_ANSWER_CHARS);
+  assert.equal(big.status === "answered" && big.answerCut, true);
+  // Characters JSON escapes six times over, in the answer and in print, at their limits.
+  const escaped = await runIn(
+    "print('\\u0001'.repeat(200000)); final_answer('\\u0002'.repeat(200000))",
+    { limits: { maxPrintChars: 100_000 } },
+  );
+  assert.equal(escaped.status, "answered", JSON.stringify(escaped).slice(0, 300));
+  assert.equal(escaped.status === "answered" && escaped.answer, "\u0002".repeat(MAX_ANSWER_CHARS));
+  assert.equal(escaped.printed.length, 100_000);
+  // A cut never leaves half a surrogate pair.
+  const pairs = await runIn("final_answer('a' + '\u{1F600}'.repeat(60000))");
+  const answer = pairs.status === "answered" ? pairs.answer : "";
+  assert.equal(answer.length, MAX_ANSWER_CHARS - 1);
+  assert.equal(answer.isWellFormed(), true);
+  // Short answers are not flagged.
+  const small = await runIn("final_answer('x'.repeat(1000))");
+  assert.equal(small.status === "answered" && small.answerCut, false);
+});
+
 Deno.test("code sandbox: a spinning program is killed within its limit and its CPU reclaimed", async () => {
   let pid: number | null = null;
   const started = performance.now();
@@ -314,6 +388,7 @@ Deno.test("code sandbox: a question's programs share one process; a killed one i
     assert.deepEqual(await run("final_answer(String(globalThis.seen));"), {
       status: "answered",
       answer: "1",
+      answerCut: false,
       printed: "",
       printedCut: false,
     });
