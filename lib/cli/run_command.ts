@@ -381,15 +381,22 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
           .join(", ")
       })`,
     );
+    const unkept = outcome.interrupted === 0 ? "" : ` (${interruptedNote(outcome.interrupted)})`;
     if (outcome.stoppedBy === "cancelled") {
       io.progress(
-        `cancelled: ${outcome.notRun} questions not run; the summaries cover what finished. Finish with:\n  ${resumeHint}`,
+        `cancelled: ${outcome.notRun} questions not run${unkept}; the summaries cover what finished. Finish with:\n  ${resumeHint}`,
       );
       return 130;
     }
     const cacheLine = runCache.summaryLine();
     if (cacheLine !== null) io.progress(cacheLine);
     let code = replayMisses(known, io);
+    if (outcome.interrupted > 0) {
+      io.progress(
+        `interrupted: ${outcome.interrupted} questions not recorded: they ran while a tool process was stopped from outside ragbench; the summaries cover what finished. Run them with:\n  ${resumeHint}`,
+      );
+      code = 1;
+    }
     if (outcome.stoppedBy === "max_cost_usd") {
       io.progress(
         `stopped: evaluation.max_cost_usd (${config.evaluation.max_cost_usd}) reached; ${outcome.notRun} questions not run`,
@@ -408,6 +415,11 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     }
     return code;
   }
+}
+
+/** Why `count` questions that ran were not kept. */
+function interruptedNote(count: number): string {
+  return `${count} of them ran while a tool process was stopped from outside ragbench, and were not kept`;
 }
 
 /**
