@@ -99,11 +99,7 @@ for (const [name, signal, code] of CASES) {
       }
       assert.deepEqual(await waitNoneWith(marker, 5000), [], "no process of the server is left");
     } finally {
-      if (!exited) {
-        child.kill("SIGKILL");
-        await child.output();
-      }
-      await killAllWith(marker);
+      await cleanUp(child, exited, marker);
     }
   });
 }
@@ -140,13 +136,23 @@ Deno.test("Ctrl-C during an MCP handshake the server never answers stops the run
     assert.throws(() => Deno.statSync(t.path("run")), Deno.errors.NotFound);
     assert.deepEqual(await waitNoneWith(marker, 5000), [], "no process of the server is left");
   } finally {
-    if (!exited) {
-      child.kill("SIGKILL");
-      await child.output();
-    }
-    await killAllWith(marker);
+    await cleanUp(child, exited, marker);
   }
 });
+
+/** Kills ragbench if it has not exited, then every process of the server, whatever happened. */
+async function cleanUp(child: Deno.ChildProcess, exited: boolean, marker: string): Promise<void> {
+  try {
+    if (!exited) {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* gone meanwhile */ }
+      await child.status;
+    }
+  } finally {
+    await killAllWith(marker);
+  }
+}
 
 /** `promise`, or a failure saying `what` never happened (a hang guard far above any real wait). */
 async function settles<T>(promise: Promise<T>, what: string): Promise<T> {
