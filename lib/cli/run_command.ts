@@ -400,12 +400,6 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     const cacheLine = runCache.summaryLine();
     if (cacheLine !== null) io.progress(cacheLine);
     let code = replayMisses(known, io);
-    if (outcome.interrupted > 0) {
-      io.progress(
-        `interrupted: ${outcome.interrupted} questions not recorded: they ran while a tool process was stopped from outside ragbench; the summaries cover what finished. Run them with:\n  ${resumeHint}`,
-      );
-      code = 1;
-    }
     if (outcome.stoppedBy === "max_cost_usd") {
       io.progress(
         `stopped: evaluation.max_cost_usd (${config.evaluation.max_cost_usd}) reached; ${outcome.notRun} questions not run`,
@@ -428,7 +422,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
 
 /** Why `count` questions that ran were not kept. */
 function interruptedNote(count: number): string {
-  return `${count} of them ran while a tool process was stopped from outside ragbench, and were not kept`;
+  return `${count} of them were not kept: a tool process stopped while they ran`;
 }
 
 /**

@@ -5,9 +5,10 @@
  * (model API error, timeout, a bug) is recorded in that question's result and
  * never stops the run. Cancelling the run (the first Ctrl-C) stops starting
  * questions; the ones in progress finish and are recorded, and `--resume`
- * runs the rest. A question during which a child process ended in a way a
- * signal may have caused (`child_exits.ts`) is not recorded either: its
- * failure would not be the system's, and `--resume` runs it again.
+ * runs the rest. A question during which, once cancelled, a child process
+ * ended unasked (`child_exits.ts`) is not recorded either: the signal may
+ * have reached the child too, its failure would not be the system's, and
+ * `--resume` runs it again.
  *
  * @module
  */
@@ -76,8 +77,8 @@ export interface RunOutcome {
   /** Questions not run (cancelled or over the run's cost cap), or run but not recorded. */
   notRun: number;
   /**
-   * Of `notRun`, questions that ran but were not recorded because a child
-   * process ended during them in a way a signal may have caused.
+   * Of `notRun`, questions that ran but were not recorded: the run was
+   * cancelled, and a child process ended unasked while they ran.
    */
   interrupted: number;
   stoppedBy: "cancelled" | "max_cost_usd" | null;

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { execCli, ROOT, UNSTABLE_FLAGS } from "../support/cli.ts";
+import { readJsonl } from "../../lib/report/jsonl.ts";
+import type { QuestionResult } from "../../lib/types.ts";
+import { execCli, ROOT, runCli, UNSTABLE_FLAGS } from "../support/cli.ts";
 import { waitForLines } from "../support/slow_run.ts";
 import { tempTree } from "../support/temp.ts";
 
@@ -168,6 +170,26 @@ Deno.test("questions whose sandbox a signal stopped are not kept, so resume runs
   const stderr = await checkInterrupted(true);
   assert.match(
     stderr,
-    /cancelled: \d+ questions not run \(\d+ of them ran while a tool process was stopped from outside ragbench, and were not kept\)/,
+    /cancelled: \d+ questions not run \(\d+ of them were not kept: a tool process stopped while they ran\)/,
   );
+});
+
+Deno.test("a program that signals its own sandbox process cannot keep its question out of the results", async () => {
+  await using t = await tempTree({
+    "corpus.json": JSON.stringify([{ id: "a", title: "A", text: "alpha" }]),
+    "q.yaml":
+      `- {id: dodge, question: "Dodge the score", checks: [{type: contains, value: "x"}]}\n`,
+    "mock.yaml": `"Dodge the score":\n  - {code: ${
+      JSON.stringify('Deno.kill(Deno.pid, "SIGINT"); await new Promise(() => {});')
+    }}\n  - {answer: "no idea"}\n`,
+    "c.yaml": "name: t\ncorpus: corpus.json\nquestions: q.yaml\nmock_script: mock.yaml\n" +
+      "systems:\n  - {type: code_agent, name: code}\n",
+  });
+  const out = t.path("out");
+  const result = await runCli(["run", t.path("c.yaml"), "--mock", "--out", out, "--quiet"]);
+  assert.equal(result.code, 0, result.stderr);
+  const [line] = await readJsonl(join(out, RESULTS)) as QuestionResult[];
+  assert.equal(line.question_id, "dodge");
+  assert.equal(line.passed, false);
+  assert.equal(line.format_errors, 1, "the killed program counts against the system");
 });

@@ -134,8 +134,8 @@ export class DenoStdioTransport implements Transport {
     this.#writer = child.stdin.getWriter();
     const out = this.#readStdout(this.#reader(child.stdout));
     const err = this.#readStderr(this.#reader(child.stderr));
-    this.#exited = child.status.then(async (status) => {
-      noteChildExit(status, this.#stopping);
+    this.#exited = child.status.then(async () => {
+      noteChildExit(this.#stopping);
       // What it started is of no use without it, and may hold its pipes open.
       signalTree(child, "SIGKILL");
       LIVE.delete(child);

@@ -69,9 +69,9 @@ export function trackProcess(
   const forget = () => {
     LIVE.delete(process);
   };
-  return process.status.then((status) => {
+  return process.status.then(() => {
     forget();
-    noteChildExit(status, stoppedByUs());
+    noteChildExit(stoppedByUs());
   }, forget);
 }
 
