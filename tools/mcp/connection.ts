@@ -93,6 +93,7 @@ export async function openMcpConnection(
   const secrets = new Secrets();
   const redact = (text: string) => secrets.redact(text);
   let session = await startSession(server, secrets, options);
+  const { signal: _startOnly, ...restartOptions } = options;
   let restarts = 0;
   let closing = false;
   let restarting: Promise<Session | null> | null = null;
@@ -107,7 +108,8 @@ export async function openMcpConnection(
     restarts++;
     restarting = (async () => {
       try {
-        session = await startSession(server, secrets, options);
+        // Not with the start-up's signal: after a first Ctrl-C the questions in progress go on.
+        session = await startSession(server, secrets, restartOptions);
         return session;
       } catch (error) {
         deadReason = redact((error as Error).message);

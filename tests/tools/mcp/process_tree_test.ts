@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { RagbenchError } from "../../../lib/errors.ts";
 import { openMcpConnection } from "../../../tools/mcp/connection.ts";
+import { faultyServer } from "../../support/mcp.ts";
 import {
   killAllWith,
   type ProcessRow,
@@ -91,5 +92,20 @@ Deno.test("aborting the start-up signal during a handshake the server never answ
     assert.deepEqual(await waitNoneWith(marker, 5000), [], "no process of the server is left");
   } finally {
     await killAllWith(marker);
+  }
+});
+
+Deno.test("after the start-up's signal is aborted (a first Ctrl-C), a server that died is still restarted for the questions in progress", async () => {
+  const controller = new AbortController();
+  const conn = await openMcpConnection(faultyServer("ok"), { signal: controller.signal });
+  const call = { signal: new AbortController().signal, timeoutMs: 10_000 };
+  try {
+    const died = await conn.call("die", {}, call);
+    assert.equal(!died.ok && died.kind, "unavailable");
+    controller.abort(new DOMException("cancelled by the user", "AbortError"));
+    const again = await conn.call("echo", { text: "back" }, call);
+    assert.ok(again.ok, JSON.stringify(again));
+  } finally {
+    await conn.close();
   }
 });
