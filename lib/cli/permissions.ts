@@ -197,7 +197,7 @@ function descriptor(need: Need): Deno.PermissionDescriptor {
     case "net":
       return need.value ? { name: "net", host: need.value } : { name: "net" };
     case "run":
-      return { name: "run", command: need.value };
+      return need.value ? { name: "run", command: need.value } : { name: "run" };
   }
 }
 

@@ -31,7 +31,7 @@ import type { QuestionResult } from "../types.ts";
 import { describeFsError, writeFileAtomic } from "../util/fs.ts";
 import { type CommandSpec, intOption, type ParsedArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
-import { offersBuiltins, planSystems } from "./plan.ts";
+import { offersBuiltins, type Plan, planSystems } from "./plan.ts";
 import { startWorker } from "../../tools/sandbox/early_worker.ts";
 import { createProgress, type ProgressMode } from "./progress.ts";
 import { loadData, REGISTRIES } from "./setup.ts";
@@ -187,15 +187,24 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     onProgress: (line) => io.progress(line),
   });
   // Tools start before the folder is made, so a tool that cannot load leaves nothing behind.
-  const plan = await planSystems(config, loaded.corpus, {
-    concurrency,
-    mock,
-    models,
-    progress: io.progress,
-    embedders,
-    toolCache: runCache.tools,
-    ...(sandbox ? { startedWorker: sandbox } : {}),
-  });
+  let plan: Plan;
+  try {
+    plan = await planSystems(config, loaded.corpus, {
+      concurrency,
+      mock,
+      models,
+      progress: io.progress,
+      embedders,
+      toolCache: runCache.tools,
+      // A Ctrl-C during an MCP server's start-up stops it at once, not when its handshake ends.
+      mcp: { signal: io.signal },
+      ...(sandbox ? { startedWorker: sandbox } : {}),
+    });
+  } catch (error) {
+    if (!io.signal.aborted) throw error;
+    io.progress("cancelled while the tools were starting: nothing was run.");
+    return 130;
+  }
   const unregisterPlan = io.onQuit?.(() => plan.close());
   try {
     await createRunDir(dir);
@@ -381,9 +390,10 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
           .join(", ")
       })`,
     );
+    const unkept = outcome.interrupted === 0 ? "" : ` (${interruptedNote(outcome.interrupted)})`;
     if (outcome.stoppedBy === "cancelled") {
       io.progress(
-        `cancelled: ${outcome.notRun} questions not run; the summaries cover what finished. Finish with:\n  ${resumeHint}`,
+        `cancelled: ${outcome.notRun} questions not run${unkept}; the summaries cover what finished. Finish with:\n  ${resumeHint}`,
       );
       return 130;
     }
@@ -408,6 +418,11 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     }
     return code;
   }
+}
+
+/** Why `count` questions that ran were not kept. */
+function interruptedNote(count: number): string {
+  return `${count} of them were not kept: a tool process stopped while they ran`;
 }
 
 /**

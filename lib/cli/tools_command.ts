@@ -91,7 +91,8 @@ async function listMcpTools(config: Config, io: CliIO): Promise<McpListing[]> {
   const systems = config.systems.filter((s) => s.tools.some((t) => t.kind === "mcp"));
   if (systems.length === 0) return [];
   io.progress("Starting the config's MCP servers to read their tools…");
-  const pool = createMcpPool();
+  // Ctrl-C stops a start in progress at once (the open fails saying so).
+  const pool = createMcpPool({ signal: io.signal });
   try {
     const seen = new Set<string>();
     const out: McpListing[] = [];

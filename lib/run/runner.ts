@@ -5,7 +5,10 @@
  * (model API error, timeout, a bug) is recorded in that question's result and
  * never stops the run. Cancelling the run (the first Ctrl-C) stops starting
  * questions; the ones in progress finish and are recorded, and `--resume`
- * runs the rest.
+ * runs the rest. A question during which, once cancelled, a child process
+ * ended unasked (`child_exits.ts`) is not recorded either: the signal may
+ * have reached the child too, its failure would not be the system's, and
+ * `--resume` runs it again.
  *
  * @module
  */
@@ -20,6 +23,7 @@ import type { RetrievalDepth, SystemDef } from "../../systems/system.ts";
 import type { Toolbox } from "../../tools/toolbox.ts";
 import { JobQueue } from "./job_queue.ts";
 import { RetrievalFailedError, TraceRecorder } from "./trace_recorder.ts";
+import { childExitMark, interruptedSince } from "./child_exits.ts";
 
 /** A system ready to run. */
 export interface PlannedSystem {
@@ -72,8 +76,13 @@ export interface RunOptions {
 export interface RunOutcome {
   /** Results of this invocation, in finishing order. */
   results: QuestionResult[];
-  /** Questions not run (cancelled or over the run's cost cap). */
+  /** Questions not run (cancelled or over the run's cost cap), or run but not recorded. */
   notRun: number;
+  /**
+   * Of `notRun`, questions that ran but were not recorded: the run was
+   * cancelled, and a child process ended unasked while they ran.
+   */
+  interrupted: number;
   stoppedBy: "cancelled" | "max_cost_usd" | null;
 }
 
@@ -151,6 +160,7 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
   let turn: Promise<void> | null = null;
   let stoppedBy: RunOutcome["stoppedBy"] = null;
   let sinkError: unknown = null;
+  let interrupted = 0;
   const worker = async () => {
     while (stoppedBy === null && sinkError === null) {
       if (options.signal.aborted) {
@@ -173,9 +183,14 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
         continue;
       }
       const { job } = taken;
+      const mark = childExitMark();
       const trace = await runJob(job, options);
       queue.finished(job);
       spent += trace.cost_usd;
+      if (interruptedSince(mark, options.signal.aborted)) {
+        interrupted++;
+        continue;
+      }
       const result = scoreTrace(trace, job.question, { retrievalK: options.retrievalK });
       results.push(result);
       try {
@@ -203,7 +218,7 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
   if (stoppedBy === null && options.signal.aborted && results.length < jobs.length) {
     stoppedBy = "cancelled";
   }
-  return { results, notRun: jobs.length - results.length, stoppedBy };
+  return { results, notRun: jobs.length - results.length, interrupted, stoppedBy };
 }
 
 async function runJob(job: Job, options: RunOptions): Promise<Trace> {

@@ -66,7 +66,8 @@ systems:
     [
       `--allow-read=${ROOT},${t.dir}`,
       `--allow-write=${t.dir}`,
-      `--allow-run=${Deno.execPath()}`,
+      // Every program: an MCP server is stopped with its whole process group.
+      "--allow-run",
       "--allow-env=HOME,LOGNAME,PATH,SHELL,TERM,USER",
     ],
     [

@@ -58,6 +58,8 @@ export interface McpConnection {
 
 /** How long starting a server and its handshake may take. */
 export const STARTUP_TIMEOUT_MS = 30_000;
+/** Why a start failed when {@link OpenOptions.signal} (the run's Ctrl-C) stopped it. */
+const CANCELLED = "its start-up was cancelled";
 /** Tool descriptions longer than this are cut before the model sees them. */
 export const MAX_DESCRIPTION_CHARS = 4000;
 const MAX_TOOL_PAGES = 50;
@@ -67,6 +69,7 @@ export interface OpenOptions {
   /** Where `${VAR}` values come from (default: this process's environment). */
   getEnv?: (name: string) => string | undefined;
   startupTimeoutMs?: number;
+  /** Stops a start in progress (the run's Ctrl-C): the server is killed and the open rejects. */
   signal?: AbortSignal;
 }
 
@@ -95,6 +98,7 @@ export async function openMcpConnection(
   const secrets = new Secrets();
   const redact = (text: string) => secrets.redact(text);
   let session = await startSession(server, secrets, options);
+  const { signal: _startOnly, ...restartOptions } = options;
   let restarts = 0;
   let closing = false;
   let restarting: Promise<Session | null> | null = null;
@@ -109,7 +113,8 @@ export async function openMcpConnection(
     restarts++;
     restarting = (async () => {
       try {
-        session = await startSession(server, secrets, options);
+        // Not with the start-up's signal: after a first Ctrl-C the questions in progress go on.
+        session = await startSession(server, secrets, restartOptions);
         return session;
       } catch (error) {
         deadReason = redact((error as Error).message);
@@ -225,8 +230,9 @@ async function startSession(
   const timeoutMs = options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS;
   const fail = async (why: string): Promise<never> => {
     closedByUs = true;
-    await client.close().catch(() => {});
+    // The process first, at once: the client's close would give it the grace of a normal end.
     await stdio?.close(0).catch(() => {});
+    await client.close().catch(() => {});
     const stderr = stdio ? stderrLines(stdio.stderr) : "";
     // No `cause`: the SDK's error text may quote a response body holding a secret.
     throw new RagbenchError(
@@ -242,6 +248,7 @@ async function startSession(
   try {
     await client.connect(transport, { signal, timeout: timeoutMs });
   } catch (error) {
+    if (options.signal?.aborted) return await fail(CANCELLED);
     const late = `it did not answer the handshake within ${timeoutMs / 1000} s`;
     if (stdio === null) return await fail(signal.aborted ? late : describeHttpFailure(error));
     return await fail(
@@ -254,6 +261,7 @@ async function startSession(
   try {
     session.tools = await listAllTools(client, signal, secrets);
   } catch (error) {
+    if (options.signal?.aborted) return await fail(CANCELLED);
     return await fail(
       `it did not list its tools (${describeHttpFailure(error)})`,
     );

@@ -1,8 +1,13 @@
 /**
  * The Deno permissions the MCP servers of a config need: a command server
- * needs `--allow-run` for its executable (it runs a process on this machine:
- * a filesystem side effect) and env access to the SDK's default variables it
- * passes on; a url server needs `--allow-net` for its host only; both need
+ * needs `--allow-run` for every program, not only its executable: it runs a
+ * process on this machine (a filesystem side effect), and ragbench stops it
+ * by killing its whole process group (what a wrapper such as `npx` or
+ * `sh -c` started with it), which Deno allows only with `--allow-run`
+ * unrestricted. A narrower grant would not protect anything: the
+ * executables that start servers (`npx`, `uvx`, `sh`, `python3`, `deno`)
+ * run any program themselves. It also needs env access to the SDK's default
+ * variables it passes on; a url server needs `--allow-net` for its host only; both need
  * env access to the variables their `${VAR}` templates name. A `--mock` run
  * starts no server and needs none of it.
  *
@@ -30,8 +35,9 @@ export function mcpNeeds(config: Config, options: { mock: boolean }): McpNeed[] 
     if (server.kind === "command") {
       needs.push({
         name: "run",
-        value: server.command[0],
-        why: `starting ${label} (runs a process: filesystem side effects)`,
+        value: "",
+        why: `starting ${label} (runs a process: filesystem side effects) and stopping ` +
+          "every process it starts (Deno signals a process group only with --allow-run for every program)",
       });
       for (const variable of DEFAULT_ENV_VARS) {
         needs.push({

@@ -18,12 +18,23 @@
  * server's stderr is always drained (a full pipe would block the server), and
  * its first {@link STDERR_KEEP_CHARS} characters are kept for error messages.
  *
+ * Process tree: the server starts in a session of its own
+ * (`lib/util/process_group.ts`), so a terminal's Ctrl-C does not reach it,
+ * and what it starts (the real server behind `sh -c`, `npx` or `uvx`) shares
+ * its process group. Stopping the server kills that whole group, also when
+ * the server's own process has exited and left children behind. Nothing
+ * waits on the server's pipes without a bound: a process that left the group
+ * may hold them open for ever, so after the kill the pipes get
+ * {@link PIPE_DRAIN_MS} to reach their end and are then cancelled.
+ *
  * @module
  */
 
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { defaultEnvironment } from "./default_env.ts";
+import { ownSession, signalTree } from "../../lib/util/process_group.ts";
+import { noteChildExit } from "../../lib/run/child_exits.ts";
 
 /** The longest JSON-RPC line accepted from a server (characters). */
 export const MAX_LINE_CHARS = 32 * 1024 * 1024;
@@ -31,19 +42,19 @@ export const MAX_LINE_CHARS = 32 * 1024 * 1024;
 /** How much of a server's stderr is kept for error messages. */
 export const STDERR_KEEP_CHARS = 4096;
 
+/** How long the server's pipes may stay open after its process group was killed (ms). */
+export const PIPE_DRAIN_MS = 1000;
+
 /**
  * Every server process still running. When ragbench exits without closing
- * its connections (a second Ctrl-C exits at once), they are killed on the
- * way out; if ragbench itself is killed, their stdin closes and a server that
- * stops on end of input (as ours and the SDK's do) exits too.
+ * its connections (a second Ctrl-C exits at once), their process groups are
+ * killed on the way out; if ragbench itself is killed (SIGKILL), their stdin
+ * closes and a server that stops on end of input (as ours and the SDK's do)
+ * exits too.
  */
 const LIVE = new Set<Deno.ChildProcess>();
 globalThis.addEventListener("unload", () => {
-  for (const child of LIVE) {
-    try {
-      child.kill("SIGKILL");
-    } catch { /* already gone */ }
-  }
+  for (const child of LIVE) signalTree(child, "SIGKILL");
 });
 
 /** How to start a command server. */
@@ -65,9 +76,17 @@ export class DenoStdioTransport implements Transport {
   #params: StdioServerParams;
   #child: Deno.ChildProcess | null = null;
   #writer: WritableStreamDefaultWriter<Uint8Array> | null = null;
+  #readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
   #stderr = "";
   #closed = false;
+  /** Settles once the process has exited, its group is killed and its pipes are done or cancelled. */
   #exited: Promise<void> = Promise.resolve();
+  #closing: Promise<void> | null = null;
+  #graceEnd = Infinity;
+  #graceTimer: ReturnType<typeof setTimeout> | undefined;
+  #graceOver = Promise.withResolvers<void>();
+  /** Set before ragbench stops the server (a close, a broken connection). */
+  #stopping = false;
   #breakReason: string | null = null;
 
   constructor(params: StdioServerParams) {
@@ -108,14 +127,26 @@ export class DenoStdioTransport implements Transport {
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
+      ...ownSession(),
     }).spawn();
     this.#child = child;
     LIVE.add(child);
     this.#writer = child.stdin.getWriter();
-    const out = this.#readStdout(child.stdout);
-    const err = this.#readStderr(child.stderr);
-    this.#exited = Promise.all([child.status, out, err]).then(() => {
+    const out = this.#readStdout(this.#reader(child.stdout));
+    const err = this.#readStderr(this.#reader(child.stderr));
+    this.#exited = child.status.then(async () => {
+      noteChildExit(this.#stopping);
+      // What it started is of no use without it, and may hold its pipes open.
+      signalTree(child, "SIGKILL");
       LIVE.delete(child);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        Promise.all([out, err]),
+        new Promise((resolve) => timer = setTimeout(resolve, PIPE_DRAIN_MS)),
+      ]);
+      clearTimeout(timer);
+      for (const reader of this.#readers) await reader.cancel().catch(() => {});
+      await Promise.all([out, err]);
       this.#finish();
     });
     return Promise.resolve();
@@ -126,25 +157,37 @@ export class DenoStdioTransport implements Transport {
     await this.#writer.write(new TextEncoder().encode(JSON.stringify(message) + "\n"));
   }
 
-  /** Ends the server: closes its stdin, then kills it if it is still running after `graceMs`. */
-  async close(graceMs = 2000): Promise<void> {
+  /**
+   * Ends the server: closes its stdin, and kills its process group if it is
+   * still running after `graceMs` (and whatever it left behind if it did
+   * exit). Settles within `graceMs` + {@link PIPE_DRAIN_MS} or so, however
+   * the server behaves. Later calls share the first one's work.
+   */
+  close(graceMs = 2000): Promise<void> {
+    // A later call with a shorter grace (a failed start after the SDK's own close) cuts it short.
+    const end = performance.now() + graceMs;
+    if (end < this.#graceEnd) {
+      this.#graceEnd = end;
+      clearTimeout(this.#graceTimer);
+      this.#graceTimer = setTimeout(() => this.#graceOver.resolve(), graceMs);
+    }
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
     const child = this.#child;
     if (!child) {
+      clearTimeout(this.#graceTimer);
       this.#finish();
       return;
     }
-    await this.#writer?.close().catch(() => {});
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = await Promise.race([
-      this.#exited.then(() => false),
-      new Promise<boolean>((resolve) => timer = setTimeout(() => resolve(true), graceMs)),
-    ]);
-    clearTimeout(timer);
-    if (late) {
-      try {
-        child.kill("SIGKILL");
-      } catch { /* already gone */ }
-    }
+    this.#stopping = true;
+    // A server stuck in a call does not read its input: closing it must not wait on a full pipe.
+    void this.#writer?.close().catch(() => {});
+    await Promise.race([child.status, this.#graceOver.promise]);
+    clearTimeout(this.#graceTimer);
+    signalTree(child, "SIGKILL");
     await this.#exited;
   }
 
@@ -157,16 +200,23 @@ export class DenoStdioTransport implements Transport {
   #break(reason: string): void {
     if (this.#breakReason === null) this.#breakReason = reason;
     this.onerror?.(new Error(reason));
-    try {
-      this.#child?.kill("SIGKILL");
-    } catch { /* already gone */ }
+    this.#stopping = true;
+    if (this.#child) signalTree(this.#child, "SIGKILL");
   }
 
-  async #readStdout(stream: ReadableStream<Uint8Array>): Promise<void> {
+  #reader(stream: ReadableStream<Uint8Array>): ReadableStreamDefaultReader<Uint8Array> {
+    const reader = stream.getReader();
+    this.#readers.push(reader);
+    return reader;
+  }
+
+  async #readStdout(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
     const decoder = new TextDecoder();
     let pending = "";
     try {
-      for await (const bytes of stream) {
+      for (;;) {
+        const { value: bytes, done } = await reader.read();
+        if (done) break;
         if (this.#breakReason !== null) continue; // drain until the process is gone
         const chunk = decoder.decode(bytes, { stream: true });
         let start = 0;
@@ -200,10 +250,12 @@ export class DenoStdioTransport implements Transport {
     this.onmessage?.(message);
   }
 
-  async #readStderr(stream: ReadableStream<Uint8Array>): Promise<void> {
+  async #readStderr(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
     const decoder = new TextDecoder();
     try {
-      for await (const bytes of stream) {
+      for (;;) {
+        const { value: bytes, done } = await reader.read();
+        if (done) break;
         if (this.#stderr.length < STDERR_KEEP_CHARS) {
           this.#stderr = (this.#stderr + decoder.decode(bytes, { stream: true })).slice(
             0,

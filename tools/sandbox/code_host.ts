@@ -30,6 +30,7 @@
 import { z } from "zod";
 import { codeChildMain, MEMORY_MARKER } from "./code_child.ts";
 import { childEnv, collectTail, isDenoExecutable, trackProcess } from "./tool_process.ts";
+import { ownSession } from "../../lib/util/process_group.ts";
 
 /** Longest final answer kept (characters); the child cuts a longer one and says so. */
 export const MAX_ANSWER_CHARS = 100_000;
@@ -228,10 +229,13 @@ async function startCodeProcess(
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
+    // Its own session: a terminal's Ctrl-C reaches ragbench, not the program in the middle of a run.
+    ...ownSession(),
   }).spawn();
   onPid(process.pid);
   let alive = true;
-  const exited = trackProcess(process).then(() => {
+  let killed = false;
+  const exited = trackProcess(process, () => killed).then(() => {
     alive = false;
   });
   let overMemory = false;
@@ -252,6 +256,7 @@ async function startCodeProcess(
   const lines = lineReader(process.stdout);
   const kill = async () => {
     alive = false;
+    killed = true;
     try {
       process.kill("SIGKILL");
     } catch { /* already gone */ }

@@ -23,6 +23,8 @@ import { IDLE_STOP_NOTE, TOOL_HOST_COMMAND } from "./child_watchdog.ts";
 import { lineSplitter } from "./line_splitter.ts";
 import type { HostMessage, SandboxMessage } from "./protocol.ts";
 import { restoreProtoKeys, shieldProtoKeys } from "../../lib/util/proto_keys.ts";
+import { ownSession } from "../../lib/util/process_group.ts";
+import { noteChildExit } from "../../lib/run/child_exits.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url);
 const DENO_CONFIG = new URL("../../deno.json", import.meta.url);
@@ -55,14 +57,22 @@ globalThis.addEventListener("unload", () => {
 /**
  * Registers a sandbox process (a custom tool's, or the code agent's) so that
  * it is killed if ragbench exits without closing it; it is forgotten when it
- * exits. Returns a promise that settles when it has exited.
+ * exits, and its exit is recorded for the runner (`lib/run/child_exits.ts`):
+ * `stoppedByUs` says whether ragbench stopped it. Returns a promise that
+ * settles when it has exited.
  */
-export function trackProcess(process: Deno.ChildProcess): Promise<void> {
+export function trackProcess(
+  process: Deno.ChildProcess,
+  stoppedByUs: () => boolean,
+): Promise<void> {
   LIVE.add(process);
   const forget = () => {
     LIVE.delete(process);
   };
-  return process.status.then(forget, forget);
+  return process.status.then(() => {
+    forget();
+    noteChildExit(stoppedByUs());
+  }, forget);
 }
 
 /** Variables passed to every tool process (Deno's cache and TLS settings), when set. */
@@ -161,9 +171,12 @@ export async function spawnChild(
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
+    // Its own session: a terminal's Ctrl-C reaches ragbench, not the tool in the middle of a call.
+    ...ownSession(),
   }).spawn();
   let alive = true;
-  const exited = trackProcess(process).then(() => {
+  let killed = false;
+  const exited = trackProcess(process, () => killed).then(() => {
     alive = false;
   });
   const stdin = process.stdin.getWriter();
@@ -176,6 +189,7 @@ export async function spawnChild(
   };
   const kill = async () => {
     alive = false; // at once: no call may be sent to it from now on
+    killed = true;
     try {
       process.kill("SIGKILL");
     } catch { /* already gone */ }

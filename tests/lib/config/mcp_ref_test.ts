@@ -82,13 +82,14 @@ Deno.test("config: allow is required, and a url server needs tools.allow_network
   assert.ok(!runNeeds(config, { mock: true, runDir: "runs" }).some((n) => n.value === "TOK"));
 });
 
-Deno.test("config: a command server needs --allow-run for its command only, plus its variables", () => {
+Deno.test("config: a command server needs --allow-run for every program (to stop its process group), plus its variables", () => {
   const config = load(
     `      - {type: mcp, server: {command: [/usr/bin/node, s.js], env: {K: "\${SERVER_KEY}"}}, allow: [a]}\n`,
   );
   const needs = runNeeds(config, { mock: false, runDir: "runs" });
-  assert.deepEqual(needs.filter((n) => n.name === "run").map((n) => n.value), ["/usr/bin/node"]);
+  assert.deepEqual(needs.filter((n) => n.name === "run").map((n) => n.value), [""]);
   assert.match(needs.find((n) => n.name === "run")!.why, /filesystem side effects/);
+  assert.match(needs.find((n) => n.name === "run")!.why, /process group/);
   assert.ok(needs.some((n) => n.name === "env" && n.value === "SERVER_KEY"));
   assert.ok(needs.some((n) => n.name === "env" && n.value === "PATH"));
   assert.ok(!runNeeds(config, { mock: true, runDir: "runs" }).some((n) => n.name === "run"));
