@@ -7,7 +7,10 @@
  * `top_k`, e.g. 1000, for MAP and recall@100).
  *
  * Questions are searched as written, whatever their length. A failed
- * retrieval ends the question as a `retrieval` error.
+ * retrieval ends the question as a `retrieval` error. A BM25 retriever with
+ * `document_ranking: whole` (the default) ranks whole documents here
+ * (`top_k` documents); other retrievers rank passages, and the scorer ranks
+ * each document by its best passage.
  *
  * @module
  */
@@ -25,6 +28,7 @@ export const retrievalOnly = defineSystem({
   options: retrievingSystemBaseSchema,
   // No model call at all: the pre-flight estimate counts none.
   modelCalls: () => ({ min: 0, max: 0 }),
+  ranksDocuments: true,
   async run(_options, ctx) {
     if (ctx.retriever === null) {
       throw new TypeError("retrieval_only runs with a retriever (see plan.ts)");
@@ -34,6 +38,7 @@ export const retrievalOnly = defineSystem({
       ctx.question.question,
       ctx.retriever.topK,
       ctx.signal,
+      { documents: true },
     );
     if (step.error) throw new RetrievalFailedError(step);
     return { answer: null, flags: { ...NO_FLAGS } };

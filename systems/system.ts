@@ -61,6 +61,11 @@ export interface SystemDef<O extends z.ZodObject = z.ZodObject> {
    * (default: 1 to `max_steps` when it has that option, else exactly 1).
    */
   modelCalls?(options: z.output<O>): { min: number; max: number };
+  /**
+   * It ranks whole documents (`Retriever.searchDocuments`): the plan builds
+   * its retriever's document index before the first question.
+   */
+  ranksDocuments?: boolean;
   /** Answers one question. May reject (e.g. the model API failed); the runner records it. */
   run(options: z.output<O>, ctx: SystemContext): Promise<SystemOutcome>;
 }

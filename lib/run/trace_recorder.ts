@@ -118,12 +118,16 @@ export class TraceRecorder {
    * question's. Never rejects: a failure, including an abort, is recorded on
    * the step (`error`, no results) and the step is returned for the system
    * to decide (a `rag` system then fails the question; see its file).
+   * `options.documents`: the `k` best whole documents instead, when the
+   * retriever ranks them (`Retriever.searchDocuments`; each result's
+   * `passage_id` is then the document id), else passages as usual.
    */
   async retrieve(
     retriever: Retriever,
     query: string,
     k: number,
     signal: AbortSignal,
+    options: { documents?: boolean } = {},
   ): Promise<{ step: RetrievalStep; hits: RetrievalHit[] }> {
     const started = performance.now();
     let hits: RetrievalHit[] = [];
@@ -131,7 +135,9 @@ export class TraceRecorder {
     let cost = 0;
     let error: RetrievalStep["error"] = null;
     try {
-      const outcome = await retriever.search(query, k, signal);
+      const outcome = options.documents && retriever.searchDocuments
+        ? await retriever.searchDocuments(query, k, signal)
+        : await retriever.search(query, k, signal);
       hits = outcome.hits;
       tokens = outcome.embedding_tokens;
       cost = outcome.cost_usd;
