@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { bm25Schema } from "../../../lib/config/retriever_schema.ts";
+import { bm25Schema, type ChunkConfig } from "../../../lib/config/retriever_schema.ts";
 import { createBm25Retriever } from "../../../lib/retrieval/bm25_retriever.ts";
 import { chunkCorpus } from "../../../lib/retrieval/chunking.ts";
 import type { Document } from "../../../lib/types.ts";
@@ -20,7 +20,7 @@ const DOCUMENTS = docs({
 });
 const CHUNK = { size: 16, overlap: 0, unit: "words" } as const;
 
-function retrieverOf(settings: Record<string, unknown> = {}, chunk = CHUNK) {
+function retrieverOf(settings: Record<string, unknown> = {}, chunk: ChunkConfig = CHUNK) {
   return createBm25Retriever({
     name: "r",
     topK: 10,
