@@ -22,7 +22,8 @@ import { defineSystem, NO_FLAGS } from "./system.ts";
 /** The retrieval_only system. */
 export const retrievalOnly = defineSystem({
   type: "retrieval_only",
-  description: "The retriever alone: its top_k passages per question, no model call, no answer.",
+  description:
+    "The retriever alone: its top_k documents (BM25) or passages per question, no model call, no answer.",
   acceptsTools: false,
   alwaysTools: [],
   options: retrievingSystemBaseSchema,
