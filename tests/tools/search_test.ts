@@ -149,15 +149,22 @@ const invalid: Array<{ name: string; args: unknown; message: string }> = [
     name: "a query of stopwords only",
     args: { query: "What is the of it?" },
     message: 'The query "What is the of it?" has no searchable words: it is only common words ' +
-      '(such as "the", "of", "what") or punctuation. Search again with content words: names, ' +
-      "places, things, numbers.",
+      '(such as "the", "of", "what"), single letters or punctuation. Search again with content ' +
+      "words: names, places, things, numbers.",
   },
   {
     name: "a query of punctuation only",
     args: { query: "?!" },
     message: 'The query "?!" has no searchable words: it is only common words ' +
-      '(such as "the", "of", "what") or punctuation. Search again with content words: names, ' +
-      "places, things, numbers.",
+      '(such as "the", "of", "what"), single letters or punctuation. Search again with content ' +
+      "words: names, places, things, numbers.",
+  },
+  {
+    name: "a query of single letters only (single_letters: drop)",
+    args: { query: "X, Y or I?" },
+    message: 'The query "X, Y or I?" has no searchable words: it is only common words ' +
+      '(such as "the", "of", "what"), single letters or punctuation. Search again with content ' +
+      "words: names, places, things, numbers.",
   },
   {
     name: "a missing query",
