@@ -11,9 +11,10 @@
  * The module imports its memory (`env.memory`, laid out by
  * `lib/retrieval/token_kernel.ts`) and exports one function:
  *
- * `scan(p, end, count, out, outCap, slots, mask) -> status`: step 2 of the
- * tokenizer rule (tokenizer.ts) for ASCII text, fused with the surface-form
- * lookup. It finds the tokens of the bytes `[p, end)` (memory addresses; the
+ * `scan(p, end, count, out, outCap, slots, mask, abbr) -> status`: step 2 of
+ * the tokenizer rule (tokenizer.ts) for ASCII text, fused with the
+ * surface-form lookup; `abbr` (0 or 1) joins letter-dot abbreviations
+ * (`abbreviations: keep`). It finds the tokens of the bytes `[p, end)` (memory addresses; the
  * bytes from `end` on must be zero for 192 bytes), hashes each lower-cased
  * token, looks it up in the surface table at `slots` (`mask + 1` slots of 16
  * bytes, laid out as token_kernel.ts says) and appends the value found to the ids at `out` (count so far
@@ -31,7 +32,8 @@
  * apostrophe between two letters, a dot between two digits, a comma after a
  * digit followed by exactly three digits) is shifts of those masks, with the
  * next step's masks for the bits past the end and a carry for the bit
- * before. Word bytes `W` and number bytes `N` are then two masks; a token
+ * before (the whole previous masks of letters and apostrophes for the
+ * abbreviation dots, which look two and three bytes back). Word bytes `W` and number bytes `N` are then two masks; a token
  * starts where `W` or `N` starts and ends where it ends, and the starts and
  * ends are visited with `ctz` in order. Lower-casing is an OR with 0x20 of
  * every byte of a token: it maps A-Z to a-z and leaves the other bytes a
@@ -97,6 +99,18 @@ function ahead(cur: string, next: string, k: number): string {
 /** `x` shifted so bit i holds bit i - 1, the carry in bit 0. */
 function behind(cur: string, carry: string): string {
   return `(i64.or (i64.shl (local.get ${cur}) (i64.const 1)) (local.get ${carry}))`;
+}
+
+/** `x` shifted so bit i holds bit i - k of the 128-bit pair (cur:prev). */
+function behindBy(cur: string, prev: string, k: number): string {
+  return `(i64.or (i64.shl (local.get ${cur}) (i64.const ${k})) (i64.shr_u (local.get ${prev}) (i64.const ${
+    64 - k
+  })))`;
+}
+
+/** `(not x)` of an i64 expression. */
+function not(expr: string): string {
+  return `(i64.xor ${expr} (i64.const -1))`;
 }
 
 /** The 8 bytes at `addr`, lower-cased, masked to the first `left` (1..) of them. */
@@ -216,6 +230,10 @@ function scan(): string {
     "$h",
     "$w0",
     "$key",
+    "$prevL",
+    "$prevA",
+    "$J",
+    "$abbrMask",
   ];
   const locals32 = [
     "$q",
@@ -232,10 +250,11 @@ function scan(): string {
     "$k",
   ];
   return `(func (export "scan") (param $p i32) (param $end i32) (param $count i32) (param $out i32)
-  (param $outCap i32) (param $slots i32) (param $mask i32) (result i32)
+  (param $outCap i32) (param $slots i32) (param $mask i32) (param $abbr i32) (result i32)
   (local $v v128)
   ${locals64.map((l) => `(local ${l} i64)`).join(" ")}
   ${locals32.map((l) => `(local ${l} i32)`).join(" ")}
+  (local.set $abbrMask (i64.sub (i64.const 0) (i64.extend_i32_u (i32.ne (local.get $abbr) (i32.const 0)))))
   (local.set $q (local.get $p))
   ${classify64("c")}
   (block $done (loop $step
@@ -248,6 +267,27 @@ function scan(): string {
     ;; Word bytes: letters, and an apostrophe between two letters.
     (local.set $W (i64.or (local.get $cL)
       (i64.and (i64.and (local.get $cA) (local.get $pL)) ${ahead("$cL", "$nL", 1)})))
+    ;; Abbreviation dots (when $abbr): a dot between two letters that are words of one letter,
+    ;; i.e. with no word byte two places before or after it. With a letter at i - 1, byte i - 2
+    ;; is a word byte when it is a letter or an apostrophe after a letter (and symmetrically).
+    (local.set $J (i64.and (i64.and (i64.and (local.get $cP) (local.get $abbrMask))
+        (i64.and (local.get $pL) ${ahead("$cL", "$nL", 1)}))
+      (i64.and
+        ${
+    not(
+      `(i64.or ${behindBy("$cL", "$prevL", 2)} (i64.and ${behindBy("$cA", "$prevA", 2)} ${
+        behindBy("$cL", "$prevL", 3)
+      }))`,
+    )
+  }
+        ${
+    not(
+      `(i64.or ${ahead("$cL", "$nL", 2)} (i64.and ${ahead("$cA", "$nA", 2)} ${
+        ahead("$cL", "$nL", 3)
+      }))`,
+    )
+  })))
+    (local.set $W (i64.or (local.get $W) (local.get $J)))
     ;; Number bytes: digits, a dot between two digits, a comma after a digit and before
     ;; exactly three digits.
     (local.set $N (i64.or (i64.or (local.get $cD)
@@ -275,6 +315,8 @@ function scan(): string {
         (then (local.set $open (local.get $pos))))
       (local.set $ev (i64.xor (local.get $ev) (local.get $bit)))
       (br $event)))
+    (local.set $prevL (local.get $cL))
+    (local.set $prevA (local.get $cA))
     (local.set $carryL (i64.shr_u (local.get $cL) (i64.const 63)))
     (local.set $carryD (i64.shr_u (local.get $cD) (i64.const 63)))
     (local.set $carryW (i64.shr_u (local.get $W) (i64.const 63)))

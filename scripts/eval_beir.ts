@@ -1,32 +1,55 @@
 // deno-lint-ignore-file no-console
 /**
- * Retrieval quality on a BEIR folder, next to the peer engines' figures.
+ * Retrieval quality on BEIR folders, next to the peer engines' figures, and
+ * against ragbench's previous default.
  *
- * Evaluates either ragbench's BM25 (as on main: `Bm25Index` over `passagesOf`, best passage per
- * document, default parameters) or any TREC run file (`--run`, e.g. the `trec/<system>.run` of
- * a ragbench run directory), with ragbench's IR metrics (which agree with NIST trec_eval; see
- * tests/lib/score/ir_metrics_test.ts), over every judged query of the split, and prints
- * nDCG@10, MAP, R@100 and MRR@10 (trec_eval `-c`: a query with no result counts 0; MAP over at
- * most 1,000 documents a query). When the folder's README.md holds a table with those four
- * columns (the Cranfield README's "Reference numbers"), its rows are printed beside ours with
- * our ratio to each.
+ * For each collection it evaluates ragbench's BM25 exactly as `retrieval_only`
+ * ranks documents (a `kind: bm25` retriever with every default of the config
+ * schema: whole-document ranking, 1,000 documents a query) with ragbench's IR
+ * metrics (which agree with NIST trec_eval; see tests/lib/score/ir_metrics_test.ts)
+ * over every judged query of the split, and prints:
  *
- *     deno run --allow-read scripts/eval_beir.ts [--beir FOLDER] [--split test] [--run FILE]
+ * - nDCG@10, MAP, R@100 and MRR@10 (trec_eval `-c`: a query with no result
+ *   counts 0; MAP over at most 1,000 documents a query) of the default and of
+ *   the previous default (before issue 23: best passage per document, dots
+ *   split, single letters indexed, repeated query words counted);
+ * - when the folder's README.md holds a table with those four columns (the
+ *   shared collections' "peers" tables), each peer row with our ratio to it,
+ *   and the best peer figure of each metric (rows naming ragbench are not
+ *   peers) with our ratio to it;
+ * - a paired test of the default against the previous default on per-query
+ *   nDCG@10: the mean difference with its 95 % bootstrap interval and the
+ *   two-sided p of the sign-flip permutation test (`pairedComparison`,
+ *   lib/score/significance.ts; peers' per-query figures are not published,
+ *   so peers are compared by ratio only).
  *
- * `--beir` defaults to the shared Cranfield folder (`../shared/datasets/cranfield` beside the
- * repository). Exit code 2 for a bad option or unreadable input.
+ * `--ablation` adds what each change of issue 23 buys on its own (the
+ * previous default with that one setting changed), each with its paired test
+ * against the previous default. `--run FILE` evaluates a TREC run file
+ * instead (e.g. the `trec/<system>.run` of a ragbench run directory), beside
+ * the peers, with no paired test.
+ *
+ *     deno run --allow-read scripts/eval_beir.ts [--beir FOLDER]... [--split test] [--ablation] [--run FILE]
+ *
+ * Without `--beir`, every collection of the shared data folder
+ * (`../shared/datasets/` beside the repository: Cranfield, MED, NPL). Exit code
+ * 2 for a bad option or unreadable input.
  *
  * @module
  */
 
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { type Bm25Config, bm25Schema } from "../lib/config/retriever_schema.ts";
 import { loadBeirCorpus, loadBeirQuestions } from "../lib/data/beir.ts";
 import { readTrecRun } from "../lib/data/trec_run.ts";
 import { RagbenchError } from "../lib/errors.ts";
-import { Bm25Index } from "../lib/retrieval/bm25.ts";
-import { passagesOf } from "../lib/retrieval/passages.ts";
+import { createBm25Retriever } from "../lib/retrieval/bm25_retriever.ts";
+import { chunkCorpus, DEFAULT_CHUNK } from "../lib/retrieval/chunking.ts";
+import type { Question } from "../lib/data/question_schema.ts";
+import type { Document } from "../lib/types.ts";
 import { questionMetrics, type RankedDoc, trecOrder } from "../lib/score/ir_metrics.ts";
+import { pairedComparison } from "../lib/score/significance.ts";
 
 /** Documents a query keeps, as trec_eval's default evaluation depth. */
 const DEPTH = 1000;
@@ -40,64 +63,207 @@ const COLUMNS = [
   { label: "MRR@10", key: "mrr@10" },
 ] as const;
 
-const DEFAULT_BEIR = new URL("../../shared/datasets/cranfield/", import.meta.url).pathname;
+/** The `bm25:` settings before issue 23 (the previous default). */
+const PREVIOUS: Partial<Bm25Config> = {
+  abbreviations: "split",
+  single_letters: "keep",
+  query_repeats: "count",
+  document_ranking: "best_passage",
+};
+
+/** The changes of issue 23, each applied alone to {@link PREVIOUS} by `--ablation`. */
+const CHANGES: ReadonlyArray<{ label: string; set: Partial<Bm25Config> }> = [
+  { label: "+ document_ranking: whole", set: { document_ranking: "whole" } },
+  { label: "+ abbreviations: keep", set: { abbreviations: "keep" } },
+  { label: "+ single_letters: drop", set: { single_letters: "drop" } },
+  { label: "+ query_repeats: once", set: { query_repeats: "once" } },
+];
+
+const SHARED = new URL("../../shared/datasets/", import.meta.url).pathname;
+
+/** One evaluated ranking: per-query metric values, in the order of the judged queries. */
+interface Evaluated {
+  label: string;
+  perQuery: Array<Record<string, number>>;
+  means: number[];
+}
+
+/** A collection's judged queries and documents. */
+interface Collection {
+  folder: string;
+  documents: readonly Document[];
+  empty: number;
+  judged: Question[];
+}
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
-      beir: { type: "string", default: DEFAULT_BEIR },
+      beir: { type: "string", multiple: true },
       split: { type: "string", default: "test" },
       run: { type: "string" },
+      ablation: { type: "boolean", default: false },
     },
   });
-  const folder = values.beir!;
+  const folders = values.beir ?? sharedCollections();
+  if (values.run && folders.length !== 1) {
+    throw new TypeError("--run evaluates one collection: give one --beir FOLDER with it.");
+  }
+  for (const folder of folders) {
+    const collection = await loadCollection(folder, values.split!);
+    console.log(
+      `# ${folder} (split ${values.split}): ${collection.documents.length} documents (${collection.empty} empty), ${collection.judged.length} judged queries`,
+    );
+    const peers = await peerTable(join(folder, "README.md"));
+    if (values.run) {
+      const run = evaluate(collection, `run ${values.run}`, readTrecRun(values.run));
+      printTable([run], peers);
+      continue;
+    }
+    const started = performance.now();
+    const current = evaluate(collection, "ragbench (default)", await rank(collection, {}));
+    const seconds = (performance.now() - started) / 1000;
+    const previous = evaluate(
+      collection,
+      "ragbench (previous default)",
+      await rank(collection, PREVIOUS),
+    );
+    console.log(
+      `# ragbench default: whole-document BM25, as retrieval_only ranks; ${seconds.toFixed(2)} s`,
+    );
+    printTable([current, previous], peers);
+    console.log(pairedLine(current, previous));
+    if (values.ablation) {
+      console.log(
+        "# each change alone, on the previous default (nDCG@10 MAP R@100; paired test on nDCG@10):",
+      );
+      for (const change of CHANGES) {
+        const settings = { ...PREVIOUS, ...change.set };
+        const alone = evaluate(collection, change.label, await rank(collection, settings));
+        console.log(
+          `${change.label.padEnd(28)} ${
+            alone.means.slice(0, 3).map((v) => v.toFixed(4)).join(" ")
+          }  ${pairedLine(alone, previous)}`,
+        );
+      }
+    }
+    console.log("");
+  }
+  return 0;
+}
+
+/** The collections of the shared data folder (those with a corpus.jsonl), by name. */
+function sharedCollections(): string[] {
+  const names: string[] = [];
+  try {
+    for (const entry of Deno.readDirSync(SHARED)) {
+      if (entry.isDirectory && exists(join(SHARED, entry.name, "corpus.jsonl"))) {
+        names.push(entry.name);
+      }
+    }
+  } catch {
+    throw new TypeError(`No --beir folder given and no shared data folder at ${SHARED}.`);
+  }
+  return names.sort().map((name) => join(SHARED, name));
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function loadCollection(folder: string, split: string): Promise<Collection> {
   const corpus = await loadBeirCorpus(folder);
   const ids = new Set(corpus.documents.map((d) => d.id));
-  const { questions } = await loadBeirQuestions(folder, values.split!, { documentIds: ids });
-  const judged = questions.filter((q) => (q.evidence ?? []).length > 0);
+  const { questions } = await loadBeirQuestions(folder, split, { documentIds: ids });
+  return {
+    folder,
+    documents: corpus.documents,
+    empty: corpus.empty,
+    judged: questions.filter((q) => (q.evidence ?? []).length > 0),
+  };
+}
 
-  let label: string;
-  let rankings: Map<string, RankedDoc[]>;
-  const started = performance.now();
-  if (values.run) {
-    label = `run ${values.run}`;
-    rankings = readTrecRun(values.run);
-  } else {
-    label = "ragbench BM25 (main: Bm25Index, passages, best passage per document)";
-    const index = new Bm25Index(passagesOf(corpus.documents));
-    rankings = new Map();
-    for (const q of judged) {
-      const best = new Map<string, number>();
-      for (const hit of index.search(q.question, PASSAGE_DEPTH)) {
-        const previous = best.get(hit.passage.doc_id);
-        if (previous === undefined || hit.score > previous) best.set(hit.passage.doc_id, hit.score);
-      }
-      rankings.set(q.id, [...best].map(([doc_id, score]) => ({ doc_id, score })));
+/**
+ * Each judged query's document ranking by a BM25 retriever with `settings` over the defaults:
+ * whole documents when it ranks them (`searchDocuments`, as `retrieval_only` asks), else
+ * passages reduced to each document's best, as the scorer reduces a `retrieval_only` step.
+ */
+async function rank(
+  collection: Collection,
+  settings: Partial<Bm25Config>,
+): Promise<Map<string, RankedDoc[]>> {
+  const retriever = createBm25Retriever({
+    name: "eval",
+    topK: DEPTH,
+    bm25: bm25Schema.parse(settings),
+    passages: chunkCorpus(collection.documents, DEFAULT_CHUNK),
+    documents: collection.documents,
+  });
+  retriever.prepareDocuments?.();
+  const signal = new AbortController().signal;
+  const rankings = new Map<string, RankedDoc[]>();
+  for (const q of collection.judged) {
+    const { hits } = retriever.searchDocuments
+      ? await retriever.searchDocuments(q.question, DEPTH, signal)
+      : await retriever.search(q.question, PASSAGE_DEPTH, signal);
+    const best = new Map<string, number>();
+    for (const hit of hits) {
+      const previous = best.get(hit.passage.doc_id);
+      if (previous === undefined || hit.score > previous) best.set(hit.passage.doc_id, hit.score);
     }
+    rankings.set(q.id, [...best].map(([doc_id, score]) => ({ doc_id, score })));
   }
-  const seconds = (performance.now() - started) / 1000;
+  return rankings;
+}
 
-  const sums = new Map<string, number>(COLUMNS.map((c) => [c.key, 0]));
-  for (const q of judged) {
+/** The metrics of `rankings` on the judged queries (cut to {@link DEPTH}, in trec_eval order). */
+function evaluate(
+  collection: Collection,
+  label: string,
+  rankings: Map<string, RankedDoc[]>,
+): Evaluated {
+  const perQuery = collection.judged.map((q) => {
     const docs = trecOrder(rankings.get(q.id) ?? []).slice(0, DEPTH).map((d) => d.doc_id);
-    const m = questionMetrics(docs, new Map(q.evidence!.map((e) => [e.id, e.grade])), [10, 100]);
-    for (const c of COLUMNS) sums.set(c.key, sums.get(c.key)! + m[c.key]);
-  }
-  const ours = COLUMNS.map((c) => sums.get(c.key)! / judged.length);
-
-  console.log(
-    `# ${folder} (split ${values.split}): ${corpus.documents.length} documents (${corpus.empty} empty), ${judged.length} judged queries`,
+    return questionMetrics(docs, new Map(q.evidence!.map((e) => [e.id, e.grade])), [10, 100]);
+  });
+  const means = COLUMNS.map((c) =>
+    perQuery.reduce((sum, m) => sum + m[c.key], 0) / perQuery.length
   );
-  console.log(`# ours: ${label}; ${seconds.toFixed(2)} s`);
-  const peers = await peerTable(join(folder, "README.md"));
+  return { label, perQuery, means };
+}
+
+/** "paired ..., p = ..." of `a` against `b` on per-query nDCG@10. */
+function pairedLine(a: Evaluated, b: Evaluated): string {
+  const key = "ndcg@10";
+  const result = pairedComparison(a.perQuery.map((m) => m[key]), b.perQuery.map((m) => m[key]));
+  const sign = (v: number) => `${v >= 0 ? "+" : ""}${v.toFixed(4)}`;
+  return `paired (${a.label} - ${b.label}), per-query nDCG@10 over ${result.n} queries: ${
+    sign(result.diff.mean)
+  } [95% CI ${sign(result.diff.low)}, ${sign(result.diff.high)}], sign-flip p = ${
+    result.p_value.toFixed(4)
+  }`;
+}
+
+/** Our rows, then the best peer figure of each metric and every peer row, with our ratios. */
+function printTable(ours: readonly Evaluated[], peers: readonly Peer[]): void {
+  const mine = ours[0].means;
+  const ratio = (value: number, i: number) =>
+    `${value.toFixed(3)} (ours ${(mine[i] / value).toFixed(3)}×)`;
   const rows: string[][] = [
     ["engine", ...COLUMNS.map((c) => c.label)],
-    ["ragbench (this script)", ...ours.map((v) => v.toFixed(3))],
-    ...peers.map((p) => [
-      p.engine,
-      ...p.values.map((v, i) => `${v.toFixed(3)} (ours ${(ours[i] / v).toFixed(2)}×)`),
-    ]),
+    ...ours.map((o) => [o.label, ...o.means.map((v) => v.toFixed(4))]),
   ];
+  const real = peers.filter((p) => !/^ragbench\b/i.test(p.engine));
+  if (real.length > 0) {
+    const best = COLUMNS.map((_c, i) => Math.max(...real.map((p) => p.values[i])));
+    rows.push(["best peer (each metric)", ...best.map(ratio)]);
+    rows.push(...peers.map((p) => [p.engine, ...p.values.map(ratio)]));
+  }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   for (const row of rows) {
     console.log(
@@ -108,12 +274,30 @@ async function main(): Promise<number> {
   }
   if (peers.length === 0) {
     console.log("# no peer table (nDCG@10 | MAP | R@100 | MRR@10) in README.md");
+  } else {
+    const best = COLUMNS.slice(0, 3).map((_c, i) => Math.max(...real.map((p) => p.values[i])));
+    const ratios = best.map((b, i) => mine[i] / b);
+    console.log(
+      `# ${ours[0].label} / best peer: ${
+        COLUMNS.slice(0, 3).map((c, i) => `${c.label} ${ratios[i].toFixed(3)}×`).join(", ")
+      } (${
+        ratios.every((r) => r >= 1)
+          ? "at least the best peer on all three"
+          : "below the best peer on " +
+            COLUMNS.slice(0, 3).filter((_c, i) => ratios[i] < 1).map((c) => c.label).join(", ")
+      })`,
+    );
   }
-  return 0;
+}
+
+/** A row of a README's peer table. */
+interface Peer {
+  engine: string;
+  values: number[];
 }
 
 /** Rows of the first Markdown table in `file` whose header has the four columns. */
-async function peerTable(file: string): Promise<Array<{ engine: string; values: number[] }>> {
+async function peerTable(file: string): Promise<Peer[]> {
   let text: string;
   try {
     text = await Deno.readTextFile(file);
@@ -130,7 +314,7 @@ async function peerTable(file: string): Promise<Array<{ engine: string; values: 
   if (start === -1) return [];
   const header = cells(lines[start]);
   const at = COLUMNS.map((col) => header.indexOf(col.label));
-  const out: Array<{ engine: string; values: number[] }> = [];
+  const out: Peer[] = [];
   for (const line of lines.slice(start + 2)) {
     if (!line.trim().startsWith("|")) break;
     const c = cells(line);

@@ -12,7 +12,10 @@
  * is warned about by `validate`, and the metrics past it are marked.
  *
  * Questions are searched as written, whatever their length. A failed
- * retrieval ends the question as a `retrieval` error.
+ * retrieval ends the question as a `retrieval` error. A BM25 retriever with
+ * `document_ranking: whole` (the default) ranks whole documents here
+ * (`top_k` documents); other retrievers rank passages, and the scorer ranks
+ * each document by its best passage.
  *
  * @module
  */
@@ -25,7 +28,7 @@ import { defineSystem, NO_FLAGS } from "./system.ts";
 export const retrievalOnly = defineSystem({
   type: "retrieval_only",
   description:
-    "The retriever alone: a ranking per question (top_k passages, by default as deep as the largest metric cut-off), no model call, no answer.",
+    "The retriever alone: a ranking per question (top_k documents for BM25, else passages; by default as deep as the largest metric cut-off), no model call, no answer.",
   acceptsTools: false,
   alwaysTools: [],
   options: retrievingSystemBaseSchema,
@@ -35,6 +38,7 @@ export const retrievalOnly = defineSystem({
     topK === null
       ? { count: Math.max(...cutoffs), unit: "documents" }
       : { count: topK, unit: "passages" },
+  ranksDocuments: true,
   async run(_options, ctx) {
     if (ctx.retriever === null) {
       throw new TypeError("retrieval_only runs with a retriever (see plan.ts)");
@@ -45,7 +49,11 @@ export const retrievalOnly = defineSystem({
       ctx.question.question,
       depth.count,
       ctx.signal,
-      depth.unit === "documents" ? { documents: depth.count } : {},
+      // A retriever that ranks whole documents gives `top_k` documents; any
+      // other gives `top_k` passages, or is deepened to the default depth in documents.
+      depth.unit === "documents" || ctx.retriever.searchDocuments !== undefined
+        ? { documents: depth.count }
+        : {},
     );
     if (step.error) throw new RetrievalFailedError(step);
     return { answer: null, flags: { ...NO_FLAGS } };

@@ -82,6 +82,11 @@ export interface SystemDef<O extends z.ZodObject = z.ZodObject> {
    * (`evaluation.retrieval_k`). `validate` warns when it is below a cut-off.
    */
   retrievalDepth?(topK: number | null, cutoffs: readonly number[]): RetrievalDepth;
+  /**
+   * It ranks whole documents (`Retriever.searchDocuments`): the plan builds
+   * its retriever's document index before the first question.
+   */
+  ranksDocuments?: boolean;
   /** Answers one question. May reject (e.g. the model API failed); the runner records it. */
   run(options: z.output<O>, ctx: SystemContext): Promise<SystemOutcome>;
 }

@@ -119,8 +119,8 @@ export async function runSearch(
     return toolError(
       "invalid_args",
       `The query "${args.query}" has no searchable words: it is only common words ` +
-        `(such as "the", "of", "what") or punctuation. Search again with content words: ` +
-        `names, places, things, numbers.`,
+        `(such as "the", "of", "what"), single letters or punctuation. Search again with content ` +
+        `words: names, places, things, numbers.`,
     );
   }
   let outcome;

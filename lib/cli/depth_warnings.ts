@@ -1,6 +1,7 @@
 /**
  * The warning `validate` (and `run`) print when a system's own retrieval
- * ranks fewer passages than a cut-off of the retrieval metrics: its nDCG@10
+ * ranks fewer results (passages, or documents over a whole-document BM25)
+ * than a cut-off of the retrieval metrics: its nDCG@10
  * or R@100 would then be computed on fewer documents than the metric names
  * (the console marks such figures with `*`, and `metrics_summary.csv` gives
  * the depth in `retrieval_depth`).
@@ -36,7 +37,7 @@ export function depthWarnings(
         names.length === 1 ? "its" : "their"
       } metrics at ${
         above.length === 1 ? "that cut-off" : "those cut-offs"
-      } rank at most ${count} passages, and the reports mark them (* on the console, ` +
+      } rank at most ${count} results, and the reports mark them (* on the console, ` +
       `retrieval_depth in metrics_summary.csv). Set top_k to at least ${
         Math.max(...above)
       } (retrieval_only ranks that deep when top_k is not set), or list smaller cut-offs in ` +

@@ -154,6 +154,7 @@ export async function planSystems(
       const retriever: Retriever | null = system.retriever
         ? await retrievers.get(system.retriever, signal)
         : null;
+      if (def.ranksDocuments) retriever?.prepareDocuments?.();
       const offered: OfferedTool[] = [];
       for (const ref of refs) {
         if (ref.kind === "builtin") {

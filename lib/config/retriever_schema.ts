@@ -31,6 +31,18 @@ export const bm25Schema = z.strictObject({
   stemmer: z.enum(["snowball", "plural", "none"]).default("snowball"),
   /** `english` drops the built-in English stopword list; `none` keeps every word. */
   stopwords: z.enum(["english", "none"]).default("english"),
+  /** `keep`: "e.g.", "U.S." are one token each (`e.g`, `u.s`); `split`: the dots separate letters. */
+  abbreviations: z.enum(["keep", "split"]).default("keep"),
+  /** `drop`: words of one letter ("I", the "x" of "x-ray") are not indexed; `keep`: they are. */
+  single_letters: z.enum(["drop", "keep"]).default("drop"),
+  /** `once`: a word the query repeats counts once (SQLite FTS5); `count`: each time (Lucene). */
+  query_repeats: z.enum(["once", "count"]).default("once"),
+  /**
+   * How `retrieval_only` ranks documents: `whole` by BM25 over each whole document (title and
+   * text as one unit, its own N, df and avgdl); `best_passage` by the score of its best passage.
+   * Passages are still what `search` and `rag` rank.
+   */
+  document_ranking: z.enum(["whole", "best_passage"]).default("whole"),
 });
 
 /** How texts are turned into vectors. */

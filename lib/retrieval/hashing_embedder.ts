@@ -13,7 +13,8 @@
  * (`--mock`, the bundled configs, tests), never as evidence of what a dense
  * retriever would score.
  *
- * The rule: every token `t` of `tokenize(text)` adds weight 1 to feature
+ * The rule: every token `t` of `tokenize(text, LEGACY_ANALYSIS)` (Snowball
+ * stemming, English stopwords, dots split, single letters kept) adds weight 1 to feature
  * `w:t`, and every trigram of `<t>` (the token between boundary marks) adds
  * 0.5 to feature `c:<trigram>`. A feature goes to bucket
  * `h mod dimensions` with sign `+` or `-` (from another bit of `h`), where
@@ -26,7 +27,7 @@
  * @module
  */
 
-import { tokenize } from "./tokenizer.ts";
+import { LEGACY_ANALYSIS, tokenize } from "./tokenizer.ts";
 import type { Embedder, Embeddings } from "./types.ts";
 
 /** Dimensions used when the config sets none. */
@@ -63,7 +64,9 @@ export function createHashingEmbedder(dimensions = HASHING_DEFAULT_DIMENSIONS): 
 export function hashInto(text: string, out: Float32Array): void {
   const d = out.length;
   const acc = new Float64Array(d);
-  for (const token of tokenize(text)) {
+  // The tokenizer rule as it was when this embedder's rule was fixed (`v1`): a change of the
+  // BM25 defaults must not change its vectors.
+  for (const token of tokenize(text, LEGACY_ANALYSIS)) {
     add(acc, featureHash("w:", token, 0, token.length), WORD_WEIGHT);
     const marked = `<${token}>`;
     for (let i = 0; i + 3 <= marked.length; i++) {

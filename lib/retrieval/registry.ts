@@ -71,6 +71,7 @@ export async function buildBm25Retriever(request: RetrieverBuildRequest): Promis
     topK: request.config.top_k ?? DEFAULT_TOP_K,
     bm25: request.config.bm25,
     passages: request.passages,
+    documents: request.corpus.documents,
   });
 }
 
@@ -293,5 +294,9 @@ function renamed(retriever: Retriever, name: string, topK: number): Retriever {
     search: (query, k, signal) => retriever.search(query, k, signal),
   };
   if (retriever.queryTerms) view.queryTerms = (query) => retriever.queryTerms!(query);
+  if (retriever.searchDocuments) {
+    view.searchDocuments = (query, k, signal) => retriever.searchDocuments!(query, k, signal);
+  }
+  if (retriever.prepareDocuments) view.prepareDocuments = () => retriever.prepareDocuments!();
   return view;
 }

@@ -31,6 +31,7 @@ export function retrieverFor(corpus: Corpus): Retriever {
       topK: config.top_k ?? DEFAULT_TOP_K,
       bm25: config.bm25,
       passages: chunkCorpus(corpus, config.chunk),
+      documents: corpus.documents,
     });
     cache.set(corpus, retriever);
   }

@@ -46,6 +46,13 @@ function isDigitByte(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
+/** Whether ASCII byte `j` of `bytes[..n)` continues a word (a letter, or an apostrophe before one). */
+function continuesWord(bytes: Uint8Array, j: number, n: number): boolean {
+  if (j >= n) return false;
+  const k = UNIT_CLASS[bytes[j]];
+  return k === WORD || (k === APOS && j + 1 < n && UNIT_CLASS[bytes[j + 1]] === WORD);
+}
+
 // Slot layout of UnitTable: 8 ints (32 bytes, two slots per cache line).
 const SLOT = 8;
 const S_HASH = 0;
@@ -270,6 +277,7 @@ export class TermInterner {
   #spans = new SpanBuffer(1024);
   #out = new Int32Array(1024);
   #analysis: Readonly<Analysis>;
+  #abbreviations: boolean;
 
   #kernel: TokenKernel | null = null;
   #useKernel: boolean;
@@ -284,6 +292,7 @@ export class TermInterner {
    */
   constructor(analysis: Readonly<Analysis> = DEFAULT_ANALYSIS, options: { kernel?: boolean } = {}) {
     this.#analysis = analysis;
+    this.#abbreviations = analysis.abbreviations === "keep";
     this.#useKernel = options.kernel ?? true;
   }
 
@@ -316,7 +325,9 @@ export class TermInterner {
    */
   termIds(text: string): Int32Array {
     if (this.#useKernel) {
-      this.#kernel ??= new TokenKernel(this.#learnSurface);
+      this.#kernel ??= new TokenKernel(this.#learnSurface, {
+        abbreviations: this.#abbreviations,
+      });
       const ids = this.#kernel.ids(text);
       return ids ?? this.#out.subarray(0, this.#unicodeIds(normalizeText(text)));
     }
@@ -354,6 +365,16 @@ export class TermInterner {
           h = Math.imul(h ^ c, FNV_PRIME);
           c = bytes[++i];
         }
+        // An abbreviation: one letter, then ".x" pairs whose letter is a word of its own.
+        if (i - s === 1 && this.#abbreviations) {
+          while (
+            i + 1 < n && bytes[i] === 46 && UNIT_CLASS[bytes[i + 1]] === WORD &&
+            !continuesWord(bytes, i + 2, n)
+          ) {
+            h = Math.imul(Math.imul(h ^ 46, FNV_PRIME) ^ (bytes[i + 1] | 32), FNV_PRIME);
+            i += 2;
+          }
+        }
       } else {
         for (;;) {
           h = Math.imul(h ^ c, FNV_PRIME);
@@ -385,7 +406,7 @@ export class TermInterner {
   /** Steps 2-5 of the rule over an already normalised text. */
   #unicodeIds(text: string): number {
     const spans = this.#spans;
-    const found = scanSpans(text, spans);
+    const found = scanSpans(text, spans, this.#abbreviations);
     const surfaces = this.#surfaces;
     let out = this.#out;
     let count = 0;

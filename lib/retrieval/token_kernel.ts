@@ -49,6 +49,7 @@ type Scan = (
   outCap: number,
   slots: number,
   mask: number,
+  abbr: number,
 ) => number;
 
 const kernelModule = lazyKernelModule(TOKEN_KERNEL_BASE64);
@@ -79,10 +80,15 @@ export class TokenKernel {
   #encoder = new TextEncoder();
   #learn: LearnSurface;
   #retired = false;
+  #abbreviations: number;
 
-  /** A kernel asking `learn` for the value of each new surface form (lower-cased). */
-  constructor(learn: LearnSurface) {
+  /**
+   * A kernel asking `learn` for the value of each new surface form (lower-cased);
+   * `abbreviations` joins letter-dot abbreviations into one token (tokenizer.ts).
+   */
+  constructor(learn: LearnSurface, options: { abbreviations?: boolean } = {}) {
     this.#learn = learn;
+    this.#abbreviations = options.abbreviations ? 1 : 0;
     const instance = new WebAssembly.Instance(kernelModule(), { env: { memory: this.#memory } });
     this.#scan = instance.exports.scan as Scan;
     this.#views();
@@ -149,7 +155,16 @@ export class TokenKernel {
     let p = this.#text;
     let count = 0;
     for (;;) {
-      const status = this.#scan(p, end, count, this.#out, this.#outCap, this.#slots, this.#mask);
+      const status = this.#scan(
+        p,
+        end,
+        count,
+        this.#out,
+        this.#outCap,
+        this.#slots,
+        this.#mask,
+        this.#abbreviations,
+      );
       const header = this.#i32;
       count = header[0];
       if (status === DONE) break;

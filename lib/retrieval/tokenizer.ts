@@ -17,7 +17,13 @@
  *      `10,000,000`); any other `.` or `,` ends the number (`1953.` gives
  *      `1953`, `3,5` gives `3` and `5`);
  *    - one Han, Hiragana or Katakana character (these scripts do not put
- *      spaces between words, so each character is searched on its own).
+ *      spaces between words, so each character is searched on its own);
+ *    - an *abbreviation* (`abbreviations: keep`, the default): two or more
+ *      words of one character each, joined by single dots (`e.g.` gives
+ *      `e.g`, `U.S.A.` gives `u.s.a`; the dot after the last letter is not
+ *      part of it, since it may end the sentence). With `abbreviations:
+ *      split` the dots separate (`e`, `g`). `ph.d.` is no abbreviation by
+ *      this rule (`ph` is two letters): it gives `ph` and `d`.
  *
  *    Everything else separates tokens: spaces, punctuation, symbols, emoji,
  *    hyphens (`state-of-the-art` gives four tokens) and the change between
@@ -27,8 +33,13 @@
  *    (`don't` -> `dont`, `1,250` -> `1250`, `eiffel's` -> `eiffels`).
  * 4. **Stopwords** (`stopwords: english`, the default; `none` keeps every
  *    token): a token in {@link STOPWORDS} (a short list of English function
- *    words and question words) is dropped.
- * 5. **Stemming** (`stemmer:`), on tokens that start with a letter:
+ *    words and question words) is dropped. **Single letters**
+ *    (`single_letters: drop`, the default; `keep` indexes them): a word of
+ *    one character (`I`, the `x` of `x-ray`, the `m` of `828m`, initials) is
+ *    dropped too; numbers (`7`) and Han, Hiragana or Katakana characters are
+ *    not letters by this rule and stay.
+ * 5. **Stemming** (`stemmer:`), on tokens that start with a letter and are
+ *    not abbreviations (`u.s` stays `u.s`):
  *    - `snowball` (the default): the Snowball English ("Porter2") stemmer,
  *      from the `porter2` npm package, kept as an ES module in
  *      `lib/vendor/porter2/` (checked against published Snowball stems in a
@@ -43,7 +54,9 @@
  *    No accent folding (`café` and `cafe` differ).
  *
  * The result depends on nothing but the input text and the {@link Analysis}
- * (stemmer and stopwords): no locale, no state.
+ * (stemmer, stopwords, abbreviations, single letters): no locale, no state.
+ * With `abbreviations: split` and `single_letters: keep` the rule is the one
+ * ragbench used before both options existed ({@link LEGACY_ANALYSIS}).
  *
  * {@link tokenize} applies the rule to a query or any text. An index build
  * uses `TermInterner` (term_interner.ts), which gives the same terms as
@@ -133,16 +146,38 @@ export function isStopword(word: string): boolean {
     STOPWORDS_BY_LENGTH[word.length].includes(word);
 }
 
-/** Which stopwords and stemmer steps 4 and 5 use (a retriever's `bm25:` settings). */
+/** The choices of steps 2, 4 and 5 (a retriever's `bm25:` settings). */
 export interface Analysis {
   stemmer: "snowball" | "plural" | "none";
   stopwords: "english" | "none";
+  /** `keep`: letter-dot abbreviations are one token (`u.s`); `split`: the dots separate. */
+  abbreviations: "keep" | "split";
+  /** `drop`: words of one character are not indexed nor searched; `keep`: they are. */
+  singleLetters: "drop" | "keep";
 }
 
-/** The default analysis: English stopwords, Snowball stemming. */
+/**
+ * The default analysis: English stopwords, Snowball stemming, abbreviations
+ * kept whole, single letters dropped (chosen on Cranfield, MED and NPL:
+ * `scripts/eval_beir.ts --ablation` prints what each buys).
+ */
 export const DEFAULT_ANALYSIS: Readonly<Analysis> = Object.freeze({
   stemmer: "snowball",
   stopwords: "english",
+  abbreviations: "keep",
+  singleLetters: "drop",
+});
+
+/**
+ * The rule before `abbreviations` and `single_letters` existed (dots split,
+ * single letters indexed), with English stopwords and Snowball stemming: what
+ * the offline hashing embedder keeps using, so its vectors do not change.
+ */
+export const LEGACY_ANALYSIS: Readonly<Analysis> = Object.freeze({
+  stemmer: "snowball",
+  stopwords: "english",
+  abbreviations: "split",
+  singleLetters: "keep",
 });
 
 /** Step 1 of the rule: NFKC, then lower-case. */
@@ -243,11 +278,31 @@ export class SpanBuffer {
 }
 
 /**
+ * The end of the word starting at `i` when that word is one character long
+ * (a letter that no letter, nor apostrophe and letter, follows), else -1.
+ */
+function oneCharacterWordEnd(text: string, i: number): number {
+  if (i >= text.length) return -1;
+  const k = classAt(text, i);
+  if ((k & ~WIDE) !== WORD) return -1;
+  const end = i + (k & WIDE ? 2 : 1);
+  if (end >= text.length) return end;
+  const next = classAt(text, end) & ~WIDE;
+  if (next === WORD) return -1;
+  if (next === APOS && end + 1 < text.length && (classAt(text, end + 1) & ~WIDE) === WORD) {
+    return -1;
+  }
+  return end;
+}
+
+/**
  * Step 2 of the rule: finds the tokens ("surface forms") of an already
  * normalised text and writes their offsets into `spans`. Returns how many
  * were found. Stopwords are not removed here (see {@link termOfSurface}).
+ * `abbreviations` joins letter-dot abbreviations into one token (the
+ * `abbreviations: keep` setting).
  */
-export function scanSpans(text: string, spans: SpanBuffer): number {
+export function scanSpans(text: string, spans: SpanBuffer, abbreviations = false): number {
   const n = text.length;
   let count = 0;
   let i = 0;
@@ -264,6 +319,14 @@ export function scanSpans(text: string, spans: SpanBuffer): number {
         else if (k === (WORD | WIDE)) i += 2;
         else if (k === APOS && i + 1 < n && (classAt(text, i + 1) & ~WIDE) === WORD) i++;
         else break;
+      }
+      // A word of one character followed by ".x", ".y", ... (each one character long).
+      if (abbreviations && i - start <= 2 && oneCharacterWordEnd(text, start) === i) {
+        while (i + 1 < n && text.charCodeAt(i) === 46) {
+          const end = oneCharacterWordEnd(text, i + 1);
+          if (end < 0) break;
+          i = end;
+        }
       }
     } else if (k === DIGIT) {
       i++;
@@ -293,20 +356,32 @@ export function scanSpans(text: string, spans: SpanBuffer): number {
 
 const APOSTROPHES = /['\u2019]/g;
 
+/** Whether `surface` (a token of {@link scanSpans}) is a word of one character. */
+export function isSingleLetter(surface: string): boolean {
+  const n = surface.length;
+  if (n === 1) return (classAt(surface, 0) & ~WIDE) === WORD;
+  return n === 2 && classAt(surface, 0) === (WORD | WIDE);
+}
+
 /**
  * Steps 3 to 5 of the rule for one surface form found by {@link scanSpans}:
- * the term it is indexed and searched as, or `null` for a stopword.
+ * the term it is indexed and searched as, or `null` for a stopword (or a
+ * single letter, when they are dropped).
  */
 export function termOfSurface(
   surface: string,
   analysis: Readonly<Analysis> = DEFAULT_ANALYSIS,
 ): string | null {
+  if (surface.length <= 2 && analysis.singleLetters === "drop" && isSingleLetter(surface)) {
+    return null;
+  }
   let word = surface;
   if (word.includes("'") || word.includes("\u2019")) word = word.replace(APOSTROPHES, "");
   if (word.includes(",")) word = word.replaceAll(",", "");
   if (analysis.stopwords === "english" && isStopword(word)) return null;
   const first = word.charCodeAt(0);
-  if (first >= 48 && first <= 57) return word;
+  // Numbers, and abbreviations (the only words holding a dot), are not stemmed.
+  if ((first >= 48 && first <= 57) || word.includes(".")) return word;
   if (analysis.stemmer === "snowball") return snowballStem(word);
   if (analysis.stemmer === "plural") return pluralStem(word);
   return word;
@@ -344,7 +419,7 @@ const sharedSpans = new SpanBuffer();
  */
 export function tokenize(text: string, analysis: Readonly<Analysis> = DEFAULT_ANALYSIS): string[] {
   const normalized = normalizeText(text);
-  const count = scanSpans(normalized, sharedSpans);
+  const count = scanSpans(normalized, sharedSpans, analysis.abbreviations === "keep");
   const terms: string[] = [];
   for (let t = 0; t < count; t++) {
     const surface = normalized.slice(sharedSpans.starts[t], sharedSpans.ends[t]);

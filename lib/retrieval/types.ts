@@ -67,6 +67,19 @@ export interface Retriever {
    */
   search(query: string, k: number, signal: AbortSignal): Promise<RetrievalOutcome>;
   /**
+   * BM25 with `document_ranking: whole` only: the `k` best whole documents
+   * for `query`, best first, each hit's `passage` being the whole document
+   * (its id is the document id). Retrievers without it rank documents by
+   * their best passage (from {@link search}). Rejects like `search`.
+   */
+  searchDocuments?(query: string, k: number, signal: AbortSignal): Promise<RetrievalOutcome>;
+  /**
+   * Builds what {@link searchDocuments} needs now instead of at its first
+   * call, so that no question's latency includes it (the plan calls it for
+   * systems that rank documents). Synchronous, bounded by the corpus size.
+   */
+  prepareDocuments?(): void;
+  /**
    * Lexical retrievers only: the terms `query` is searched with, after
    * stopwords and stemming (empty: the query has nothing searchable, which
    * the `search` tool reports to the model instead of an empty result).

@@ -115,10 +115,13 @@ export class TraceRecorder {
   /**
    * Retrieves the `k` best passages for `query` (no length limit) and records
    * a retrieval step; its cost (embedding the query) is added to the
-   * question's. With `options.documents`, asks again for twice as many
-   * passages while the ranking holds fewer documents than that and the
-   * retriever returned all it was asked for (one step is recorded, with the
-   * last `k` asked). Never rejects: a failure, including an abort, is
+   * question's. With `options.documents`, the ranking holds at least that
+   * many documents: a retriever that ranks whole documents
+   * (`Retriever.searchDocuments`; each result's `passage_id` is then the
+   * document id) is asked for exactly that many; any other is asked again
+   * for twice as many passages while the ranking holds fewer documents and
+   * the retriever returned all it was asked for (one step is recorded, with
+   * the last `k` asked). Never rejects: a failure, including an abort, is
    * recorded on the step (`error`, no results) and the step is returned for
    * the system to decide (a `rag` system then fails the question; see its
    * file).
@@ -138,14 +141,22 @@ export class TraceRecorder {
     let asked = k;
     try {
       const documents = options.documents ?? 0;
-      const available = retriever.passages.length;
-      for (;;) {
-        const outcome = await retriever.search(query, asked, signal);
+      if (documents > 0 && retriever.searchDocuments) {
+        asked = documents;
+        const outcome = await retriever.searchDocuments(query, documents, signal);
         hits = outcome.hits;
-        tokens += outcome.embedding_tokens;
-        cost += outcome.cost_usd;
-        if (hits.length < asked || asked >= available || distinctDocs(hits) >= documents) break;
-        asked = Math.min(available, asked * 2);
+        tokens = outcome.embedding_tokens;
+        cost = outcome.cost_usd;
+      } else {
+        const available = retriever.passages.length;
+        for (;;) {
+          const outcome = await retriever.search(query, asked, signal);
+          hits = outcome.hits;
+          tokens += outcome.embedding_tokens;
+          cost += outcome.cost_usd;
+          if (hits.length < asked || asked >= available || distinctDocs(hits) >= documents) break;
+          asked = Math.min(available, asked * 2);
+        }
       }
     } catch (caught) {
       error = {

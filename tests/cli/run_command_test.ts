@@ -177,7 +177,9 @@ Deno.test("deno task bench's exact flags are enough: every tool call works, with
   assert.match(result.stdout, /rag_bm25\s+21\s+0\.714\s+\[[^\]]+\]\s+13\/21/);
   // Vector and hybrid retrieval over the offline hashing embedder, with no env and no cache.
   assert.match(result.stdout, /rag_vector\s+21\s+0\.714\s+\[[^\]]+\]\s+13\/21\s+0\.990/);
-  assert.match(result.stdout, /rag_hybrid\s+21\s+0\.714\s+\[[^\]]+\]\s+13\/21\s+0\.990/);
+  // rag_hybrid's BM25 half counts the thrice-repeated "building" of mh03 once (query_repeats: once),
+  // which ranks taipei_101 above the evidence empire_state_building there: nDCG@10 0.987, not 0.990.
+  assert.match(result.stdout, /rag_hybrid\s+21\s+0\.714\s+\[[^\]]+\]\s+13\/21\s+0\.987/);
   assert.match(result.stderr, /\[189\/189\]/);
   assert.match(result.stdout, /code_agent\s+21\s+0\.905\s+\[[0-9., ]+\]\s+19\/21/);
   // Mock answers are scripted, so a broken sandbox would still score: check the tools answered.

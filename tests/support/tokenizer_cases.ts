@@ -4,9 +4,10 @@
  * (term_interner_test.ts), which must give the same terms.
  *
  * Cases without an `analysis` use {@link PLURAL_ANALYSIS} (English stopwords,
- * the plural rule): steps 1-3 do not depend on the analysis, and the plural
- * rule's output is easy to read. The last cases cover the other stemmers and
- * `stopwords: none`.
+ * the plural rule, dots splitting and single letters kept, as before those two
+ * options existed): steps 1-3 do not depend on the stemmer, and the plural
+ * rule's output is easy to read. The last cases cover the other stemmers,
+ * `stopwords: none`, and abbreviations and single letters under each setting.
  *
  * @module
  */
@@ -14,7 +15,25 @@
 import type { Analysis } from "../../lib/retrieval/tokenizer.ts";
 
 /** English stopwords and the plural rule: the analysis of cases that name none. */
-export const PLURAL_ANALYSIS: Readonly<Analysis> = { stemmer: "plural", stopwords: "english" };
+export const PLURAL_ANALYSIS: Readonly<Analysis> = {
+  stemmer: "plural",
+  stopwords: "english",
+  abbreviations: "split",
+  singleLetters: "keep",
+};
+
+/** {@link PLURAL_ANALYSIS} with other settings. */
+function plural(settings: Partial<Analysis>): Readonly<Analysis> {
+  return { ...PLURAL_ANALYSIS, ...settings };
+}
+
+/** The defaults with the Snowball stemmer, abbreviations kept, single letters dropped. */
+const DEFAULTS: Readonly<Analysis> = {
+  stemmer: "snowball",
+  stopwords: "english",
+  abbreviations: "keep",
+  singleLetters: "drop",
+};
 
 /** One text and the terms the tokenization rule gives for it, in order. */
 export interface TokenizerCase {
@@ -133,24 +152,85 @@ export const TOKENIZER_CASES: readonly TokenizerCase[] = [
     name: "the Snowball stemmer conflates inflections and derivations",
     text: "Connections connected flowing flows generously Eiffel's",
     terms: ["connect", "connect", "flow", "flow", "generous", "eiffel"],
-    analysis: { stemmer: "snowball", stopwords: "english" },
+    analysis: plural({ stemmer: "snowball" }),
   },
   {
     name: "the Snowball stemmer leaves numbers alone",
     text: "1950s 3.5 1,250 news",
     terms: ["1950", "s", "3.5", "1250", "news"],
-    analysis: { stemmer: "snowball", stopwords: "english" },
+    analysis: plural({ stemmer: "snowball" }),
   },
   {
     name: "stemmer none keeps the cleaned token",
     text: "Cities towers don't",
     terms: ["cities", "towers", "dont"],
-    analysis: { stemmer: "none", stopwords: "english" },
+    analysis: plural({ stemmer: "none" }),
   },
   {
     name: "stopwords none keeps function words",
     text: "What is the height of it",
     terms: ["what", "is", "the", "height", "of", "it"],
-    analysis: { stemmer: "none", stopwords: "none" },
+    analysis: plural({ stemmer: "none", stopwords: "none" }),
+  },
+  {
+    name: "abbreviations: keep makes letter-dot abbreviations one token, without the last dot",
+    text: "e.g. the U.S.A. and i.e., U.S",
+    terms: ["e.g", "u.s.a", "i.e", "u.s"],
+    analysis: plural({ abbreviations: "keep" }),
+  },
+  {
+    name: "abbreviations: keep joins only words of one letter",
+    text: "Ph.D. ab.c.d o.bc x'o.b o.b'c 1o.b 3.5.x",
+    terms: ["ph", "d", "ab", "c.d", "o", "bc", "xo", "b", "o", "bc", "1", "o.b", "3.5", "x"],
+    analysis: plural({ abbreviations: "keep" }),
+  },
+  {
+    name: "abbreviations: keep joins letters outside ASCII and outside the BMP",
+    text: "é.g. \u{10330}.x Ü.S. \u{20000}.x",
+    terms: ["é.g", "\u{10330}.x", "ü.s", "\u{20000}", "x"],
+    analysis: plural({ abbreviations: "keep" }),
+  },
+  {
+    name: "abbreviations are neither stemmed nor stopwords",
+    text: "U.S. a.s. I.S.",
+    terms: ["u.s", "a.s", "i.s"],
+    analysis: DEFAULTS,
+  },
+  {
+    name: "abbreviations: split (the old rule) splits at the dots",
+    text: "e.g. U.S.A.",
+    terms: ["e", "g", "u", "s", "a"],
+    analysis: plural({ stopwords: "none" }),
+  },
+  {
+    name: "single_letters: drop drops words of one letter, not numbers nor Han characters",
+    text: "I saw x-ray 828m vitamin B 7 東 \u{20000} é \u{10330}",
+    terms: ["saw", "ray", "828", "vitamin", "7", "東", "\u{20000}"],
+    analysis: plural({ singleLetters: "drop" }),
+  },
+  {
+    name: "single_letters: keep (the old rule) keeps them",
+    text: "I saw x-ray 828m vitamin B 7 東 \u{20000} é \u{10330}",
+    terms: [
+      "i",
+      "saw",
+      "x",
+      "ray",
+      "828",
+      "m",
+      "vitamin",
+      "b",
+      "7",
+      "東",
+      "\u{20000}",
+      "é",
+      "\u{10330}",
+    ],
+  },
+  {
+    name: "the defaults drop the letters of a split abbreviation's tail and keep the rest",
+    text: "E.g. the X-15 and Ph.D. theses by J. R. R. Tolkien",
+    terms: ["e.g", "15", "ph", "these", "tolkien"],
+    analysis: DEFAULTS,
   },
 ];

@@ -147,6 +147,50 @@ Deno.test("retrieval_only ranks the retriever's top_k and makes no model call", 
   }
 });
 
+Deno.test("retrieval_only ranks whole documents over BM25 (document_ranking: whole), passages with best_passage", async () => {
+  // "long" is cut into two passages at 16 words; its two query words fall in different ones.
+  const split = corpusOf([
+    {
+      id: "long",
+      text:
+        "Eiffel oak elm ash fir yew ivy fern moss reed. Tower cod eel gar bass carp pike tuna hake.",
+    },
+    { id: "short", text: "The Eiffel monument." },
+    { id: "other", text: "Tokyo Tower stands in Tokyo." },
+  ]);
+  const ranked = async (bm25: Record<string, unknown>) => {
+    const config = retrieverSchema.parse({ top_k: 10, chunk: { size: 16 }, bm25 });
+    const retriever = await new RunRetrievers(split).get({ key: "k", name: "r", config }, signal);
+    const recorder = new TraceRecorder(modelOf(() => ({ content: "x" })));
+    await retrievalOnly.run(
+      retrievalOnly.options.parse({ type: "retrieval_only" }),
+      contextOf(recorder, retriever, "Eiffel Tower"),
+    );
+    return (recorder.steps[0] as RetrievalStep).results;
+  };
+  const whole = await ranked({});
+  // Each result is a whole document (its passage id is the document id), "long" once.
+  assert.deepEqual(whole.map((r) => r.passage_id), ["short", "other", "long"]);
+  assert.deepEqual(whole.map((r) => r.doc_id), ["short", "other", "long"]);
+  const passages = await ranked({ document_ranking: "best_passage" });
+  assert.deepEqual(passages.map((r) => r.passage_id), ["short#0", "other#0", "long#1", "long#0"]);
+  // rag keeps ranking passages: they are what its prompt quotes.
+  const config = retrieverSchema.parse({ top_k: 2, chunk: { size: 16 } });
+  const recorder = new TraceRecorder(modelOf(() => ({ content: "x" })));
+  await rag.run(
+    rag.options.parse({ type: "rag" }),
+    contextOf(
+      recorder,
+      await new RunRetrievers(split).get({ key: "k", name: "r", config }, signal),
+      "Eiffel Tower",
+    ),
+  );
+  assert.deepEqual((recorder.steps[0] as RetrievalStep).results.map((r) => r.passage_id), [
+    "short#0",
+    "other#0",
+  ]);
+});
+
 Deno.test("retrieval_only and rag search a question longer than the search tool's limit", async () => {
   const long = `${"aerodynamic boundary layer ".repeat(60)} Eiffel Tower in Paris`;
   assert.ok(long.length > 1000);

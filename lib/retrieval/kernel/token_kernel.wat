@@ -2,10 +2,11 @@
 (module
 (import "env" "memory" (memory 1))
 (func (export "scan") (param $p i32) (param $end i32) (param $count i32) (param $out i32)
-  (param $outCap i32) (param $slots i32) (param $mask i32) (result i32)
+  (param $outCap i32) (param $slots i32) (param $mask i32) (param $abbr i32) (result i32)
   (local $v v128)
-  (local $cL i64) (local $cD i64) (local $cA i64) (local $cP i64) (local $cC i64) (local $nL i64) (local $nD i64) (local $nA i64) (local $nP i64) (local $nC i64) (local $carryL i64) (local $carryD i64) (local $carryW i64) (local $carryN i64) (local $W i64) (local $N i64) (local $pW i64) (local $pN i64) (local $pL i64) (local $pD i64) (local $n1D i64) (local $S i64) (local $X i64) (local $ev i64) (local $bit i64) (local $h i64) (local $w0 i64) (local $key i64)
+  (local $cL i64) (local $cD i64) (local $cA i64) (local $cP i64) (local $cC i64) (local $nL i64) (local $nD i64) (local $nA i64) (local $nP i64) (local $nC i64) (local $carryL i64) (local $carryD i64) (local $carryW i64) (local $carryN i64) (local $W i64) (local $N i64) (local $pW i64) (local $pN i64) (local $pL i64) (local $pD i64) (local $n1D i64) (local $S i64) (local $X i64) (local $ev i64) (local $bit i64) (local $h i64) (local $w0 i64) (local $key i64) (local $prevL i64) (local $prevA i64) (local $J i64) (local $abbrMask i64)
   (local $q i32) (local $open i32) (local $pos i32) (local $len i32) (local $r i32) (local $value i32) (local $ls i32) (local $le i32) (local $lh i32) (local $j i32) (local $slot i32) (local $k i32)
+  (local.set $abbrMask (i64.sub (i64.const 0) (i64.extend_i32_u (i32.ne (local.get $abbr) (i32.const 0)))))
   (local.set $q (local.get $p))
   (local.set $cL (i64.const 0)) (local.set $cD (i64.const 0)) (local.set $cA (i64.const 0)) (local.set $cP (i64.const 0)) (local.set $cC (i64.const 0))
     (local.set $v (v128.load offset=0 (local.get $q)))
@@ -66,6 +67,15 @@
     ;; Word bytes: letters, and an apostrophe between two letters.
     (local.set $W (i64.or (local.get $cL)
       (i64.and (i64.and (local.get $cA) (local.get $pL)) (i64.or (i64.shr_u (local.get $cL) (i64.const 1)) (i64.shl (local.get $nL) (i64.const 63))))))
+    ;; Abbreviation dots (when $abbr): a dot between two letters that are words of one letter,
+    ;; i.e. with no word byte two places before or after it. With a letter at i - 1, byte i - 2
+    ;; is a word byte when it is a letter or an apostrophe after a letter (and symmetrically).
+    (local.set $J (i64.and (i64.and (i64.and (local.get $cP) (local.get $abbrMask))
+        (i64.and (local.get $pL) (i64.or (i64.shr_u (local.get $cL) (i64.const 1)) (i64.shl (local.get $nL) (i64.const 63)))))
+      (i64.and
+        (i64.xor (i64.or (i64.or (i64.shl (local.get $cL) (i64.const 2)) (i64.shr_u (local.get $prevL) (i64.const 62))) (i64.and (i64.or (i64.shl (local.get $cA) (i64.const 2)) (i64.shr_u (local.get $prevA) (i64.const 62))) (i64.or (i64.shl (local.get $cL) (i64.const 3)) (i64.shr_u (local.get $prevL) (i64.const 61))))) (i64.const -1))
+        (i64.xor (i64.or (i64.or (i64.shr_u (local.get $cL) (i64.const 2)) (i64.shl (local.get $nL) (i64.const 62))) (i64.and (i64.or (i64.shr_u (local.get $cA) (i64.const 2)) (i64.shl (local.get $nA) (i64.const 62))) (i64.or (i64.shr_u (local.get $cL) (i64.const 3)) (i64.shl (local.get $nL) (i64.const 61))))) (i64.const -1)))))
+    (local.set $W (i64.or (local.get $W) (local.get $J)))
     ;; Number bytes: digits, a dot between two digits, a comma after a digit and before
     ;; exactly three digits.
     (local.set $N (i64.or (i64.or (local.get $cD)
@@ -161,6 +171,8 @@
         (then (local.set $open (local.get $pos))))
       (local.set $ev (i64.xor (local.get $ev) (local.get $bit)))
       (br $event)))
+    (local.set $prevL (local.get $cL))
+    (local.set $prevA (local.get $cA))
     (local.set $carryL (i64.shr_u (local.get $cL) (i64.const 63)))
     (local.set $carryD (i64.shr_u (local.get $cD) (i64.const 63)))
     (local.set $carryW (i64.shr_u (local.get $W) (i64.const 63)))

@@ -4,6 +4,7 @@ import { startWorker } from "../../../tools/sandbox/early_worker.ts";
 import { REGISTRIES } from "../../../lib/cli/setup.ts";
 import { parseConfig, type Registries } from "../../../lib/config/load.ts";
 import { createEmbedderPool } from "../../../lib/retrieval/embedders.ts";
+import { buildBm25Retriever, RETRIEVER_BUILDERS } from "../../../lib/retrieval/registry.ts";
 import { search } from "../../../tools/search.ts";
 import { startFakeEmbeddingsServer } from "../../support/fake_embeddings_server.ts";
 import { tempTree } from "../../support/temp.ts";
@@ -64,6 +65,37 @@ Deno.test("plan: systems naming the same retriever share one build", async () =>
       'No passage matched "flows". Try other words, synonyms or fewer terms.',
     );
     assert.match((await run(d)).output, /^\[1\] doc_id: river \| passage: river#0/);
+  } finally {
+    await plan.close();
+  }
+});
+
+Deno.test("plan: a retrieval_only system's retriever builds its document index before the first question", async () => {
+  const prepared: string[] = [];
+  const builders = new Map(RETRIEVER_BUILDERS);
+  builders.set("bm25", async (request) => {
+    const retriever = await buildBm25Retriever(request);
+    const prepare = retriever.prepareDocuments!;
+    retriever.prepareDocuments = () => {
+      prepared.push(request.name);
+      prepare();
+    };
+    return retriever;
+  });
+  const config = configOf(
+    `  - {type: rag, name: a, retriever: passages}
+  - {type: agent_search, name: c, retriever: passages, tools: []}
+  - {type: retrieval_only, name: b, retriever: documents}
+`,
+    "retrievers:\n  passages: {top_k: 2}\n  documents: {top_k: 3, bm25: {k1: 1.2}}\n",
+  );
+  const plan = await planSystems(config, corpus, {
+    concurrency: 1,
+    inProcess: true,
+    retrieverBuilders: builders,
+  });
+  try {
+    assert.deepEqual(prepared, ["documents"]);
   } finally {
     await plan.close();
   }

@@ -31,7 +31,16 @@ systems:
     kind: "bm25",
     top_k: 3,
     chunk: { size: 100, overlap: 20, unit: "words" },
-    bm25: { k1: 0.9, b: 0.4, stemmer: "plural", stopwords: "english" },
+    bm25: {
+      k1: 0.9,
+      b: 0.4,
+      stemmer: "plural",
+      stopwords: "english",
+      abbreviations: "keep",
+      single_letters: "drop",
+      query_repeats: "once",
+      document_ranking: "whole",
+    },
     embedding: config.retrievers.small.embedding,
     fusion: { method: "rrf", k: 60, weights: { bm25: 1, vector: 1 } },
   });
@@ -41,8 +50,24 @@ systems:
     b: 0.75,
     stemmer: "snowball",
     stopwords: "english",
+    abbreviations: "keep",
+    single_letters: "drop",
+    query_repeats: "once",
+    document_ranking: "whole",
   });
   assert.equal(closed.retriever, null);
+});
+
+Deno.test("config: the bm25 options of issue 23 are read as written", () => {
+  const config = load(`${BASE}retrievers:
+  old: {bm25: {abbreviations: split, single_letters: keep, query_repeats: count, document_ranking: best_passage}}
+systems: [{type: retrieval_only, retriever: old}]
+`);
+  const bm25 = config.retrievers.old.bm25;
+  assert.equal(bm25.abbreviations, "split");
+  assert.equal(bm25.single_letters, "keep");
+  assert.equal(bm25.query_repeats, "count");
+  assert.equal(bm25.document_ranking, "best_passage");
 });
 
 Deno.test("config: a retriever named default is the one systems naming none use", () => {
@@ -91,6 +116,38 @@ const failures: Array<{ name: string; text: string; message: string; registries?
       `${BASE}retrievers:\n  small: {bm25: {stemmer: porter}}\nsystems: [{type: rag, retriever: small}]\n`,
     message:
       'Cannot load config "r.yaml" (line 5, column 27): retrievers.small.bm25.stemmer: must be one of "snowball", "plural", "none"',
+  },
+  {
+    name: "an unknown document_ranking",
+    text:
+      `${BASE}retrievers:\n  deep: {bm25: {document_ranking: max_passage}}\nsystems: [{type: retrieval_only, retriever: deep}]\n`,
+    message:
+      'Cannot load config "r.yaml" (line 5, column 35): retrievers.deep.bm25.document_ranking: must be one of "whole", "best_passage"',
+  },
+  {
+    name: "an unknown abbreviations setting",
+    text: `${BASE}systems:\n  - {type: rag, retriever: {bm25: {abbreviations: true}}}\n`,
+    message:
+      'Cannot load config "r.yaml" (line 5, column 51): systems[0].retriever.bm25.abbreviations: must be one of "keep", "split"',
+  },
+  {
+    name: "an unknown single_letters setting",
+    text: `${BASE}systems:\n  - {type: rag, retriever: {bm25: {single_letters: no}}}\n`,
+    message:
+      'Cannot load config "r.yaml" (line 5, column 52): systems[0].retriever.bm25.single_letters: must be one of "drop", "keep"',
+  },
+  {
+    name: "an unknown query_repeats setting",
+    text: `${BASE}systems:\n  - {type: rag, retriever: {bm25: {query_repeats: 2}}}\n`,
+    message:
+      'Cannot load config "r.yaml" (line 5, column 51): systems[0].retriever.bm25.query_repeats: must be one of "once", "count"',
+  },
+  {
+    name: "a misspelt document_ranking key",
+    text:
+      `${BASE}systems:\n  - {type: retrieval_only, retriever: {bm25: {document_rank: whole}}}\n`,
+    message:
+      'Cannot load config "r.yaml" (line 5, column 47): unknown key "document_rank" in systems[0].retriever.bm25 — did you mean "document_ranking"?',
   },
   {
     name: "an overlap as large as the chunk size",

@@ -1,7 +1,19 @@
 import assert from "node:assert/strict";
-import { BM25_B, BM25_K1, Bm25Index, type SearchHit } from "../../../lib/retrieval/bm25.ts";
+import {
+  BM25_B,
+  BM25_K1,
+  BM25_QUERY_REPEATS,
+  Bm25Index,
+  type QueryRepeats,
+  type SearchHit,
+} from "../../../lib/retrieval/bm25.ts";
 import type { Passage } from "../../../lib/retrieval/passages.ts";
-import { tokenize } from "../../../lib/retrieval/tokenizer.ts";
+import {
+  type Analysis,
+  DEFAULT_ANALYSIS,
+  LEGACY_ANALYSIS,
+  tokenize,
+} from "../../../lib/retrieval/tokenizer.ts";
 
 /** A one-passage document whose title only repeats its id (so the title is not indexed). */
 function passage(docId: string, text: string, title = docId): Passage {
@@ -12,8 +24,8 @@ function ids(hits: SearchHit[]): string[] {
   return hits.map((h) => h.passage.doc_id);
 }
 
-function indexOf(docs: Record<string, string>): Bm25Index {
-  return new Bm25Index(Object.entries(docs).map(([id, text]) => passage(id, text)));
+function indexOf(docs: Record<string, string>, options: { queryRepeats?: QueryRepeats } = {}) {
+  return new Bm25Index(Object.entries(docs).map(([id, text]) => passage(id, text)), options);
 }
 
 const rankings: Array<
@@ -111,15 +123,23 @@ Deno.test("BM25 counts a term repeated hundreds of times in a passage exactly", 
 
 Deno.test("BM25 gives the hand-computed scores of a worked example", () => {
   // N = 3, avgdl = 3; "apple" and "plum" each in 2 passages: idf = ln(1 + 1.5 / 2.5) = 0.470004.
-  // Query "apple apple plum" (qtf 2 and 1), k1 = 1.5, b = 0.75:
+  // Query "apple apple plum" with query_repeats: count (qtf 2 and 1), k1 = 1.5, b = 0.75:
   //   c (dl 4, apple x2, plum x1): 2 * 0.470004 * 2 * 2.5 / (2 + 1.5 * 1.25) + 0.470004 * 2.5 / (1 + 1.5 * 1.25)
   //   a (dl 2, apple x1):          2 * 0.470004 * 2.5 / (1 + 1.5 * 0.75)
   //   b (dl 3, plum x1):           0.470004 * 2.5 / (1 + 1.5 * 1)
-  const index = indexOf({ a: "apple pear", b: "plum fig grape", c: "apple apple plum fig" });
-  const hits = index.search("apple apple plum", 5);
+  const docs = { a: "apple pear", b: "plum fig grape", c: "apple apple plum fig" };
+  const hits = indexOf(docs, { queryRepeats: "count" }).search("apple apple plum", 5);
   assert.deepEqual(ids(hits), ["c", "a", "b"]);
   const expected = [1.621611, 1.105891, 0.470004];
   hits.forEach((h, i) => assert.ok(Math.abs(h.score - expected[i]) < 1e-5, `${h.score}`));
+  // With query_repeats: once (the default) "apple" weighs once (qtf 1 and 1):
+  //   c: 0.470004 * 2 * 2.5 / 3.875 + 0.470004 * 2.5 / 2.875 = 1.015155
+  //   a: 0.470004 * 2.5 / 2.125 = 0.552946; b: 0.470004
+  const once = indexOf(docs).search("apple apple plum", 5);
+  assert.deepEqual(ids(once), ["c", "a", "b"]);
+  [1.015155, 0.552946, 0.470004].forEach((want, i) =>
+    assert.ok(Math.abs(once[i].score - want) < 1e-5, `${once[i].score}`)
+  );
 });
 
 Deno.test("BM25 idf stays positive for a term in every passage", () => {
@@ -170,8 +190,10 @@ Deno.test("BM25 scores do not depend on query word order, even in the last bit",
   assert.deepEqual(scores("paris tower eiffel"), scores("eiffel tower paris"));
 });
 
-Deno.test("BM25 counts a repeated query term each time, as Lucene does", () => {
-  const index = indexOf({ a: "apple pear", b: "apple apple kiwi", c: "pear fig" });
+Deno.test("BM25 with query_repeats: count counts a repeated query term each time, as Lucene does", () => {
+  const index = indexOf({ a: "apple pear", b: "apple apple kiwi", c: "pear fig" }, {
+    queryRepeats: "count",
+  });
   const once = index.search("apple", 5);
   const thrice = index.search("apple apple apple", 5);
   assert.deepEqual(ids(thrice), ids(once));
@@ -183,26 +205,39 @@ Deno.test("BM25 counts a repeated query term each time, as Lucene does", () => {
   assert.deepEqual(ids(index.search("apple apple apple apple pear", 5))[0], "a");
 });
 
+Deno.test("BM25 counts a repeated query term once by default (query_repeats: once)", () => {
+  assert.equal(BM25_QUERY_REPEATS, "once");
+  const index = indexOf({ a: "apple pear", b: "apple apple kiwi", c: "pear fig" });
+  assert.equal(index.queryRepeats, "once");
+  const once = index.search("apple", 5);
+  assert.deepEqual(index.search("apple apple apple", 5), once);
+  // The repeat no longer outweighs the rarer word: "a" holds both words, whatever the repeats.
+  assert.deepEqual(
+    index.search("apple apple apple apple pear", 5),
+    index.search("apple pear", 5),
+  );
+});
+
 Deno.test("BM25 applies its analysis to documents and queries", () => {
   const docs = { a: "the flowing rivers", b: "a flow of the river" };
   const snowball = indexOf(docs);
   assert.deepEqual(ids(snowball.search("flows", 5)), ["a", "b"]);
   const passages = Object.entries(docs).map(([id, text]) => passage(id, text));
-  const plural = new Bm25Index(passages, {
-    analysis: { stemmer: "plural", stopwords: "english" },
-  });
+  const plural = new Bm25Index(passages, { analysis: { ...LEGACY_ANALYSIS, stemmer: "plural" } });
   assert.deepEqual(ids(plural.search("flows", 5)), ["b"]);
-  const none = new Bm25Index(passages, { analysis: { stemmer: "none", stopwords: "none" } });
+  const none = new Bm25Index(passages, {
+    analysis: { ...LEGACY_ANALYSIS, stemmer: "none", stopwords: "none" },
+  });
   assert.deepEqual(ids(none.search("the", 5)).sort(), ["a", "b"]);
   assert.deepEqual(none.queryTerms("The flows"), ["the", "flows"]);
   assert.deepEqual(snowball.queryTerms("The flows"), ["flow"]);
 });
 
 Deno.test("BM25 returns at most k passages, best first", () => {
-  const index = indexOf({ a: "x y", b: "x", c: "x y z", d: "w" });
-  assert.deepEqual(ids(index.search("x y", 1)), ["a"]);
-  assert.deepEqual(ids(index.search("x y", 2)), ["a", "c"]);
-  const all = index.search("x y", 50);
+  const index = indexOf({ a: "xx yy", b: "xx", c: "xx yy zz", d: "ww" });
+  assert.deepEqual(ids(index.search("xx yy", 1)), ["a"]);
+  assert.deepEqual(ids(index.search("xx yy", 2)), ["a", "c"]);
+  const all = index.search("xx yy", 50);
   assert.deepEqual(ids(all), ["a", "c", "b"]);
   for (let i = 1; i < all.length; i++) assert.ok(all[i - 1].score >= all[i].score);
 });
@@ -256,11 +291,16 @@ Deno.test("BM25 stats count passages, terms and postings", () => {
 });
 
 /** Term counts of each passage's indexed text (title unless it repeats the id, then text). */
-function termCounts(passages: Passage[]): Array<Map<string, number>> {
+function termCounts(
+  passages: Passage[],
+  analysis: Readonly<Analysis> = DEFAULT_ANALYSIS,
+): Array<Map<string, number>> {
   return passages.map((p) => {
     const counts = new Map<string, number>();
-    const title = p.title !== "" && p.title !== p.doc_id ? tokenize(p.title) : [];
-    for (const t of [...title, ...tokenize(p.text)]) counts.set(t, (counts.get(t) ?? 0) + 1);
+    const title = p.title !== "" && p.title !== p.doc_id ? tokenize(p.title, analysis) : [];
+    for (const t of [...title, ...tokenize(p.text, analysis)]) {
+      counts.set(t, (counts.get(t) ?? 0) + 1);
+    }
     return counts;
   });
 }
@@ -275,6 +315,7 @@ function referenceSearch(
   query: string,
   k: number,
   counts = termCounts(passages),
+  options: { analysis?: Readonly<Analysis>; queryRepeats?: QueryRepeats } = {},
 ): Array<[string, number]> {
   const n = passages.length;
   const lengths = counts.map((c) => [...c.values()].reduce((a, b) => a + b, 0));
@@ -282,7 +323,10 @@ function referenceSearch(
   const df = new Map<string, number>();
   for (const c of counts) for (const t of c.keys()) df.set(t, (df.get(t) ?? 0) + 1);
   const qtf = new Map<string, number>();
-  for (const t of tokenize(query)) qtf.set(t, (qtf.get(t) ?? 0) + 1);
+  const once = (options.queryRepeats ?? "once") === "once";
+  for (const t of tokenize(query, options.analysis)) {
+    qtf.set(t, once ? 1 : (qtf.get(t) ?? 0) + 1);
+  }
   const terms = [...qtf.keys()].filter((t) => df.has(t))
     .sort((x, y) => df.get(x)! - df.get(y)! || (x < y ? -1 : 1));
   const scored: Array<[number, number]> = [];
@@ -317,27 +361,37 @@ function randomCorpus(count: number): Passage[] {
   return passages;
 }
 
-Deno.test("BM25 search (with its pruning) returns exactly what scoring every passage returns", () => {
-  const passages = randomCorpus(600);
-  const index = new Bm25Index(passages);
-  const counts = termCounts(passages);
-  let state = 7;
-  const next = () => {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    return (state >>> 8) / 16777216;
-  };
-  for (let q = 0; q < 400; q++) {
-    const words = Array.from(
-      { length: 1 + Math.floor(next() * 5) },
-      () => q % 3 === 0 ? `w${Math.floor(next() * 400)}` : `w${Math.floor(next() ** 3 * 400)}`,
-    );
-    if (q % 5 === 0) words.push(`t${q % 7}`);
-    const query = words.join(" ");
-    const k = [1, 3, 5, 10, 50, 65, 100, 1000][q % 8];
-    const got = index.search(query, k).map((h) => [h.passage.id, h.score]);
-    assert.deepEqual(got, referenceSearch(passages, query, k, counts), query);
-  }
-});
+const PRUNING_SETTINGS = [
+  { analysis: DEFAULT_ANALYSIS, queryRepeats: "once" },
+  // The old rule keeps the single letters of "w52" and "t3": terms in every passage.
+  { analysis: LEGACY_ANALYSIS, queryRepeats: "count" },
+] as const;
+
+for (const settings of PRUNING_SETTINGS) {
+  const label =
+    `${settings.analysis.singleLetters} single letters, query repeats ${settings.queryRepeats}`;
+  Deno.test(`BM25 search (with its pruning) returns exactly what scoring every passage returns (${label})`, () => {
+    const passages = randomCorpus(600);
+    const index = new Bm25Index(passages, settings);
+    const counts = termCounts(passages, settings.analysis);
+    let state = 7;
+    const next = () => {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      return (state >>> 8) / 16777216;
+    };
+    for (let q = 0; q < 400; q++) {
+      const words = Array.from(
+        { length: 1 + Math.floor(next() * 5) },
+        () => q % 3 === 0 ? `w${Math.floor(next() * 400)}` : `w${Math.floor(next() ** 3 * 400)}`,
+      );
+      if (q % 5 === 0) words.push(`t${q % 7}`);
+      const query = words.join(" ");
+      const k = [1, 3, 5, 10, 50, 65, 100, 1000][q % 8];
+      const got = index.search(query, k).map((h) => [h.passage.id, h.score]);
+      assert.deepEqual(got, referenceSearch(passages, query, k, counts, settings), query);
+    }
+  });
+}
 
 Deno.test("BM25 pruning keeps a passage that only common terms could lift, when it can still win", () => {
   // "rare" alone gives d0 a score; "common" is in every passage. With k = 2 the second place

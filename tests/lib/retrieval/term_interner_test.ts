@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { TermInterner } from "../../../lib/retrieval/term_interner.ts";
-import { tokenize } from "../../../lib/retrieval/tokenizer.ts";
+import {
+  type Analysis,
+  DEFAULT_ANALYSIS,
+  LEGACY_ANALYSIS,
+  tokenize,
+} from "../../../lib/retrieval/tokenizer.ts";
 import {
   analysisOf,
   PLURAL_ANALYSIS,
@@ -22,7 +27,7 @@ function* awkwardTexts(count: number, alphabet: string): Generator<string> {
   }
 }
 
-const ASCII_ALPHABET = "abAZ0123456789 ,,..'-\n'sS";
+const ASCII_ALPHABET = "abAZ0123456789 ,,...'-\n'sS";
 const interner = new TermInterner(PLURAL_ANALYSIS);
 const interners = new Map<string, TermInterner>();
 
@@ -30,14 +35,16 @@ function internedTerms(text: string, local = interner): string[] {
   return Array.from(local.termIds(text), (id) => local.terms[id]);
 }
 
-const ANALYSES = [
+const ANALYSES: readonly Analysis[] = [
   PLURAL_ANALYSIS,
-  { stemmer: "snowball", stopwords: "english" },
-  { stemmer: "none", stopwords: "none" },
-] as const;
+  DEFAULT_ANALYSIS,
+  LEGACY_ANALYSIS,
+  { stemmer: "none", stopwords: "none", abbreviations: "keep", singleLetters: "keep" },
+];
 
 for (const analysis of ANALYSES) {
-  const label = `${analysis.stemmer}/${analysis.stopwords}`;
+  const label =
+    `${analysis.stemmer}/${analysis.stopwords}/${analysis.abbreviations}/${analysis.singleLetters}`;
   const local = new TermInterner(analysis);
   Deno.test(`TermInterner gives exactly tokenize's terms on ASCII text (fast path, ${label})`, () => {
     for (const text of awkwardTexts(3000, ASCII_ALPHABET + "ingedly")) {

@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { TermInterner } from "../../../lib/retrieval/term_interner.ts";
 import { TokenKernel } from "../../../lib/retrieval/token_kernel.ts";
-import { type Analysis, tokenize } from "../../../lib/retrieval/tokenizer.ts";
+import {
+  type Analysis,
+  DEFAULT_ANALYSIS,
+  LEGACY_ANALYSIS,
+  tokenize,
+} from "../../../lib/retrieval/tokenizer.ts";
 import { createRng } from "../../../lib/util/prng.ts";
 
 /** Pieces random texts are made of: every character class of the rule, and its contexts. */
@@ -57,6 +62,17 @@ const PIECES = [
   "abcdefghijklmnopr",
   "abcdefghABCDEFGHabcdefgh",
   "abcdefghABCDEFGHabcdefgi",
+  "e.g.",
+  "U.S.A.",
+  "i.e.,",
+  "a.b",
+  "x.",
+  ".y",
+  "Ph.D.",
+  "q'a.b",
+  "a.b'c",
+  "1a.b",
+  "A.",
 ];
 
 /** A random ASCII text of `length` pieces (with runs and very long words now and then). */
@@ -71,13 +87,16 @@ function randomText(random: () => number, length: number): string {
 }
 
 const ANALYSES: readonly Analysis[] = [
-  { stemmer: "snowball", stopwords: "english" },
-  { stemmer: "plural", stopwords: "english" },
-  { stemmer: "none", stopwords: "none" },
+  DEFAULT_ANALYSIS,
+  LEGACY_ANALYSIS,
+  { ...LEGACY_ANALYSIS, stemmer: "plural", abbreviations: "keep" },
+  { stemmer: "none", stopwords: "none", abbreviations: "keep", singleLetters: "keep" },
+  { stemmer: "none", stopwords: "none", abbreviations: "split", singleLetters: "drop" },
 ];
 
 for (const analysis of ANALYSES) {
-  const label = `${analysis.stemmer}/${analysis.stopwords}`;
+  const label =
+    `${analysis.stemmer}/${analysis.stopwords}/${analysis.abbreviations}/${analysis.singleLetters}`;
   Deno.test(`the kernel gives the JavaScript scan's ids on random ASCII texts (${label})`, () => {
     const random = createRng(20261201);
     const fast = new TermInterner(analysis);
@@ -95,28 +114,32 @@ for (const analysis of ANALYSES) {
   });
 }
 
-Deno.test("the kernel's terms are tokenize's on random ASCII texts", () => {
-  const random = createRng(7);
-  const interner = new TermInterner();
-  for (let t = 0; t < 1000; t++) {
-    const text = randomText(random, Math.floor(random() * 200));
-    const terms = Array.from(interner.termIds(text), (id) => interner.terms[id]);
-    assert.deepEqual(terms, tokenize(text), JSON.stringify(text));
-  }
-});
+for (const analysis of [DEFAULT_ANALYSIS, LEGACY_ANALYSIS]) {
+  Deno.test(`the kernel's terms are tokenize's on random ASCII texts (abbreviations ${analysis.abbreviations})`, () => {
+    const random = createRng(7);
+    const interner = new TermInterner(analysis);
+    for (let t = 0; t < 1000; t++) {
+      const text = randomText(random, Math.floor(random() * 200));
+      const terms = Array.from(interner.termIds(text), (id) => interner.terms[id]);
+      assert.deepEqual(terms, tokenize(text, analysis), JSON.stringify(text));
+    }
+  });
 
-Deno.test("the kernel finds a token at every offset from a 64-byte step's edge", () => {
-  const fast = new TermInterner();
-  const slow = new TermInterner(undefined, { kernel: false });
-  for (const word of ["don't", "3.5", "1,250", "ab", "x", "Internationalisation", "12,345,678"]) {
-    for (let at = 0; at < 140; at++) {
-      for (const before of [" ", "q", "7", "'", ",", "."]) {
-        const text = " ".repeat(at) + before + word + before + word;
-        assert.deepEqual(Array.from(fast.termIds(text)), Array.from(slow.termIds(text)), text);
+  Deno.test(`the kernel finds a token at every offset from a 64-byte step's edge (abbreviations ${analysis.abbreviations})`, () => {
+    const fast = new TermInterner(analysis);
+    const slow = new TermInterner(analysis, { kernel: false });
+    const words = ["don't", "3.5", "1,250", "ab", "x", "Internationalisation", "12,345,678"];
+    words.push("e.g", "U.S.A", "a.b'c", "x'a.b", "ab.c", "a.bc");
+    for (const word of words) {
+      for (let at = 0; at < 140; at++) {
+        for (const before of [" ", "q", "7", "'", ",", "."]) {
+          const text = " ".repeat(at) + before + word + before + word;
+          assert.deepEqual(Array.from(fast.termIds(text)), Array.from(slow.termIds(text)), text);
+        }
       }
     }
-  }
-});
+  });
+}
 
 Deno.test("the kernel handles empty, one-character and hostile texts as the JavaScript scan", () => {
   const fast = new TermInterner();
@@ -136,6 +159,9 @@ Deno.test("the kernel handles empty, one-character and hostile texts as the Java
     "1,000".repeat(10_000),
     "x'".repeat(20_000),
     "9.".repeat(20_000),
+    "a.".repeat(20_000),
+    "a.b ".repeat(20_000),
+    "a'a.".repeat(20_000),
     "'".repeat(1000),
     " ".repeat(5000),
   ];
@@ -149,8 +175,9 @@ Deno.test("the kernel handles empty, one-character and hostile texts as the Java
 });
 
 Deno.test("the kernel keeps many long keys that share their first 16 bytes apart", () => {
-  const fast = new TermInterner({ stemmer: "none", stopwords: "none" });
-  const slow = new TermInterner({ stemmer: "none", stopwords: "none" }, { kernel: false });
+  const none = { ...DEFAULT_ANALYSIS, stemmer: "none", stopwords: "none" } as const;
+  const fast = new TermInterner(none);
+  const slow = new TermInterner(none, { kernel: false });
   const words: string[] = [];
   // 40,000 forms: the table grows several times, the pool takes several chunks.
   const letters = (i: number) =>

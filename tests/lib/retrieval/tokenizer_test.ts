@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import {
+  type Analysis,
   DEFAULT_ANALYSIS,
+  isSingleLetter,
   isStopword,
+  LEGACY_ANALYSIS,
   pluralStem,
   snowballStem,
   STOPWORDS,
@@ -16,9 +19,39 @@ for (const c of cases) {
   });
 }
 
-Deno.test("tokenize defaults to English stopwords and the Snowball stemmer", () => {
-  assert.deepEqual(DEFAULT_ANALYSIS, { stemmer: "snowball", stopwords: "english" });
+Deno.test("tokenize defaults to English stopwords, Snowball, abbreviations kept and single letters dropped", () => {
+  assert.deepEqual(DEFAULT_ANALYSIS, {
+    stemmer: "snowball",
+    stopwords: "english",
+    abbreviations: "keep",
+    singleLetters: "drop",
+  });
   assert.deepEqual(tokenize("The running generators"), ["run", "generat"]);
+  assert.deepEqual(tokenize("I ran e.g. in the U.S."), ["ran", "e.g", "u.s"]);
+});
+
+Deno.test("with both options off, tokenize is the old rule (LEGACY_ANALYSIS)", () => {
+  assert.deepEqual(LEGACY_ANALYSIS, {
+    stemmer: "snowball",
+    stopwords: "english",
+    abbreviations: "split",
+    singleLetters: "keep",
+  });
+  assert.deepEqual(tokenize("I ran e.g. in the U.S.", LEGACY_ANALYSIS), [
+    "i",
+    "ran",
+    "e",
+    "g",
+    "u",
+    "s",
+  ]);
+});
+
+Deno.test("isSingleLetter is true for a word of one character only", () => {
+  for (const word of ["a", "é", "\u{10330}", "ß"]) assert.ok(isSingleLetter(word), word);
+  for (const word of ["ab", "7", "東", "\u{20000}", "", "\u{10330}x", "e.g"]) {
+    assert.ok(!isSingleLetter(word), word);
+  }
 });
 
 /**
@@ -140,14 +173,15 @@ Deno.test("snowballStem gives the published Snowball English stems", () => {
 });
 
 Deno.test("termOfSurface applies the analysis it is given", () => {
-  assert.equal(termOfSurface("towers", { stemmer: "plural", stopwords: "english" }), "tower");
-  assert.equal(
-    termOfSurface("generously", { stemmer: "plural", stopwords: "english" }),
-    "generously",
-  );
+  const with_ = (settings: Partial<Analysis>) => ({ ...LEGACY_ANALYSIS, ...settings });
+  assert.equal(termOfSurface("towers", with_({ stemmer: "plural" })), "tower");
+  assert.equal(termOfSurface("generously", with_({ stemmer: "plural" })), "generously");
   assert.equal(termOfSurface("generously"), "generous");
-  assert.equal(termOfSurface("the", { stemmer: "none", stopwords: "none" }), "the");
-  assert.equal(termOfSurface("the", { stemmer: "none", stopwords: "english" }), null);
+  assert.equal(termOfSurface("the", with_({ stemmer: "none", stopwords: "none" })), "the");
+  assert.equal(termOfSurface("the", with_({ stemmer: "none" })), null);
+  assert.equal(termOfSurface("x"), null);
+  assert.equal(termOfSurface("x", LEGACY_ANALYSIS), "x");
+  assert.equal(termOfSurface("u.s"), "u.s");
 });
 
 Deno.test("tokenize gives the same terms every time", () => {
@@ -174,7 +208,7 @@ Deno.test("isStopword is exactly membership of the stopword list", () => {
 });
 
 Deno.test("termOfSurface returns null for a stopword and cleans the rest", () => {
-  const plural = { stemmer: "plural", stopwords: "english" } as const;
+  const plural = { ...LEGACY_ANALYSIS, stemmer: "plural" } as const;
   assert.equal(termOfSurface("the", plural), null);
   assert.equal(termOfSurface("it's", plural), null);
   assert.equal(termOfSurface("1,250", plural), "1250");
