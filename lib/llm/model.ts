@@ -27,6 +27,12 @@ export interface ToolSpec {
 export interface ChatRequest {
   messages: ChatMessage[];
   tools: ToolSpec[];
+  /**
+   * The repeat (1-based, `evaluation.repeats`) the request belongs to; absent
+   * means 1. Never sent to the model: the response cache keys on it, so each
+   * repeat is its own sample and replays its own recording.
+   */
+  repeat?: number;
 }
 
 /** The model's reply: text, tool calls, or both. */

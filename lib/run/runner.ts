@@ -206,9 +206,9 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
 
 async function runJob(job: Job, options: RunOptions): Promise<Trace> {
   const started = performance.now();
-  const recorder = new TraceRecorder(job.system.model);
+  const recorder = new TraceRecorder(job.system.model, job.repeat);
   const key = `${job.system.name}/${job.question.id}/${job.repeat}`;
-  const session = job.system.toolbox.session(key);
+  const session = job.system.toolbox.session(key, { repeat: job.repeat });
   const signal = AbortSignal.timeout(options.questionTimeoutMs);
   let answer: string | null = null;
   let flags: TraceFlags = { best_effort: false, budget_exhausted: false, format_error: false };

@@ -43,7 +43,11 @@ export class TraceRecorder {
   /** Replies that were not a valid action in the system's reply format. */
   formatErrors = 0;
 
-  constructor(readonly model: Model) {}
+  /**
+   * `repeat` (1-based; default 1) is stamped on every request, so the
+   * response cache keeps each repeat's recording apart (see `ChatRequest.repeat`).
+   */
+  constructor(readonly model: Model, readonly repeat = 1) {}
 
   /**
    * Calls the model and records the step. `final` marks the forced answer
@@ -53,7 +57,10 @@ export class TraceRecorder {
     const started = performance.now();
     let reply: ChatResponse;
     try {
-      reply = await this.model.chat(request, signal);
+      reply = await this.model.chat(
+        this.repeat === 1 ? request : { ...request, repeat: this.repeat },
+        signal,
+      );
     } catch (error) {
       if (error instanceof ReplayMissError) {
         error.step = this.steps.length + 1;
