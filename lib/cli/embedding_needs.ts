@@ -5,7 +5,9 @@
  * once for them all, read and write of the cache folder and env for the
  * variables read to find it (lib/cache/cache_dir.ts). The `hashing`
  * embedder, and every embedder in `--mock`, needs nothing: `deno task bench`
- * runs with no cache and no environment.
+ * runs with no cache and no environment. With `--cache replay` an `openai`
+ * embedder reads only the embedding cache (embedders.ts), so it needs the
+ * cache folder but neither its host nor its key.
  *
  * @module
  */
@@ -44,6 +46,8 @@ export function configEmbeddings(
 /** Options of {@link embeddingNeeds}. */
 export interface EmbeddingNeedsOptions {
   mock: boolean;
+  /** `--cache replay`: vectors come from the embedding cache only, nothing is sent. */
+  replay?: boolean;
   /** `--cache-dir`, when given. */
   cacheDir?: string;
   /** Reads the variables that locate the cache (default `Deno.env.get`, checked first). */
@@ -62,7 +66,7 @@ export function embeddingNeeds(
   const remote = embeddings.filter((e) => usesEndpoint(e, options.mock));
   if (remote.length === 0) return [];
   const needs: Need[] = [];
-  for (const e of remote) {
+  for (const e of options.replay ? [] : remote) {
     if (e.api_key_env !== null) {
       needs.push({
         name: "env",

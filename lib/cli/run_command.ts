@@ -183,6 +183,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const startedAt = new Date().toISOString();
   using embedders = createEmbedderPool({
     mock,
+    replay: cacheUse.mode === "replay",
     cacheDir: () => resolveCacheDir(cacheDir).dir,
     onProgress: (line) => io.progress(line),
   });

@@ -16,6 +16,7 @@ import type { EmbeddingConfig, RetrieverConfig } from "../config/retriever_schem
 import { RagbenchError } from "../errors.ts";
 import { ModelCallError } from "../llm/model.ts";
 import { EmbeddingError } from "./embedding_error.ts";
+import { EMBEDDING_REPLAY_MISS_PREFIX } from "./replay_embedder.ts";
 import type { Passage } from "./passages.ts";
 import type { Embedder, RetrievalOutcome, Retriever } from "./types.ts";
 import { VectorIndex } from "./vector_index.ts";
@@ -99,11 +100,14 @@ export async function buildVectorRetriever(
     }
   } catch (error) {
     if (!(error instanceof ModelCallError) || deps.signal.aborted) throw error;
+    const kept = error.message.startsWith(EMBEDDING_REPLAY_MISS_PREFIX)
+      ? ""
+      : " Batches embedded before the failure are kept in the embedding cache, " +
+        "so a re-run continues where this one stopped.";
     throw new RagbenchError(
       "model",
       `Cannot build retriever "${name}" (kind ${config.kind}): embedding its ${passages.length} passages failed. ` +
-        `${error.message} Batches embedded before the failure are kept in the embedding cache, ` +
-        "so a re-run continues where this one stopped.",
+        `${error.message}${kept}`,
       { cause: error },
     );
   }
