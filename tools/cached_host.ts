@@ -58,7 +58,7 @@ const ResultEntry = z.strictObject({
     message: z.string(),
     detail: z.string().optional(),
   }).nullable(),
-  cost_usd: z.number().nonnegative(),
+  cost_usd: z.number().nonnegative().nullable(),
 });
 
 /** Wraps `host` (whose tools run at `server`) for record and replay. */

@@ -33,7 +33,8 @@ export interface ToolReturnValue {
   readonly [RESULT_BRAND]: true;
   output?: string;
   data?: JsonValue;
-  cost_usd?: number;
+  /** US dollars this call cost; absent: 0; null: a cost that could not be priced. */
+  cost_usd?: number | null;
   error?: {
     kind: ToolErrorKind;
     /** What the model reads. */
@@ -129,7 +130,7 @@ export function defineTool<P extends z.ZodObject, O extends z.ZodObject = z.ZodO
 
 /** A successful result with structured `data` and/or a cost, beside the text the model reads. */
 export function toolResult(
-  init: { output?: string; data?: JsonValue; cost_usd?: number },
+  init: { output?: string; data?: JsonValue; cost_usd?: number | null },
 ): ToolReturnValue {
   return { [RESULT_BRAND]: true, ...init };
 }

@@ -12,8 +12,8 @@
  * @module
  */
 
-import type { Config } from "../config/load.ts";
-import type { EmbeddingConfig, RetrieverConfig } from "../config/retriever_schema.ts";
+import type { Config, RetrieverChoice } from "../config/load.ts";
+import type { EmbeddingConfig } from "../config/retriever_schema.ts";
 import { type EnvReader, resolveCacheDir } from "../cache/cache_dir.ts";
 import { usesEndpoint } from "../retrieval/embedders.ts";
 import { SYSTEMS } from "../../systems/registry.ts";
@@ -30,17 +30,29 @@ import { modelHost, type Need } from "./permissions.ts";
 export function configEmbeddings(
   config: Pick<Config, "systems" | "retrievers">,
 ): EmbeddingConfig[] {
-  const used: RetrieverConfig[] = [];
+  return systemRetrievers(config).filter((u) => u.retriever.config.kind !== "bm25")
+    .map((u) => u.retriever.config.embedding);
+}
+
+/**
+ * The retriever each system of `config` uses, in system order: its own, or
+ * the config's default one for a system that offers `search` without naming
+ * one; systems that retrieve nothing are left out.
+ */
+export function systemRetrievers(
+  config: Pick<Config, "systems" | "retrievers">,
+): Array<{ system: string; retriever: RetrieverChoice }> {
+  const used: Array<{ system: string; retriever: RetrieverChoice }> = [];
   for (const system of config.systems) {
     if (system.retriever) {
-      used.push(system.retriever.config);
+      used.push({ system: system.name, retriever: system.retriever });
       continue;
     }
     const offersSearch = (SYSTEMS.get(system.type)?.alwaysTools ?? []).includes(search.name) ||
       system.tools.some((t) => t.kind === "builtin" && t.name === search.name);
-    if (offersSearch) used.push(defaultRetrieverChoice(config).config);
+    if (offersSearch) used.push({ system: system.name, retriever: defaultRetrieverChoice(config) });
   }
-  return used.filter((r) => r.kind !== "bm25").map((r) => r.embedding);
+  return used;
 }
 
 /** Options of {@link embeddingNeeds}. */

@@ -49,7 +49,11 @@ export const UNKNOWN_ANSWER = "I don't know.";
 const QUOTE_CHARS = 300;
 
 /** Builds the mock model for `script`; `name` is the configured model name (for pricing, the id and model-keyed script entries). */
-export function createMockModel(script: MockScript, name: string, pricing: Pricing): Model {
+export function createMockModel(
+  script: MockScript,
+  name: string,
+  pricing: Pricing | null,
+): Model {
   return {
     id: `mock:${name}`,
     pricing,

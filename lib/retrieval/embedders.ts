@@ -51,6 +51,11 @@ export interface EmbedderPoolOptions {
   cacheDir: () => string;
   /** Reads the API key variable; default `Deno.env.get`. */
   env?: (name: string) => string | undefined;
+  /**
+   * US dollars per million tokens of an `openai` embedding (the run's prices,
+   * lib/llm/pricing.ts); default: its `price_per_mtok`, null (unknown) when unset.
+   */
+  price?: (config: EmbeddingConfig) => number | null;
   /** Progress lines (the `--mock` substitution, the cache opened). */
   onProgress?: (line: string) => void;
 }
@@ -112,7 +117,7 @@ export function createEmbedderPool(options: EmbedderPoolOptions): EmbedderPool {
         timeoutMs: used.timeout_s * 1000,
         queryPrefix: used.query_prefix,
         passagePrefix: used.passage_prefix,
-        pricePerMtok: used.price_per_mtok,
+        pricePerMtok: options.price ? options.price(used) : used.price_per_mtok,
         cache: openCache(),
       });
     byConfig.set(key, embedder);

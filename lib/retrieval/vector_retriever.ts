@@ -14,7 +14,7 @@
 
 import type { EmbeddingConfig, RetrieverConfig } from "../config/retriever_schema.ts";
 import { RagbenchError } from "../errors.ts";
-import { ModelCallError } from "../llm/model.ts";
+import { addCost, ModelCallError } from "../llm/model.ts";
 import { EmbeddingError } from "./embedding_error.ts";
 import { EMBEDDING_REPLAY_MISS_PREFIX } from "./replay_embedder.ts";
 import type { Passage } from "./passages.ts";
@@ -42,7 +42,7 @@ export interface VectorRetriever extends Retriever {
   readonly embedder: Embedder;
   readonly index: VectorIndex;
   /** Tokens and cost of embedding the passages (0 when they all came from the cache). */
-  readonly indexing: { tokens: number; cost_usd: number; cached: number };
+  readonly indexing: { tokens: number; cost_usd: number | null; cached: number };
 }
 
 /** The text embedded for a passage. */
@@ -69,7 +69,7 @@ export async function buildVectorRetriever(
   let packed: Float32Array | null = null;
   let dimensions = 0;
   let tokens = 0;
-  let cost = 0;
+  let cost: number | null = 0;
   let cached = 0;
   try {
     for (let start = 0; start < passages.length; start += INDEX_CHUNK) {
@@ -86,7 +86,7 @@ export async function buildVectorRetriever(
       }
       packed?.set(got.vectors, start * dimensions);
       tokens += got.tokens;
-      cost += got.cost_usd;
+      cost = addCost(cost, got.cost_usd);
       cached += got.cached;
       const now = performance.now();
       if (deps.onProgress && now - last > PROGRESS_EVERY_MS) {
@@ -120,9 +120,9 @@ export async function buildVectorRetriever(
   const index = new VectorIndex(packed, dimensions);
   deps.onProgress?.(
     `retriever ${name}: ${passages.length} passages embedded with ${embedder.id} ` +
-      `(${cached} from the cache, ${tokens} tokens, $${cost.toFixed(4)}) in ${
-        ((performance.now() - started) / 1000).toFixed(1)
-      } s`,
+      `(${cached} from the cache, ${tokens} tokens, ${
+        cost === null ? "cost unknown: no price for the embedding model" : `$${cost.toFixed(4)}`
+      }) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
   return {
     name,

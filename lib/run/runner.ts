@@ -173,7 +173,9 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
       const { job } = taken;
       const trace = await runJob(job, options);
       queue.finished(job);
-      spent += trace.cost_usd;
+      // An unknown cost counts 0 here: a live run with this cap and an unknown price is refused
+      // before it starts (lib/cli/price_checks.ts), and a --mock run passes no cap.
+      spent += trace.cost_usd ?? 0;
       const result = scoreTrace(trace, job.question, { retrievalK: options.retrievalK });
       results.push(result);
       try {

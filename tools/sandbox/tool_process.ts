@@ -131,7 +131,7 @@ const resultSchema = z.strictObject({
     message: z.string(),
     detail: z.string().optional(),
   }).nullable(),
-  cost_usd: z.number(),
+  cost_usd: z.number().nullable(),
 });
 
 /** How a request ended: its reply, or why there is none. */
@@ -357,7 +357,7 @@ function checkedResult(raw: unknown): RawToolResult | null {
   if (!parsed.success) return null;
   const result = restoreProtoKeys(parsed.data) as RawToolResult;
   const cost = result.cost_usd;
-  if (!Number.isFinite(cost) || cost < 0 || cost > MAX_CALL_COST_USD) {
+  if (cost !== null && (!Number.isFinite(cost) || cost < 0 || cost > MAX_CALL_COST_USD)) {
     return errorResult(
       "execution",
       "The tool failed unexpectedly.",

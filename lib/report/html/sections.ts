@@ -32,7 +32,8 @@ export function summarySection(
         num(s.questions, 0),
         interval(st?.score),
         interval(st?.accuracy),
-        money(s.cost_per_question),
+        // Unknown (no price for its model): empty, never $0.
+        s.cost_per_question === null && Number(s.questions) > 0 ? "" : money(s.cost_per_question),
         num(s.p50_latency_ms, 1),
         num(s.avg_tool_calls, 2),
         num(s.errors, 0),
@@ -235,11 +236,16 @@ export function toolSection(toolUsage: readonly Row[], lines: readonly ReportLin
 /** What embedding the passages cost (run.json's `indexing`), which `$/question` leaves out. */
 export function indexingSection(records: readonly IndexingRecord[]): string {
   if (records.length === 0) return "";
-  const total = records.reduce((sum, r) => sum + r.cost_usd, 0);
+  const total = records.reduce<number | null>(
+    (sum, r) => sum === null || r.cost_usd === null ? null : sum + r.cost_usd,
+    0,
+  );
   return section(
     "indexing",
     "Building the indexes",
-    `<p>Embedding the passages cost ${h(money(total))} in all; this is not in $/question. ` +
+    `<p>Embedding the passages cost ${
+      total === null ? "an unknown amount (no price for an embedding model)" : h(money(total))
+    } in all; this is not in $/question. ` +
       "Passages found in the embedding cache cost nothing.</p>" +
       genericTable(
         ["retriever", "embedder", "passages", "cached", "tokens", "cost_usd"],
