@@ -54,7 +54,7 @@ Deno.test("every run starts with the estimate line", async () => {
   ]);
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stderr, /^plan: 2 systems × 15 questions × 1 repeats = 30 runs\n/);
-  assert.match(result.stderr, /\nestimated cost: \$/);
+  assert.match(result.stderr, /\nestimated cost, simulated \(--mock spends nothing\): \$/);
 });
 
 function cappedConfig(cap: number, model = ""): string {
