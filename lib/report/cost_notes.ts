@@ -33,9 +33,9 @@ export function costNotes(rows: readonly CostNoteRow[]): string[] {
     notes.push(
       `Cost unknown for ${
         unknown.map((r) => r.model ? `${r.system} (${r.model})` : r.system).join(", ")
-      }: a model or embedding model it uses has no known price, so its cost cells are ` +
-        'empty ("?" in the console), never $0. Give the price in the config (model price: ' +
-        "{input_per_mtok, output_per_mtok}; embedding price_per_mtok); ragbench validate " +
+      }: each uses a model or embedding model with no known price, so the cost cells are ` +
+        'empty ("?" in the console), never $0. Give the price in the config (a model\'s price: ' +
+        "{input_per_mtok, output_per_mtok}; an embedding's price_per_mtok); ragbench validate " +
         "names each.",
     );
   }
