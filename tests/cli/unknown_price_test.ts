@@ -93,6 +93,10 @@ Deno.test("a model with no known price: warned, its cost empty everywhere (never
   assert.doesNotMatch(md, /\$0\.0|\$0 /);
   const html = Deno.readTextFileSync(join(out, "report.html"));
   assert.match(html, /<p class="note cost-note">Cost unknown for closed_book/);
+  // The systems table's $/question cell, and the folded metrics table's cost cells, are empty.
+  assert.match(html, /<\/small><\/td><td class="num"><\/td><td class="num">[0-9.]+<\/td>/);
+  // total_cost_usd and cost_per_question in the folded metrics table.
+  assert.match(html, /<td class="num">[0-9.]+<\/td><td><\/td><td><\/td><td class="num">/);
   // run.json: the catalog consulted, and where the price came from.
   const manifest = JSON.parse(Deno.readTextFileSync(join(out, "run.json")));
   assert.equal(manifest.prices.catalog, PRICE_CATALOG);

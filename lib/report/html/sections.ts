@@ -271,6 +271,9 @@ export function section(id: string, title: string, body: string): string {
   return `<section id="${h(id)}"><h2>${h(title)}</h2>${body}</section>`;
 }
 
+/** Columns holding US dollars (`total_cost_usd`, `cost_per_question`, `cost_usd`). */
+const COST_COLUMN = /(^|_)cost(_|$)/;
+
 /** A plain table of `rows` in `columns` order; numbers right-aligned. */
 export function genericTable(columns: readonly string[], rows: readonly Row[]): string {
   const head = columns.map((c) => `<th>${h(c)}</th>`).join("");
@@ -278,9 +281,11 @@ export function genericTable(columns: readonly string[], rows: readonly Row[]): 
     `<tr>${
       columns.map((c) => {
         const v = r[c];
+        // A null cost is an unknown price: empty, as in the CSV (never "$0", nor "-" for n/a).
+        const none = v === null && COST_COLUMN.test(c) ? "" : "-";
         return typeof v === "number"
           ? `<td class="num">${h(formatCell(v))}</td>`
-          : `<td>${h(v === null || v === undefined ? "-" : String(v))}</td>`;
+          : `<td>${h(v === null || v === undefined ? none : String(v))}</td>`;
       }).join("")
     }</tr>`
   ).join("");
