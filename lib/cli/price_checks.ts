@@ -19,6 +19,14 @@ import { resolvePrices, type ResolvePricesOptions, type RunPrices } from "../llm
 import { usesEndpoint } from "../retrieval/embedders.ts";
 import type { ManifestPrices } from "../run/manifest.ts";
 import { systemRetrievers } from "./embedding_needs.ts";
+import { SYSTEMS } from "../../systems/registry.ts";
+import { modelCallsOf } from "../../systems/system.ts";
+
+/** Whether a system of `config` may call its model (a `retrieval_only` system never does). */
+function callsModel(system: Config["systems"][number]): boolean {
+  const def = SYSTEMS.get(system.type);
+  return def === undefined || modelCallsOf(def, system.options).max > 0;
+}
 
 /** A model or embedding model of the run with no known price. */
 export interface Unpriced {
@@ -67,7 +75,7 @@ export function unpricedOf(
     else found.set(id, { ...entry, systems: [system] });
   };
   for (const system of config.systems) {
-    if (prices.model(system.model).pricing !== null) continue;
+    if (!callsModel(system) || prices.model(system.model).pricing !== null) continue;
     const own = system.model !== config.model;
     note({
       kind: "model",
@@ -157,6 +165,7 @@ export function manifestPrices(
 ): ManifestPrices {
   const models = new Map<string, ManifestPrices["models"][number]>();
   for (const system of config.systems) {
+    if (!callsModel(system)) continue;
     const { name, base_url } = system.model;
     const found = prices.model(system.model);
     const id = JSON.stringify([name, base_url, found.pricing]);

@@ -81,7 +81,8 @@ export function estimateRun(
     : questions.reduce((n, q) => n + q.question.length, 0) / questions.length;
   const runs = questions.length * options.repeats;
   const perSystem = systems.map((s): SystemEstimate => {
-    const pricing = s.pricing;
+    // A system that calls no model (retrieval_only) costs nothing here, whatever its model's price.
+    const pricing = s.calls.max === 0 ? { input_per_mtok: 0, output_per_mtok: 0 } : s.pricing;
     if (pricing === null) {
       return { name: s.name, modelId: s.modelId, calls: s.calls, costUsd: null };
     }

@@ -245,3 +245,33 @@ Deno.test("--mock dollars are called simulated in the console, summary.md and re
   assert.equal(manifest.prices.simulated, true);
   assert.equal(manifest.prices.models[0].catalog_entry, "openai/gpt-4o-mini");
 });
+
+Deno.test("a system that calls no model (retrieval_only) needs no model price: no warning, no refusal", async () => {
+  await using t = await tempTree({
+    "c.yaml": config("http://127.0.0.1:9/v1", { evaluation: "max_cost_usd: 1" }).replace(
+      "  - {type: closed_book, name: closed_book}",
+      "  - {type: retrieval_only, name: bm25_only}",
+    ),
+  });
+  const result = await runCli([
+    "run",
+    t.path("c.yaml"),
+    "--cache",
+    "off",
+    "--out",
+    t.path("run"),
+    "--quiet",
+    "--limit",
+    "2",
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.doesNotMatch(result.stderr, /no price is known/);
+  assert.match(
+    result.stderr,
+    /bm25_only \(openai:house-model-7b\): 0 model calls a question, \$0–\$0/,
+  );
+  const [row] = parse(Deno.readTextFileSync(join(t.path("run"), "metrics_summary.csv")), {
+    columns: true,
+  }) as Record<string, string>[];
+  assert.equal(row.cost_per_question, "0");
+});
