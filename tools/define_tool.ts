@@ -33,7 +33,10 @@ export interface ToolReturnValue {
   readonly [RESULT_BRAND]: true;
   output?: string;
   data?: JsonValue;
-  /** US dollars this call cost; absent: 0; null: a cost that could not be priced. */
+  /**
+   * US dollars this call cost; absent: 0. Null (a cost that could not be priced) is for the
+   * built-in `search` over an embedding model of unknown price; a custom tool's null is an error.
+   */
   cost_usd?: number | null;
   error?: {
     kind: ToolErrorKind;
