@@ -37,8 +37,8 @@ export interface Unpriced {
   baseUrl: string | null;
   /** The systems that use it. */
   systems: string[];
-  /** Where the config gives its price, e.g. `model.price`. */
-  key: string;
+  /** How the config gives its price, e.g. `model.price: {input_per_mtok: N, output_per_mtok: N}`. */
+  give: string;
 }
 
 /** The embedding configs a run calls an endpoint with (none in `--mock`, where they are hashed). */
@@ -69,7 +69,7 @@ export function unpricedOf(
 ): Unpriced[] {
   const found = new Map<string, Unpriced>();
   const note = (entry: Omit<Unpriced, "systems">, system: string) => {
-    const id = JSON.stringify([entry.kind, entry.name, entry.baseUrl, entry.key]);
+    const id = JSON.stringify([entry.kind, entry.name, entry.baseUrl, entry.give]);
     const known = found.get(id);
     if (known) known.systems.push(system);
     else found.set(id, { ...entry, systems: [system] });
@@ -81,7 +81,9 @@ export function unpricedOf(
       kind: "model",
       name: system.model.name,
       baseUrl: system.model.base_url,
-      key: own ? `price under the model: of system ${system.name}` : "model.price",
+      give: own
+        ? `model: {price: {input_per_mtok: N, output_per_mtok: N}} in system ${system.name}`
+        : "model.price: {input_per_mtok: N, output_per_mtok: N}",
     }, system.name);
   }
   for (const { system, retriever } of systemRetrievers(config)) {
@@ -92,9 +94,9 @@ export function unpricedOf(
       kind: "embedding",
       name: r.embedding.model,
       baseUrl: r.embedding.base_url,
-      key: retriever.key.startsWith("inline:")
-        ? `embedding.price_per_mtok under the retriever: of system ${system}`
-        : `retrievers.${retriever.name}.embedding.price_per_mtok`,
+      give: retriever.key.startsWith("inline:")
+        ? `embedding: {price_per_mtok: N} in the retriever: of system ${system}`
+        : `retrievers.${retriever.name}.embedding.price_per_mtok: N`,
     }, system);
   }
   return [...found.values()];
@@ -105,13 +107,10 @@ export function priceWarnings(unpriced: readonly Unpriced[], catalog: string): s
   return unpriced.map((u) => {
     const where = u.baseUrl === null ? "" : ` at ${u.baseUrl}`;
     const what = u.kind === "model" ? "model" : "embedding model";
-    const give = u.kind === "model"
-      ? `${u.key}: {input_per_mtok: N, output_per_mtok: N}`
-      : `${u.key}: N`;
     return `no price is known for ${what} "${u.name}"${where} (systems ${
       u.systems.join(", ")
     }; not in the config nor in the price catalog ${catalog}), so its cost is unknown: ` +
-      `cost columns stay empty (never $0) and the console shows "?". Give it as ${give} ` +
+      `cost columns stay empty (never $0) and the console shows "?". Give it as ${u.give} ` +
       "(US dollars per million tokens; 0 for a model you host yourself).";
   });
 }
@@ -140,13 +139,10 @@ export function checkCostCaps(
       ...(cap === null ? [] : [`evaluation.max_cost_usd (${cap})`]),
       ...capped.map((s) => `system ${s}'s max_cost_usd`),
     ].join(" and ");
-    const give = u.kind === "model"
-      ? `${u.key}: {input_per_mtok: N, output_per_mtok: N}`
-      : `${u.key}: N`;
     problems.push(
       `no price is known for ${u.kind === "model" ? "model" : "embedding model"} "${u.name}" ` +
         `(systems ${u.systems.join(", ")}), so ${caps} could never count its cost. ` +
-        `Give it as ${give} (US dollars per million tokens; 0 for a model you host yourself).`,
+        `Give it as ${u.give} (US dollars per million tokens; 0 for a model you host yourself).`,
     );
   }
   if (problems.length === 0) return;

@@ -127,6 +127,21 @@ Deno.test("validate warns naming the model and the price: key", async () => {
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stderr, WARNING);
   assert.match(result.stdout, /prices: {4}house-model-7b unknown/);
+
+  // A system's own model is named with where its price goes.
+  await Deno.writeTextFile(
+    t.path("own.yaml"),
+    config("http://127.0.0.1:9/v1", { price: "{input_per_mtok: 1, output_per_mtok: 1}" }) +
+      "  - {type: closed_book, name: other, model: {name: house-model-13b}}\n",
+  );
+  const own = await runCli(["validate", t.path("own.yaml")]);
+  assert.equal(own.code, 0, own.stderr);
+  assert.match(
+    own.stderr,
+    /no price is known for model "house-model-13b" at http:\/\/127\.0\.0\.1:9\/v1 \(systems other;.*Give it as model: \{price: \{input_per_mtok: N, output_per_mtok: N\}\} in system other /,
+  );
+  assert.doesNotMatch(own.stderr, /"house-model-7b"/);
+  assert.match(own.stdout, /house-model-7b \$1 in \/ \$1 out \(config\); house-model-13b unknown/);
 });
 
 Deno.test("with evaluation.max_cost_usd a live run is refused (exit 2, nothing sent) until a price is given; --mock is not", async () => {
