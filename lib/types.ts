@@ -83,7 +83,11 @@ export interface ToolResult {
   error: ToolError | null;
   /** The output was cut to the run's `max_output_chars`. */
   truncated: boolean;
-  cost_usd: number;
+  /**
+   * US dollars; null when unknown (a `search` whose embedding model has no
+   * known price), never 0 for that.
+   */
+  cost_usd: number | null;
   latency_ms: number;
 }
 
@@ -129,7 +133,8 @@ export interface RetryFields {
 export interface ModelStep extends Partial<RetryFields> {
   type: "model";
   usage: Usage;
-  cost_usd: number;
+  /** US dollars; null when the model's price is unknown (lib/llm/pricing.ts). */
+  cost_usd: number | null;
   latency_ms: number;
   content: string | null;
   tool_calls: ToolCall[];
@@ -142,7 +147,8 @@ export interface ModelStep extends Partial<RetryFields> {
    */
   cached?: true;
   recorded_usage?: Usage;
-  recorded_cost_usd?: number;
+  /** Null when the model's price is unknown. */
+  recorded_cost_usd?: number | null;
 }
 
 /** One tool call of a question. */
@@ -182,7 +188,8 @@ export interface RetrievalStep {
   latency_ms: number;
   /** Tokens sent to an embedding endpoint for the query (0 for lexical retrievers or cache hits). */
   embedding_tokens: number;
-  cost_usd: number;
+  /** US dollars; null when the embedding model's price is unknown. */
+  cost_usd: number | null;
   /** Set when the retrieval failed (e.g. the embedding endpoint was down); results are then empty. */
   error: { kind: string; message: string } | null;
 }
@@ -219,7 +226,11 @@ export interface Trace {
   steps: Step[];
   answer: string | null;
   usage: Usage;
-  cost_usd: number;
+  /**
+   * US dollars billed; null when some step's cost is unknown (a model or
+   * embedding model with no known price), never 0 for that.
+   */
+  cost_usd: number | null;
   latency_ms: number;
   flags: TraceFlags;
   /** Replies that were not a valid action in the system's reply format (react_json, code agent). */

@@ -152,8 +152,9 @@ function fixed(v: number | null, digits: number): string {
   return v === null ? "-" : v.toFixed(digits);
 }
 
+/** Mean cost per question; `?` when unknown (a model with no known price), never $0. */
 function money(v: number | null): string {
-  return v === null ? "-" : `$${v.toPrecision(3)}`;
+  return v === null ? "?" : `$${v.toPrecision(3)}`;
 }
 
 function signed(x: number): string {

@@ -55,7 +55,7 @@ export interface RunNeedsOptions {
   embeddings?: readonly EmbeddingConfig[];
   /**
    * `--cache` and friends; absent means no response cache. In `--cache replay`
-   * the model needs no network and no API key.
+   * the models and the embedders need no network and no API key.
    */
   cache?: CacheUse;
 }
@@ -102,7 +102,10 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
       needs.push({ name: "net", value: modelHost(model.base_url), why: `the ${whose} API` });
     }
   }
-  needs.push(...embeddingNeeds(options.embeddings ?? [], options));
+  needs.push(...embeddingNeeds(options.embeddings ?? [], {
+    ...options,
+    replay: options.cache?.mode === "replay",
+  }));
   if (options.cache !== undefined) {
     needs.push(...responseCacheNeeds(options.cache, {
       mock: options.mock,

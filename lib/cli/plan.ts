@@ -21,7 +21,6 @@ import type { Retriever } from "../retrieval/types.ts";
 import type { Model } from "../llm/model.ts";
 import { createMockModel } from "../llm/mock_model.ts";
 import { EMPTY_SCRIPT } from "../llm/mock_script.ts";
-import { pricingFor } from "../llm/pricing.ts";
 import type { PlannedSystem } from "../run/runner.ts";
 import type { SummarySystem } from "../report/outputs.ts";
 import type { Corpus } from "../types.ts";
@@ -201,7 +200,7 @@ export async function planSystems(
       const model = options.models ? options.models.get(system.name) : createMockModel(
         EMPTY_SCRIPT,
         system.model.name,
-        pricingFor(system.model.name, system.model.price),
+        system.model.price ?? null,
       );
       if (!model) throw new TypeError(`no model was built for system "${system.name}"`);
       systems.push({

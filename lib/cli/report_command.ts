@@ -13,6 +13,7 @@ import { summaryTable } from "../report/console_table.ts";
 import { summarize, writeSummaries } from "../report/outputs.ts";
 import { readRun } from "../report/read_run.ts";
 import { writeRunReport } from "../report/run_report.ts";
+import { costNotes } from "../report/cost_notes.ts";
 import type { CommandSpec, ParsedArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
 
@@ -66,6 +67,8 @@ export async function reportCommand(args: ParsedArgs, io: CliIO): Promise<number
       models: new Map(run.systems.map((s) => [s.name, s.model])),
     }),
   );
+  const notes = costNotes(summaries.systems);
+  if (notes.length) io.out(notes.join("\n"));
   if (report.recommendation.lines.length) io.out(["", ...report.recommendation.lines].join("\n"));
   io.progress(`report: ${dir}/report.html (${run.lines.length} result lines)`);
   return 0;

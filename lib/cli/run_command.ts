@@ -42,6 +42,14 @@ import { resolveCacheDir } from "../cache/cache_dir.ts";
 import { createEmbedderPool } from "../retrieval/embedders.ts";
 import { estimateLines, estimateRun } from "../run/estimate.ts";
 import { checkEstimate, estimateSystems } from "./preflight.ts";
+import {
+  checkCostCaps,
+  manifestPrices,
+  priceRun,
+  priceWarnings,
+  unpricedOf,
+} from "./price_checks.ts";
+import { costNotes } from "../report/cost_notes.ts";
 import { VERSION } from "./version.ts";
 import { CACHE_OPTIONS, cacheUseFromArgs } from "./cache_options.ts";
 import { openRunCache, replayMisses } from "./run_cache.ts";
@@ -146,12 +154,17 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   // The sandbox worker loads its modules while the data loads; the plan adopts it.
   using sandbox = !dryRun && offersBuiltins(needed) ? startWorker() : null;
   const loaded = await loadData(config, selection, { progress: io.progress });
-  const estimate = estimateRun(estimateSystems(config, mock), loaded.questions, {
+  // After --systems: only the selected systems' prices are looked up and warned about.
+  const prices = await priceRun(config, { mock });
+  const unpriced = unpricedOf(config, prices, { mock });
+  const priceLines = priceWarnings(unpriced, prices.catalog);
+  const estimate = estimateRun(estimateSystems(config, mock, prices), loaded.questions, {
     repeats: config.evaluation.repeats,
     maxOutputChars: config.tools.max_output_chars,
   });
   if (dryRun) {
-    io.out(estimateLines(estimate).join("\n"));
+    io.out(estimateLines(estimate, { simulated: mock }).join("\n"));
+    for (const warning of priceLines) io.progress(`warning: ${warning}`);
     return 0;
   }
   const concurrency = concurrencyOption ?? config.evaluation.concurrency;
@@ -160,12 +173,16 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const models = await createModels(config.systems, {
     mock,
     script: loaded.script,
+    prices,
     ...(runCache.model === null ? {} : { cache: runCache.model }),
   });
-  const runModel = describeModel(config.model, mock);
+  const runModel = describeModel(config.model, mock, prices);
   // After the key checks, so a missing key is reported first; before any tool starts. A replay
-  // sends nothing and costs nothing, so the cap cannot be at risk.
-  if (cacheUse.mode !== "replay") {
+  // sends nothing and costs nothing, so the cap cannot be at risk; a --mock run's dollars are
+  // simulated, so it is never refused over them.
+  const replay = cacheUse.mode === "replay";
+  checkCostCaps(config, unpriced, { mock, replay });
+  if (!replay && !mock) {
     checkEstimate(estimate, config.evaluation.max_cost_usd, args.options.has("force"));
   }
   const resultsPath = join(dir, RUN_FILES.results);
@@ -183,6 +200,8 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const startedAt = new Date().toISOString();
   using embedders = createEmbedderPool({
     mock,
+    replay,
+    price: (embedding) => prices.embedding(embedding).per_mtok,
     cacheDir: () => resolveCacheDir(cacheDir).dir,
     onProgress: (line) => io.progress(line),
   });
@@ -238,6 +257,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
         mock,
         modelId: runModel.id,
         pricing: runModel.pricing,
+        prices: manifestPrices(config, prices, { mock }),
         limit: selection.limit ?? null,
         questions: loaded.questions.length,
         systems: plan.systems,
@@ -275,7 +295,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
       );
       await writeManifest(dir, manifest);
       // Printed once the folder, lock and resume checks have passed (their errors come first).
-      for (const line of estimateLines(estimate)) io.progress(line);
+      for (const line of estimateLines(estimate, { simulated: mock })) io.progress(line);
       io.progress(
         `ragbench ${VERSION}: ${plan.systems.length} systems × ${loaded.questions.length} questions × ${config.evaluation.repeats} repeats, ${
           modelsLine(plan.systems)
@@ -283,9 +303,16 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
       );
       for (const line of describeSkipped(loaded.skipped)) io.progress(line);
       for (const warning of loaded.warnings) io.progress(`warning: ${warning}`);
+      for (const warning of priceLines) io.progress(`warning: ${warning}`);
+      if (mock && config.evaluation.max_cost_usd !== null) {
+        io.progress(
+          "--mock: evaluation.max_cost_usd is not applied (the mock's dollars are simulated)",
+        );
+      }
       const writer = await openJsonlWriter(resultsPath);
       const progress = createProgress(mode, {
         ndcgK,
+        simulated: mock,
         line: (text) => io.progress(text),
         ...(io.redraw ? { redraw: io.redraw } : {}),
         now: () => performance.now(),
@@ -307,7 +334,8 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
           repeats: config.evaluation.repeats,
           concurrency,
           questionTimeoutMs: config.evaluation.question_timeout_s * 1000,
-          maxCostUsd: config.evaluation.max_cost_usd,
+          // A --mock run spends nothing: its simulated dollars never stop it.
+          maxCostUsd: mock ? null : config.evaluation.max_cost_usd,
           retrievalK: config.evaluation.retrieval_k,
           done: new Set(previous.map((r) => jobKey(r.system, r.question_id, r.repeat))),
           // Once quitting, nothing more is written: the line in progress was flushed.
@@ -376,6 +404,8 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
         retrievalK: config.evaluation.retrieval_k,
       }),
     );
+    const notes = costNotes(summaries.systems);
+    if (notes.length) io.out(notes.join("\n"));
     if (report.recommendation.lines.length) {
       io.out(["", ...report.recommendation.lines].join("\n"));
     }

@@ -13,6 +13,7 @@ import { join } from "../util/paths.ts";
 import type { Config, RetrieverChoice } from "../config/load.ts";
 import { RagbenchError, UsageError } from "../errors.ts";
 import type { Pricing } from "../llm/model.ts";
+import type { ManifestPrices } from "../run/manifest.ts";
 import type { IndexingRecord } from "../retrieval/registry.ts";
 import type { PlannedSystem } from "../run/runner.ts";
 import { digestPaths } from "../run/digest.ts";
@@ -33,7 +34,9 @@ export interface ManifestContext {
   config: Config;
   mock: boolean;
   modelId: string;
-  pricing: Pricing;
+  pricing: Pricing | null;
+  /** Every model's and embedding model's price (run.json `prices`). */
+  prices?: ManifestPrices;
   limit: number | null;
   questions: number;
   systems: readonly PlannedSystem[];
@@ -60,6 +63,7 @@ export async function currentManifest(ctx: ManifestContext): Promise<RunManifest
     mock: ctx.mock,
     modelId: ctx.modelId,
     pricing: ctx.pricing,
+    ...(ctx.prices === undefined ? {} : { prices: ctx.prices }),
     limit: ctx.limit,
     questions: ctx.questions,
     files: {

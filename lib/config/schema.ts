@@ -62,7 +62,7 @@ export const isoDateSchema = z.string().refine((s) => {
   }
 }, "must be a date written YYYY-MM-DD");
 
-/** Price override, US dollars per million tokens. */
+/** A model's price, US dollars per million tokens; overrides the price catalog's. */
 export const priceSchema = z.strictObject({
   input_per_mtok: z.number().nonnegative(),
   output_per_mtok: z.number().nonnegative(),

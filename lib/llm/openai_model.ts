@@ -52,8 +52,11 @@ export interface OpenAIModelOptions {
   baseUrl?: string | null;
   /** Bearer key; null, absent or empty sends no `Authorization` header (local servers). */
   apiKey?: string | null;
-  /** USD per million input and output tokens; the model exposes a frozen copy as `pricing`. */
-  pricing: Pricing;
+  /**
+   * USD per million input and output tokens (null: unknown); the model
+   * exposes a frozen copy as `pricing`.
+   */
+  pricing: Pricing | null;
   /** Time one HTTP attempt may take, in ms (default 60 000); retries get the same again. */
   timeoutMs?: number;
   /** Retries after transient failures (default 2; 0 = none), made and recorded by retry_policy.ts. */
@@ -126,7 +129,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
 
   return {
     id: context.id,
-    pricing: Object.freeze({ ...options.pricing }),
+    pricing: options.pricing && Object.freeze({ ...options.pricing }),
     async chat(request, signal) {
       const body = requestBody(request.messages, request.tools);
       let outcome;

@@ -14,7 +14,7 @@ import { RagbenchError } from "../errors.ts";
 import type { Model, Pricing } from "./model.ts";
 import { createMockModel } from "./mock_model.ts";
 import type { MockScript } from "./mock_script.ts";
-import { pricingFor } from "./pricing.ts";
+import type { RunPrices } from "./pricing.ts";
 import { type ModelCacheSetup, withModelCache } from "./cached_model.ts";
 
 /**
@@ -27,7 +27,7 @@ import { type ModelCacheSetup, withModelCache } from "./cached_model.ts";
  */
 export async function createModels(
   systems: ReadonlyArray<{ name: string; model: ModelConfig }>,
-  options: { mock: boolean; script: MockScript; cache?: ModelCacheSetup },
+  options: { mock: boolean; script: MockScript; prices: RunPrices; cache?: ModelCacheSetup },
 ): Promise<Map<string, Model>> {
   // In replay mode nothing is sent, so no key is read (see createModel).
   if (!options.mock && options.cache?.mode !== "replay") {
@@ -66,14 +66,18 @@ export async function createModels(
   return bySystem;
 }
 
-/** The id and price a model config gets, without building the model (no key is read). */
+/**
+ * The id and price a model config gets, without building the model (no key
+ * is read). `pricing` is null when no price is known.
+ */
 export function describeModel(
   config: ModelConfig,
   mock: boolean,
-): { id: string; pricing: Pricing } {
+  prices: RunPrices,
+): { id: string; pricing: Pricing | null } {
   return {
     id: `${mock ? "mock" : config.provider}:${config.name}`,
-    pricing: pricingFor(config.name, config.price),
+    pricing: prices.model(config).pricing,
   };
 }
 
@@ -87,9 +91,9 @@ export function describeModel(
  */
 export async function createModel(
   config: ModelConfig,
-  options: { mock: boolean; script: MockScript; cache?: ModelCacheSetup },
+  options: { mock: boolean; script: MockScript; prices: RunPrices; cache?: ModelCacheSetup },
 ): Promise<Model> {
-  const pricing = pricingFor(config.name, config.price);
+  const pricing = options.prices.model(config).pricing;
   if (options.mock) return createMockModel(options.script, config.name, pricing);
   const replay = options.cache?.mode === "replay";
   const apiKey = config.api_key_env === null || replay ? null : readApiKey(config.api_key_env);

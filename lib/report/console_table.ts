@@ -61,7 +61,8 @@ export function summaryTable(
         : []),
       String(r.errors),
       fixed(r.p50_latency_ms, 1),
-      fixed(r.cost_per_question, 6),
+      // Unknown (no price for its model): "?", never $0.
+      r.cost_per_question === null && r.questions > 0 ? "?" : fixed(r.cost_per_question, 6),
       fixed(r.avg_tool_calls, 2),
       ...(options.models ? [options.models.get(r.system) ?? "-"] : []),
     ];

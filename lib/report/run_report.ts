@@ -20,6 +20,7 @@ import { reportChunks } from "./html/report.ts";
 import { junitXml } from "./junit.ts";
 import { recommend, type Recommendation } from "./recommendation.ts";
 import { summaryMarkdown } from "./summary_md.ts";
+import { costNotes } from "./cost_notes.ts";
 
 /** Files the report writes into a run directory. */
 export const REPORT_FILES = {
@@ -111,6 +112,7 @@ export async function writeRunReport(input: RunReportInput): Promise<RunReport> 
   const { stats, recommendation } = report;
   const statsBySystem = new Map(stats.systems.map((s) => [s.system, s]));
   const figures = systemFigures(input);
+  const notes = costNotes(input.systems.map((s) => figures(s)));
   await writeFileAtomic(
     join(input.dir, REPORT_FILES.recommendation),
     JSON.stringify(recommendation, null, 2) + "\n",
@@ -130,6 +132,7 @@ export async function writeRunReport(input: RunReportInput): Promise<RunReport> 
       recommendation,
       stats.pairs,
       input.indexing ?? [],
+      notes,
     ),
   );
   await writeChunksAtomic(
@@ -144,6 +147,7 @@ export async function writeRunReport(input: RunReportInput): Promise<RunReport> 
       recommendation,
       ...(input.indexing ? { indexing: input.indexing } : {}),
       ...(input.embedded ? { embedded: input.embedded } : {}),
+      costNotes: notes,
     }),
   );
   if (input.junitPath !== undefined) {

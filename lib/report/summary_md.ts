@@ -29,6 +29,7 @@ export function summaryMarkdown(
   recommendation: Recommendation,
   pairs: readonly PairStats[],
   indexing: readonly IndexingRecord[] = [],
+  costNotes: readonly string[] = [],
 ): string {
   const header = [
     "system",
@@ -52,7 +53,10 @@ export function summaryMarkdown(
           String(r.questions),
           interval(r.stats.score),
           interval(r.stats.accuracy),
-          r.cost_per_question === null ? "-" : `$${r.cost_per_question.toPrecision(3)}`,
+          // Unknown (no price for its model): empty, never $0.
+          r.cost_per_question === null
+            ? r.questions > 0 ? "" : "-"
+            : `$${r.cost_per_question.toPrecision(3)}`,
           r.p50_latency_ms === null ? "-" : r.p50_latency_ms.toFixed(1),
           r.avg_tool_calls === null ? "-" : r.avg_tool_calls.toFixed(2),
           String(r.errors),
@@ -61,6 +65,7 @@ export function summaryMarkdown(
     ),
   ];
   const out = [`# ragbench: ${cell(run.name)}`, "", `Run directory: \`${run.dir}\``, "", ...table];
+  if (costNotes.length) out.push("", ...costNotes.map((n) => `_${cell(n)}_`));
   if (recommendation.lines.length) {
     out.push("", "## Recommendation", "", ...recommendation.lines.map((l) => `- ${cell(l)}`));
   }
@@ -78,11 +83,18 @@ export function summaryMarkdown(
 
 /** What embedding the passages cost: paid once per run (or not at all, from the cache). */
 function indexingSection(records: readonly IndexingRecord[]): string[] {
-  const total = records.reduce((sum, r) => sum + r.cost_usd, 0);
+  const total = records.reduce<number | null>(
+    (sum, r) => sum === null || r.cost_usd === null ? null : sum + r.cost_usd,
+    0,
+  );
   return [
     "## Building the indexes",
     "",
-    `Embedding the passages cost $${total.toFixed(4)} in all; this is not in \`$/question\`. ` +
+    `Embedding the passages cost ${
+      total === null
+        ? "an unknown amount (no price for an embedding model)"
+        : `$${total.toFixed(4)}`
+    } in all; this is not in \`$/question\`. ` +
     "Passages found in the embedding cache cost nothing.",
     "",
     "| retriever | embedder | passages | from the cache | tokens | cost |",
@@ -95,7 +107,7 @@ function indexingSection(records: readonly IndexingRecord[]): string[] {
           String(r.passages),
           String(r.cached),
           String(r.tokens),
-          `$${r.cost_usd.toFixed(4)}`,
+          r.cost_usd === null ? "" : `$${r.cost_usd.toFixed(4)}`,
         ].map(cell).join(" | ")
       } |`
     ),

@@ -57,8 +57,10 @@ export interface ManifestInputs {
   config: Config;
   mock: boolean;
   modelId: string;
-  /** The price the run applies (the config's, or the built-in table's for the model). */
-  pricing: Pricing;
+  /** The price the run applies (the config's, or the price catalog's); null when unknown. */
+  pricing: Pricing | null;
+  /** The price of every model and embedding model of the run, and where each came from. */
+  prices?: ManifestPrices;
   /** `--limit`, or null. */
   limit: number | null;
   /** Questions the run covers (after `--limit`). */
@@ -106,7 +108,7 @@ const indexingSchema = z.looseObject({
   passages: z.number(),
   embedder: z.string(),
   tokens: z.number(),
-  cost_usd: z.number(),
+  cost_usd: z.number().nullable(),
   cached: z.number(),
 });
 
@@ -117,6 +119,34 @@ const sessionSchema = z.looseObject({
   /** Absent in run.json files of earlier versions. */
   indexing: z.array(indexingSchema).optional(),
 });
+
+/** A price as `run.json` records it (`prices.models[]` / `prices.embeddings[]`). */
+const priceSchema = z.looseObject({
+  model: z.string(),
+  base_url: z.string().nullable(),
+  /** The systems that use it. */
+  systems: z.array(z.string()),
+  /** US dollars per million (input) tokens; null: unknown. */
+  input_per_mtok: z.number().nullable(),
+  /** Chat models only. */
+  output_per_mtok: z.number().nullable().optional(),
+  source: z.enum(["config", "catalog", "unknown"]),
+  /** The catalog entry used (`provider/model`), when the price came from the catalog. */
+  catalog_entry: z.string().nullable(),
+});
+
+/** `run.json`'s `prices`: informational (a resume does not compare it; `model` does). */
+export const manifestPricesSchema = z.looseObject({
+  /** The price catalog's package name@version (consulted or not). */
+  catalog: z.string(),
+  /** `--mock`: every dollar figure of the run is simulated (nothing was spent). */
+  simulated: z.boolean(),
+  models: z.array(priceSchema),
+  embeddings: z.array(priceSchema),
+});
+
+/** A parsed `prices` of `run.json`. */
+export type ManifestPrices = z.infer<typeof manifestPricesSchema>;
 
 /** The schema of `run.json` (loose: a later version may add keys). */
 export const manifestSchema = z.looseObject({
@@ -146,6 +176,8 @@ export const manifestSchema = z.looseObject({
   ended_at: z.string().nullable(),
   sessions: z.array(sessionSchema),
   machine: z.looseObject({}),
+  /** Absent in run.json files of earlier versions. */
+  prices: manifestPricesSchema.optional(),
 });
 
 /** A parsed `run.json`. */
@@ -205,6 +237,9 @@ export function buildManifest(inputs: ManifestInputs): RunManifest {
       indexing: (inputs.indexing ?? []).map((r) => ({ ...r })),
     }],
     machine: { ...inputs.machine },
+    ...(inputs.prices === undefined
+      ? {}
+      : { prices: JSON.parse(JSON.stringify(inputs.prices)) as ManifestPrices }),
   };
 }
 

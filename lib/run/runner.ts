@@ -186,7 +186,9 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
       const mark = childExitMark();
       const trace = await runJob(job, options);
       queue.finished(job);
-      spent += trace.cost_usd;
+      // An unknown cost counts 0 here: a live run with this cap and an unknown price is refused
+      // before it starts (lib/cli/price_checks.ts), and a --mock run passes no cap.
+      spent += trace.cost_usd ?? 0;
       if (interruptedSince(mark, options.signal.aborted)) {
         interrupted++;
         continue;
@@ -223,9 +225,9 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
 
 async function runJob(job: Job, options: RunOptions): Promise<Trace> {
   const started = performance.now();
-  const recorder = new TraceRecorder(job.system.model);
+  const recorder = new TraceRecorder(job.system.model, job.repeat);
   const key = `${job.system.name}/${job.question.id}/${job.repeat}`;
-  const session = job.system.toolbox.session(key);
+  const session = job.system.toolbox.session(key, { repeat: job.repeat });
   const signal = AbortSignal.timeout(options.questionTimeoutMs);
   let answer: string | null = null;
   let flags: TraceFlags = { best_effort: false, budget_exhausted: false, format_error: false };

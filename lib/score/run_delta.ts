@@ -19,7 +19,8 @@ export interface DeltaLine {
   question_id: string;
   repeat: number;
   answer_score: number | null;
-  cost_usd: number;
+  /** Null when unknown (a model with no known price). */
+  cost_usd: number | null;
   latency_ms: number;
 }
 
@@ -32,6 +33,7 @@ export interface SystemDelta {
   scoreB: number | null;
   /** B − A on the shared questions; null when none is shared. */
   score: PairedComparison | null;
+  /** Mean cost per line; null when some line's cost is unknown. */
   costA: number | null;
   costB: number | null;
   p50A: number | null;
@@ -64,8 +66,8 @@ export function runDelta(a: readonly DeltaLine[], b: readonly DeltaLine[]): RunD
       score: shared.length
         ? pairedComparison(shared.map((q) => scoresB.get(q)!), shared.map((q) => scoresA.get(q)!))
         : null,
-      costA: meanOf(linesA.map((l) => l.cost_usd)),
-      costB: meanOf(linesB.map((l) => l.cost_usd)),
+      costA: meanCost(linesA),
+      costB: meanCost(linesB),
       p50A: percentile(linesA.map((l) => l.latency_ms), 50),
       p50B: percentile(linesB.map((l) => l.latency_ms), 50),
     });
@@ -82,6 +84,12 @@ export function regressions(delta: RunDelta, threshold: number): SystemDelta[] {
   return delta.systems.filter((s) =>
     s.score !== null && s.score.diff.mean < -threshold && s.score.diff.high < 0
   );
+}
+
+/** The mean cost of `lines`; null (unknown) when any line's is. */
+function meanCost(lines: readonly DeltaLine[]): number | null {
+  const costs = lines.map((l) => l.cost_usd);
+  return costs.some((c) => c === null) ? null : meanOf(costs as number[]);
 }
 
 function group(lines: readonly DeltaLine[]): Map<string, DeltaLine[]> {

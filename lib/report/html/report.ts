@@ -46,6 +46,8 @@ export interface ReportInput {
   recommendation: Recommendation;
   /** What embedding the passages cost, every session (run.json); none when absent. */
   indexing?: readonly IndexingRecord[];
+  /** What the dollar figures mean (lib/report/cost_notes.ts), shown under the systems table. */
+  costNotes?: readonly string[];
   /**
    * The per-question data, already built (a streaming reader builds it while
    * the full lines pass by, then keeps only slimmed lines); built from
@@ -71,6 +73,7 @@ export function* reportChunks(input: ReportInput): Generator<string> {
     header,
     recommendationSection(input.recommendation),
     summarySection(input.systems, input.summaries, input.stats),
+    (input.costNotes ?? []).map((n) => `<p class="note cost-note">${h(n)}</p>`).join(""),
     plotsSection(input),
     comparisonSection(names, input.stats),
     breakdownSection(names, input.lines),

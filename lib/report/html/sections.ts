@@ -32,7 +32,8 @@ export function summarySection(
         num(s.questions, 0),
         interval(st?.score),
         interval(st?.accuracy),
-        money(s.cost_per_question),
+        // Unknown (no price for its model): empty, never $0.
+        s.cost_per_question === null && Number(s.questions) > 0 ? "" : money(s.cost_per_question),
         num(s.p50_latency_ms, 1),
         num(s.avg_tool_calls, 2),
         num(s.errors, 0),
@@ -255,11 +256,16 @@ export function toolSection(toolUsage: readonly Row[], lines: readonly ReportLin
 /** What embedding the passages cost (run.json's `indexing`), which `$/question` leaves out. */
 export function indexingSection(records: readonly IndexingRecord[]): string {
   if (records.length === 0) return "";
-  const total = records.reduce((sum, r) => sum + r.cost_usd, 0);
+  const total = records.reduce<number | null>(
+    (sum, r) => sum === null || r.cost_usd === null ? null : sum + r.cost_usd,
+    0,
+  );
   return section(
     "indexing",
     "Building the indexes",
-    `<p>Embedding the passages cost ${h(money(total))} in all; this is not in $/question. ` +
+    `<p>Embedding the passages cost ${
+      total === null ? "an unknown amount (no price for an embedding model)" : h(money(total))
+    } in all; this is not in $/question. ` +
       "Passages found in the embedding cache cost nothing.</p>" +
       genericTable(
         ["retriever", "embedder", "passages", "cached", "tokens", "cost_usd"],
@@ -285,6 +291,9 @@ export function section(id: string, title: string, body: string): string {
   return `<section id="${h(id)}"><h2>${h(title)}</h2>${body}</section>`;
 }
 
+/** Columns holding US dollars (`total_cost_usd`, `cost_per_question`, `cost_usd`). */
+const COST_COLUMN = /(^|_)cost(_|$)/;
+
 /** A plain table of `rows` in `columns` order; numbers right-aligned. */
 export function genericTable(columns: readonly string[], rows: readonly Row[]): string {
   const head = columns.map((c) => `<th>${h(c)}</th>`).join("");
@@ -292,9 +301,11 @@ export function genericTable(columns: readonly string[], rows: readonly Row[]): 
     `<tr>${
       columns.map((c) => {
         const v = r[c];
+        // A null cost is an unknown price: empty, as in the CSV (never "$0", nor "-" for n/a).
+        const none = v === null && COST_COLUMN.test(c) ? "" : "-";
         return typeof v === "number"
           ? `<td class="num">${h(formatCell(v))}</td>`
-          : `<td>${h(v === null || v === undefined ? "-" : String(v))}</td>`;
+          : `<td>${h(v === null || v === undefined ? none : String(v))}</td>`;
       }).join("")
     }</tr>`
   ).join("");

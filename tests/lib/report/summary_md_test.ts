@@ -43,7 +43,8 @@ Deno.test("summaryMarkdown: table with intervals, recommendation and comparisons
     "| system | model | questions | score [95 % CI] | accuracy [95 % CI] | $/question | p50 ms | tool calls/q | errors |",
     "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     "| a | mock:x\\|y | 4 | 1.000 [1.000, 1.000] | 1.000 [1.000, 1.000] | $0.00123 | 12.3 | 1.50 | 0 |",
-    "| b | - | 4 | 0.000 [0.000, 0.000] | 0.000 [0.000, 0.000] | - | 12.3 | - | 0 |",
+    // Its cost is unknown (no price): an empty cell, never $0.
+    "| b | - | 4 | 0.000 [0.000, 0.000] | 0.000 [0.000, 0.000] |  | 12.3 | - | 0 |",
     "",
     "## Recommendation",
     "",

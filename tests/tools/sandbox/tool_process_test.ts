@@ -61,6 +61,15 @@ Deno.test("custom tool: a cost_usd over the cap or below zero is an execution er
     const negative = await call(-1);
     assert.equal(negative.error?.kind, "execution");
     assert.equal(negative.error?.detail, 'tool "costly" returned a bad cost_usd');
+    // An unknown cost is for built-ins only: a custom tool prices its own calls.
+    const unpriced =
+      (await s.execute("costly", JSON.stringify({ cost: 1, unpriced: true }), signal)).result;
+    assert.equal(unpriced.error?.kind, "execution");
+    assert.equal(
+      unpriced.error?.detail,
+      "it reported cost_usd null; report the call's cost in US dollars (0 when it cost nothing)",
+    );
+    assert.equal(unpriced.cost_usd, 0);
   } finally {
     await host.close();
   }
