@@ -27,6 +27,7 @@ import type { SummarySystem } from "../report/outputs.ts";
 import type { Corpus } from "../types.ts";
 import type { EmbedderPool } from "../retrieval/embedders.ts";
 import { SYSTEMS } from "../../systems/registry.ts";
+import { modelCallsOf } from "../../systems/system.ts";
 import { parametersJsonSchema } from "../../tools/define_tool.ts";
 import { createInProcessHost, type ToolHost } from "../../tools/host.ts";
 import { createWorkerHost } from "../../tools/sandbox/worker_host.ts";
@@ -220,7 +221,8 @@ export async function planSystems(
       summary: systems.map((s) => ({
         name: s.name,
         type: s.def.type,
-        model: s.model.id,
+        // A system that makes no model call (retrieval_only) has no model to show.
+        model: modelCallsOf(s.def, s.options).max === 0 ? null : s.model.id,
         tools: s.toolbox.tools.map((t) => t.name),
         networkTools: s.toolbox.tools.filter((t) => t.sideEffects === "network").map((t) => t.name),
       })),

@@ -1,0 +1,466 @@
+/**
+ * The paired test behind every comparison ragbench prints, and its interval:
+ * one procedure, so a verdict, its 95 % interval and its p-value cannot
+ * disagree.
+ *
+ * The test is the sign-flip (Fisher) permutation test of "the mean
+ * difference is δ": if it is, each centred difference d_i − δ is as likely
+ * to be positive as negative, and the p-value is the share of sign
+ * assignments s whose |Σ s_i (d_i − δ)| is at least the observed
+ * |Σ (d_i − δ)|. The reported p-value is this at δ = 0; the interval is every
+ * δ the test does not reject at {@link ALPHA} (the test inverted). Because
+ * the interval is made of the test's own answers, "0 is outside the interval"
+ * and "p < 0.05" are the same statement.
+ *
+ * How it is computed. For one assignment s, write A = Σ s_i d_i, B = Σ s_i
+ * and D = Σ d_i. It counts against δ when |A − Bδ| ≥ |D − nδ|; squaring, that
+ * is ((D − A) − (n − B)δ)((D + A) − (n + B)δ) ≤ 0, which holds on the closed
+ * interval between (D − A)/(n − B) and (D + A)/(n + B) (every δ when B = ±n).
+ * Every such interval holds the observed mean D/n, so p(δ) falls as δ moves
+ * away from the mean on either side, the accepted δ form one interval, and its
+ * ends are weighted quantiles of the assignments' interval ends. Assignments
+ * are enumerated, or drawn, per group of equal differences (k of a group's c
+ * questions flipped positive has weight C(c, k) / 2^c), so binary scores with
+ * thousands of tied questions stay exact:
+ * - **exact** when the groups' combinations number at most
+ *   {@link EXACT_PATTERNS_MAX}, or whenever fewer than {@link MIN_DIFFERING}
+ *   questions differ (a group's binomial tail below {@link BINOMIAL_TAIL} is
+ *   left out; it cannot move a p-value at the printed precision);
+ * - **Monte Carlo** otherwise while fewer than {@link NORMAL_MIN_N} questions
+ *   differ: {@link PERMUTATION_RESAMPLES} assignments drawn from a PRNG seeded
+ *   with the caller's seed, plus the observed one, so p = (hits + 1) /
+ *   (resamples + 1); the same draws serve every δ;
+ * - **normal** from {@link NORMAL_MIN_N} differing questions on: the
+ *   permutation distribution of Σ s_i (d_i − δ) has mean 0 and variance
+ *   Σ (d_i − δ)², so t(δ) = n·|m − δ| / √(S + n(m − δ)²) with m the mean and
+ *   S = Σ (d_i − m)², p(δ) = 2(1 − Φ(t(δ))), and the accepted δ are
+ *   m ± z·√(S / (n(n − z²))), z = {@link Z_975}; 0 is placed inside or outside
+ *   that interval by its own p-value, so rounding in Φ cannot split them.
+ *
+ * Differences within {@link DIFF_EPSILON} of 0 count as 0 (floating-point
+ * noise between two equal scores is not a difference). The interval is cut
+ * to the range the mean difference can take (−1..1 for scores in 0..1): with
+ * five questions or fewer no δ at all is rejected.
+ *
+ * @module
+ */
+
+import { createRng } from "../util/prng.ts";
+
+/** Significance level of every verdict; the interval is at 1 − ALPHA. */
+export const ALPHA = 0.05;
+/** z₀.₉₇₅, the normal quantile of a two-sided 95 % interval. */
+export const Z_975 = 1.959964;
+/** A per-question difference closer to 0 than this is 0. */
+export const DIFF_EPSILON = 1e-9;
+/** Most combinations of group counts that are enumerated rather than drawn. */
+export const EXACT_PATTERNS_MAX = 1 << 16;
+/** Random sign assignments of the Monte Carlo test. */
+export const PERMUTATION_RESAMPLES = 10_000;
+/** From this many differing questions on, the normal approximation is used. */
+export const NORMAL_MIN_N = 200;
+/** A binomial term smaller than this is left out of an exact enumeration. */
+export const BINOMIAL_TAIL = 1e-18;
+/**
+ * Fewest differing questions for which this test can reach p < {@link ALPHA}:
+ * with m of them, the smallest p-value any data can give is 2 / 2^m
+ * (all differences one way), so m = 5 gives 0.0625 at best. Below it no
+ * test of the sign of the difference can decide.
+ */
+export const MIN_DIFFERING = minDiffering(ALPHA);
+
+/** How the test was computed. */
+export type TestMethod = "exact" | "monte_carlo" | "normal";
+
+/** The test's answer on one list of paired differences. */
+export interface SignFlipResult {
+  /** Differences (questions). */
+  n: number;
+  /** Differences that are not 0 (beyond {@link DIFF_EPSILON}). */
+  differing: number;
+  mean: number;
+  /** Ends of the 95 % interval: every mean difference the test does not reject. */
+  low: number;
+  high: number;
+  /** Two-sided p-value of "the mean difference is 0". */
+  p_value: number;
+  method: TestMethod;
+}
+
+/** Options of {@link signFlipTest}. */
+export interface SignFlipOptions {
+  /** Monte Carlo assignments (default {@link PERMUTATION_RESAMPLES}). */
+  resamples?: number;
+  /** PRNG seed of the Monte Carlo draws. */
+  seed?: number;
+  /** The range the mean difference can take; must hold 0 (default −1..1). */
+  bounds?: readonly [number, number];
+}
+
+/**
+ * Runs the test on `diffs` (see the module documentation).
+ *
+ * @throws {RangeError} for an empty list, a non-finite difference or bounds without 0.
+ */
+export function signFlipTest(
+  diffs: readonly number[],
+  options: SignFlipOptions = {},
+): SignFlipResult {
+  const n = diffs.length;
+  if (n === 0) throw new RangeError("a paired comparison needs at least one question");
+  const [minBound, maxBound] = options.bounds ?? [-1, 1];
+  if (!(minBound <= 0 && maxBound >= 0)) {
+    throw new RangeError(`bounds must hold 0, got [${minBound}, ${maxBound}]`);
+  }
+  const d = diffs.map((x) => {
+    if (!Number.isFinite(x)) throw new RangeError(`a paired difference is not finite: ${x}`);
+    return Math.abs(x) <= DIFF_EPSILON ? 0 : x;
+  });
+  let total = 0;
+  let differing = 0;
+  for (const x of d) {
+    total += x;
+    if (x !== 0) differing++;
+  }
+  const mean = total / n;
+  if (differing === 0) {
+    return { n, differing, mean: 0, low: 0, high: 0, p_value: 1, method: "exact" };
+  }
+  const groups = groupValues(d);
+  const exactSize = patternCount(groups);
+  let method: TestMethod;
+  let found: { low: number; high: number; p: number };
+  let largest = 0;
+  for (const x of d) largest = Math.max(largest, Math.abs(x));
+  const observed: Observed = { n, total, mean, slack: DIFF_EPSILON * Math.max(1, largest) };
+  if (exactSize <= EXACT_PATTERNS_MAX || differing < MIN_DIFFERING) {
+    method = "exact";
+    found = invert(exactPatterns(groups, observed), observed);
+  } else if (differing < NORMAL_MIN_N) {
+    method = "monte_carlo";
+    const rng = createRng((options.seed ?? 0) ^ 0x5bd1e995);
+    const patterns = drawnPatterns(groups, observed, {
+      resamples: options.resamples ?? PERMUTATION_RESAMPLES,
+      rng,
+    });
+    found = invert(patterns, observed);
+  } else {
+    method = "normal";
+    found = normalInterval(d, mean);
+  }
+  return {
+    n,
+    differing,
+    mean,
+    low: Math.max(minBound, found.low),
+    high: Math.min(maxBound, found.high),
+    p_value: Math.min(1, found.p),
+    method,
+  };
+}
+
+/** Equal differences with their counts. */
+interface Group {
+  value: number;
+  count: number;
+  /** The flip counts k enumerated or drawn: kFrom..kTo. */
+  kFrom: number;
+  kTo: number;
+  /** log P(k) for k = kFrom..kTo (Binomial(count, ½)). */
+  logP: Float64Array;
+}
+
+function groupValues(d: readonly number[]): Group[] {
+  const counts = new Map<number, number>();
+  for (const x of d) counts.set(x, (counts.get(x) ?? 0) + 1);
+  return [...counts].sort((x, y) => x[0] - y[0]).map(([value, count]) => {
+    // log C(count, k) − count·ln 2, built up k by k; kept only where it matters.
+    const all = new Float64Array(count + 1);
+    let log = -count * Math.LN2;
+    all[0] = log;
+    for (let k = 1; k <= count; k++) {
+      log += Math.log(count - k + 1) - Math.log(k);
+      all[k] = log;
+    }
+    const floor = Math.log(BINOMIAL_TAIL);
+    let kFrom = 0;
+    while (kFrom < count && all[kFrom] < floor) kFrom++;
+    const kTo = count - kFrom;
+    return { value, count, kFrom, kTo, logP: all.slice(kFrom, kTo + 1) };
+  });
+}
+
+function patternCount(groups: readonly Group[]): number {
+  let size = 1;
+  for (const g of groups) size *= g.kTo - g.kFrom + 1;
+  return size;
+}
+
+/** Each assignment's accepted-against interval [lower, upper] and its weight. */
+interface Patterns {
+  lower: Float64Array;
+  upper: Float64Array;
+  /** null: every assignment weighs 1 (drawn ones). */
+  weight: Float64Array | null;
+}
+
+/** What every assignment's interval is computed against. */
+interface Observed {
+  n: number;
+  /** D = Σ d_i. */
+  total: number;
+  mean: number;
+  /**
+   * How far each interval is widened: a tie (|A| = |D|) counts against δ, as
+   * ≥ does, but the sums behind A and D are added in different orders, so a
+   * tie can be off by rounding. {@link invert} takes it off the ends it reports.
+   */
+  slack: number;
+}
+
+/** Where assignment (A, B) counts against δ (see the module documentation), widened by the slack. */
+function hitInterval(
+  a: number,
+  b: number,
+  o: Observed,
+  out: { lower: number; upper: number },
+): void {
+  if (o.n - b === 0 || o.n + b === 0) {
+    out.lower = -Infinity;
+    out.upper = Infinity;
+    return;
+  }
+  const r1 = (o.total - a) / (o.n - b);
+  const r2 = (o.total + a) / (o.n + b);
+  out.lower = Math.min(o.mean, Math.min(r1, r2) - o.slack);
+  out.upper = Math.max(o.mean, Math.max(r1, r2) + o.slack);
+}
+
+function exactPatterns(groups: readonly Group[], o: Observed): Patterns {
+  const size = patternCount(groups);
+  const lower = new Float64Array(size);
+  const upper = new Float64Array(size);
+  const weight = new Float64Array(size);
+  const k = groups.map((g) => g.kFrom);
+  const at = { lower: 0, upper: 0 };
+  for (let p = 0; p < size; p++) {
+    let a = 0;
+    let b = 0;
+    let log = 0;
+    for (let j = 0; j < groups.length; j++) {
+      const g = groups[j];
+      const signed = 2 * k[j] - g.count;
+      a += g.value * signed;
+      b += signed;
+      log += g.logP[k[j] - g.kFrom];
+    }
+    hitInterval(a, b, o, at);
+    lower[p] = at.lower;
+    upper[p] = at.upper;
+    weight[p] = Math.exp(log);
+    // Odometer over the groups' flip counts.
+    for (let j = 0; j < groups.length; j++) {
+      if (k[j] < groups[j].kTo) {
+        k[j]++;
+        break;
+      }
+      k[j] = groups[j].kFrom;
+    }
+  }
+  return { lower, upper, weight };
+}
+
+function drawnPatterns(
+  groups: readonly Group[],
+  o: Observed,
+  options: { resamples: number; rng: () => number },
+): Patterns {
+  const size = options.resamples + 1;
+  const lower = new Float64Array(size);
+  const upper = new Float64Array(size);
+  const draw = groups.map((g) => binomialSampler(g, options.rng));
+  const at = { lower: 0, upper: 0 };
+  // The observed assignment (every sign +) counts for every δ: p = (hits + 1) / (resamples + 1).
+  lower[0] = -Infinity;
+  upper[0] = Infinity;
+  for (let r = 1; r < size; r++) {
+    let a = 0;
+    let b = 0;
+    for (let j = 0; j < groups.length; j++) {
+      const signed = 2 * draw[j]() - groups[j].count;
+      a += groups[j].value * signed;
+      b += signed;
+    }
+    hitInterval(a, b, o, at);
+    lower[r] = at.lower;
+    upper[r] = at.upper;
+  }
+  return { lower, upper, weight: null };
+}
+
+/** Draws k ~ Binomial(count, ½): coin by coin for small groups, by the inverse CDF for large. */
+function binomialSampler(g: Group, rng: () => number): () => number {
+  if (g.count <= 32) {
+    // One draw gives 32 fair coins: k is the count of ones among the first `count` bits.
+    const mask = g.count === 32 ? 0xffffffff : (1 << g.count) - 1;
+    return () => popcount((rng() * 4294967296) & mask);
+  }
+  const cdf = new Float64Array(g.logP.length);
+  let sum = 0;
+  for (let i = 0; i < cdf.length; i++) cdf[i] = sum += Math.exp(g.logP[i]);
+  return () => {
+    const u = rng() * sum;
+    let lo = 0;
+    let hi = cdf.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cdf[mid] > u) hi = mid;
+      else lo = mid + 1;
+    }
+    return g.kFrom + lo;
+  };
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+/**
+ * The accepted interval and p(0) from the assignments. Both read the same
+ * running sums: an end is where the sum (at the end of a run of equal ends)
+ * first reaches ALPHA of the total, and p(0) is the sum at 0, so 0 lies inside
+ * exactly when p(0) ≥ ALPHA.
+ */
+function invert(patterns: Patterns, o: Observed): { low: number; high: number; p: number } {
+  const { lower, upper, weight } = patterns;
+  const { mean } = o;
+  let total = lower.length;
+  if (weight !== null) {
+    total = 0;
+    for (let i = 0; i < weight.length; i++) total += weight[i];
+  }
+  const below = side(lower, weight, total, "up", mean > 0);
+  const above = side(upper, weight, total, "down", mean < 0);
+  const p = mean > 0 ? below.p : mean < 0 ? above.p : 1;
+  // The ends as computed, without the slack (to 12 digits: 0.5, not 0.49999999999999994) ...
+  let low = Math.min(mean, clean(below.end + o.slack));
+  let high = Math.max(mean, clean(above.end - o.slack));
+  // ... and 0 inside exactly when its p-value says so. Taking the slack off moves an end by at most
+  // the slack: an end that reached past 0 may now stop short of it by that much, never the reverse
+  // (an end beyond 0 lay beyond it by more than the slack).
+  if (p >= ALPHA) {
+    low = Math.min(low, 0);
+    high = Math.max(high, 0);
+  }
+  return { low, high, p };
+}
+
+/** `x` to 12 significant digits (infinities as they are). */
+function clean(x: number): number {
+  return Number.isFinite(x) ? Number(x.toPrecision(12)) : x;
+}
+
+/**
+ * Walks the ends from the far side inwards (`up`: lower ends, smallest
+ * first; `down`: upper ends, largest first), summing their weights: `end` is
+ * the first end whose running sum reaches ALPHA of `total`, and `p` (when
+ * `probe`) the running sum over the ends on the far side of 0, 0 included.
+ */
+function side(
+  ends: Float64Array,
+  weight: Float64Array | null,
+  total: number,
+  direction: "up" | "down",
+  probe: boolean,
+): { end: number; p: number } {
+  // A native sort of the values, then each weight added at its value's first place: faster than
+  // sorting indices with a comparator, and a run of equal ends is summed whole either way.
+  const sorted = Float64Array.from(ends).sort();
+  let at: Float64Array | null = null;
+  if (weight !== null) {
+    at = new Float64Array(sorted.length);
+    for (let i = 0; i < ends.length; i++) at[firstAtLeast(sorted, ends[i])] += weight[i];
+  }
+  const up = direction === "up";
+  let sum = 0;
+  let end = NaN;
+  let p = 0;
+  for (let step = 0; step < sorted.length; step++) {
+    const i = up ? step : sorted.length - 1 - step;
+    const value = sorted[i];
+    sum += at === null ? 1 : at[i];
+    const next = up ? i + 1 : i - 1;
+    if (next >= 0 && next < sorted.length && sorted[next] === value) continue;
+    // The end of a run of equal ends: the sum now counts every end up to and at `value`.
+    const past = up ? value > 0 : value < 0;
+    if (probe && !past) p = sum / total;
+    if (Number.isNaN(end) && sum / total >= ALPHA) end = value;
+    if (!Number.isNaN(end) && (!probe || past)) break;
+  }
+  return { end, p };
+}
+
+/** The first index of sorted `values` holding `x` (which is among them). */
+function firstAtLeast(values: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = values.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function normalInterval(
+  d: readonly number[],
+  mean: number,
+): { low: number; high: number; p: number } {
+  const n = d.length;
+  let s = 0;
+  for (const x of d) s += (x - mean) ** 2;
+  const t0 = n * Math.abs(mean) / Math.sqrt(s + n * mean * mean);
+  const p = Math.min(1, 2 * (1 - normalCdf(t0)));
+  const half = Z_975 * Math.sqrt(s / (n * (n - Z_975 * Z_975)));
+  let low = mean - half;
+  let high = mean + half;
+  if (p >= ALPHA) {
+    low = Math.min(low, 0);
+    high = Math.max(high, 0);
+  } else if (low <= 0 && high >= 0) {
+    // Only rounding in Φ can put 0 inside while its p-value rejects it: 0's p-value decides.
+    if (mean > 0) low = Number.MIN_VALUE;
+    else high = -Number.MIN_VALUE;
+  }
+  return { low, high, p };
+}
+
+/**
+ * The standard normal CDF Φ(x), from the complementary error function
+ * (Numerical Recipes' erfc approximation, relative error below 1.2e-7).
+ */
+export function normalCdf(x: number): number {
+  const z = Math.abs(x) / Math.SQRT2;
+  const t = 1 / (1 + 0.5 * z);
+  const erfc = t * Math.exp(
+    -z * z - 1.26551223 +
+      t * (1.00002368 +
+          t * (0.37409196 +
+              t * (0.09678418 +
+                  t * (-0.18628806 +
+                      t * (0.27886807 +
+                          t *
+                            (-1.13520398 +
+                              t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+  );
+  return x >= 0 ? 1 - erfc / 2 : erfc / 2;
+}
+
+function minDiffering(alpha: number): number {
+  let m = 1;
+  while (2 / 2 ** m >= alpha) m++;
+  return m;
+}
