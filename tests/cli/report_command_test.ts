@@ -17,7 +17,10 @@ Deno.test("report RUN_DIR rebuilds the same report files from the results file a
   Deno.renameSync(join(out, "run.json"), join(t.dir, "run.json"));
   const result = await runCli(["report", out, "--junit", join(t.dir, "j.xml")]);
   assert.equal(result.code, 0, result.stderr);
-  assert.match(result.stderr, /note: ".*run\.json" cannot be read \(.*\): the run's settings are taken from config\.resolved\.yaml or the results/);
+  assert.match(
+    result.stderr,
+    /note: ".*run\.json" cannot be read \(.*\): the run's settings are taken from config\.resolved\.yaml or the results/,
+  );
   assert.match(result.stdout, /^best score: agent_search/m);
   assert.equal(
     Deno.readTextFileSync(join(out, "recommendation.json")),
