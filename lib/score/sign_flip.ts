@@ -329,10 +329,12 @@ function popcount(x: number): number {
 }
 
 /**
- * The accepted interval and p(0) from the assignments. Both read the same
- * running sums: an end is where the sum (at the end of a run of equal ends)
- * first reaches ALPHA of the total, and p(0) is the sum at 0, so 0 lies inside
- * exactly when p(0) ≥ ALPHA.
+ * The accepted interval and p(0) from the assignments. An end is where the
+ * weight of the ends beyond it reaches ALPHA of the total (a weighted
+ * selection, no full sort); p(0) is the weight of the assignments that count
+ * against 0. The two sum in different orders, so where p(0) lies within
+ * rounding of ALPHA they could split: 0's side of the interval is then set
+ * by p(0), so 0 lies inside exactly when p(0) ≥ ALPHA.
  */
 function invert(patterns: Patterns, o: Observed): { low: number; high: number; p: number } {
   const { lower, upper, weight } = patterns;
@@ -342,14 +344,18 @@ function invert(patterns: Patterns, o: Observed): { low: number; high: number; p
     total = 0;
     for (let i = 0; i < weight.length; i++) total += weight[i];
   }
-  const below = side(lower, weight, total, "up", mean > 0);
-  const above = side(upper, weight, total, "down", mean < 0);
-  const p = mean > 0 ? below.p : mean < 0 ? above.p : 1;
-  // The ends as computed, without the slack (to 12 digits: 0.5, not 0.49999999999999994) ...
-  let low = Math.min(mean, clean(below.end + o.slack));
-  let high = Math.max(mean, clean(above.end - o.slack));
-  // ... and 0 inside exactly when its p-value says so. Taking the slack off moves an end by at most
-  // the slack: an end that reached past 0 may now stop short of it by that much, never the reverse
+  let p = 1;
+  if (mean > 0) p = weightBeyond(lower, weight, 1) / total;
+  else if (mean < 0) p = weightBeyond(upper, weight, -1) / total;
+  let lowEnd = quantile(lower, weight, total, 1);
+  let highEnd = quantile(upper, weight, total, -1);
+  if (mean > 0) lowEnd = onZerosSide(lowEnd, lower, p, 1);
+  else if (mean < 0) highEnd = onZerosSide(highEnd, upper, p, -1);
+  // The ends without the slack (to 12 digits: 0.5, not 0.49999999999999994) ...
+  let low = Math.min(mean, clean(lowEnd + o.slack));
+  let high = Math.max(mean, clean(highEnd - o.slack));
+  // ... and 0 inside when its p-value says so. Taking the slack off moves an end by at most the
+  // slack: an end that reached past 0 may now stop short of it by that much, never the reverse
   // (an end beyond 0 lay beyond it by more than the slack).
   if (p >= ALPHA) {
     low = Math.min(low, 0);
@@ -363,56 +369,87 @@ function clean(x: number): number {
   return Number.isFinite(x) ? Number(x.toPrecision(12)) : x;
 }
 
+/** The weight of the ends at or beyond 0 (sign 1: lower ends ≤ 0; -1: upper ends ≥ 0). */
+function weightBeyond(ends: Float64Array, weight: Float64Array | null, sign: 1 | -1): number {
+  let sum = 0;
+  for (let i = 0; i < ends.length; i++) {
+    if (sign * ends[i] <= 0) sum += weight === null ? 1 : weight[i];
+  }
+  return sum;
+}
+
 /**
- * Walks the ends from the far side inwards (`up`: lower ends, smallest
- * first; `down`: upper ends, largest first), summing their weights: `end` is
- * the first end whose running sum reaches ALPHA of `total`, and `p` (when
- * `probe`) the running sum over the ends on the far side of 0, 0 included.
+ * The end on 0's side as p(0) has it: at or past 0 when p(0) ≥ ALPHA, else
+ * short of it (the nearest end past 0, when the selection's rounding put it
+ * at or beyond 0).
  */
-function side(
+function onZerosSide(end: number, ends: Float64Array, p: number, sign: 1 | -1): number {
+  if (p >= ALPHA) return sign * Math.min(sign * end, 0);
+  if (sign * end > 0) return end;
+  let nearest = Infinity;
+  for (let i = 0; i < ends.length; i++) {
+    const v = sign * ends[i];
+    if (v > 0 && v < nearest) nearest = v;
+  }
+  return sign * nearest;
+}
+
+/**
+ * The end of one side: with sign 1 the smallest v whose lower ends at or
+ * under it weigh ALPHA of `total`; with sign -1 the largest v whose upper ends
+ * at or over it do. A weighted quickselect (three-way partitions around a
+ * pivot drawn from a fixed generator, so the result is the same every time):
+ * linear on average where a sort of the ends cost most of the test.
+ */
+function quantile(
   ends: Float64Array,
   weight: Float64Array | null,
   total: number,
-  direction: "up" | "down",
-  probe: boolean,
-): { end: number; p: number } {
-  // A native sort of the values, then each weight added at its value's first place: faster than
-  // sorting indices with a comparator, and a run of equal ends is summed whole either way.
-  const sorted = Float64Array.from(ends).sort();
-  let at: Float64Array | null = null;
-  if (weight !== null) {
-    at = new Float64Array(sorted.length);
-    for (let i = 0; i < ends.length; i++) at[firstAtLeast(sorted, ends[i])] += weight[i];
-  }
-  const up = direction === "up";
-  let sum = 0;
-  let end = NaN;
-  let p = 0;
-  for (let step = 0; step < sorted.length; step++) {
-    const i = up ? step : sorted.length - 1 - step;
-    const value = sorted[i];
-    sum += at === null ? 1 : at[i];
-    const next = up ? i + 1 : i - 1;
-    if (next >= 0 && next < sorted.length && sorted[next] === value) continue;
-    // The end of a run of equal ends: the sum now counts every end up to and at `value`.
-    const past = up ? value > 0 : value < 0;
-    if (probe && !past) p = sum / total;
-    if (Number.isNaN(end) && sum / total >= ALPHA) end = value;
-    if (!Number.isNaN(end) && (!probe || past)) break;
-  }
-  return { end, p };
-}
-
-/** The first index of sorted `values` holding `x` (which is among them). */
-function firstAtLeast(values: Float64Array, x: number): number {
+  sign: 1 | -1,
+): number {
+  const index = new Uint32Array(ends.length);
+  for (let i = 0; i < index.length; i++) index[i] = i;
   let lo = 0;
-  let hi = values.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid] < x) lo = mid + 1;
-    else hi = mid;
+  let hi = index.length;
+  // Weight of the ends known to lie before every remaining candidate.
+  let before = 0;
+  let state = 0x2545f491;
+  let last = -Infinity;
+  while (hi > lo) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    const pivot = sign * ends[index[lo + (state % (hi - lo))]];
+    let lt = lo;
+    let i = lo;
+    let gt = hi;
+    let less = 0;
+    let equal = 0;
+    while (i < gt) {
+      const k = index[i];
+      const v = sign * ends[k];
+      if (v < pivot) {
+        less += weight === null ? 1 : weight[k];
+        index[i++] = index[lt];
+        index[lt++] = k;
+      } else if (v > pivot) {
+        index[i] = index[--gt];
+        index[gt] = k;
+      } else {
+        equal += weight === null ? 1 : weight[k];
+        i++;
+      }
+    }
+    if ((before + less) / total >= ALPHA) {
+      hi = lt;
+    } else if ((before + less + equal) / total >= ALPHA) {
+      return sign * pivot;
+    } else {
+      before += less + equal;
+      last = Math.max(last, pivot);
+      lo = gt;
+    }
   }
-  return lo;
+  // Rounding left the sum just short of ALPHA: every end counts, up to the last.
+  return sign * last;
 }
 
 function normalInterval(
