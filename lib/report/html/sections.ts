@@ -7,9 +7,9 @@
 
 import type { IndexingRecord } from "../../retrieval/registry.ts";
 import { pairOf, type RunStats } from "../../score/comparison.ts";
-import { flipRate, verdictOf } from "../../score/significance.ts";
+import { flipRate, MIN_DIFFERING, verdictOf } from "../../score/significance.ts";
 import type { Recommendation } from "../recommendation.ts";
-import { comparisonSentence, formatP, metricLabel, signed, small } from "../verdict_text.ts";
+import { comparisonSentence, metricLabel, pClause, signed, small } from "../verdict_text.ts";
 import { escapeHtml as h } from "./escape.ts";
 import type { ReportLine } from "./question_data.ts";
 
@@ -85,7 +85,7 @@ export function comparisonSection(systems: readonly string[], stats: RunStats): 
         ? `only ${pair.score.differing} differ`
         : verdict === "same"
         ? "no question differs"
-        : `p = ${formatP(p_value)}`;
+        : pClause(p_value);
       return `<td class="${cls}" title="${h(comparisonSentence(pair))}">${signed(diff.mean)}` +
         `<br><small>[${signed(diff.low)}, ${signed(diff.high)}] ${h(note)}</small></td>`;
     }).join("");
@@ -122,7 +122,9 @@ function noiseNote(stats: RunStats): string {
     notes.push(
       `${tooFew} ${
         tooFew === 1 ? "pair differs" : "pairs differ"
-      } on too few questions for any test at 5 % to decide (it takes 6).`,
+      } on fewer than ${MIN_DIFFERING} questions: no test at 5 % can decide ${
+        tooFew === 1 ? "it" : "them"
+      }.`,
     );
   }
   return notes.length ? `<p class="note">${h(notes.join(" "))}</p>` : "";
