@@ -34,7 +34,8 @@ export const REPORT_SPEC: CommandSpec = {
 
 /** Runs the command; returns the exit code. */
 export async function reportCommand(args: ParsedArgs, io: CliIO): Promise<number> {
-  const dir = args.positionals[0];
+  // "runs/x/" (as a shell completes it) is the run "runs/x": the reports name it as run did.
+  const dir = args.positionals[0].replace(/(?<=.)\/+$/, "");
   const run = await readRun(dir);
   for (const note of run.notes) io.progress(`note: ${note}`);
   if (run.duplicates) {
