@@ -26,7 +26,7 @@ import type { PlannedSystem } from "../run/runner.ts";
 import type { SummarySystem } from "../report/outputs.ts";
 import type { Corpus } from "../types.ts";
 import type { EmbedderPool } from "../retrieval/embedders.ts";
-import { SYSTEMS } from "../../systems/registry.ts";
+import { callsModel, SYSTEMS } from "../../systems/registry.ts";
 import { modelCallsOf } from "../../systems/system.ts";
 import { parametersJsonSchema } from "../../tools/define_tool.ts";
 import { createInProcessHost, type ToolHost } from "../../tools/host.ts";
@@ -197,11 +197,14 @@ export async function planSystems(
         }
         offered.push(tool);
       }
-      const model = options.models ? options.models.get(system.name) : createMockModel(
-        EMPTY_SCRIPT,
-        system.model.name,
-        pricingFor(system.model.name, system.model.price),
-      );
+      // Without run models (tools, tests), and for a system that calls none (retrieval_only, left
+      // out of them), a scripted stand-in that is never asked anything.
+      const model = options.models?.get(system.name) ??
+        (options.models && callsModel(system) ? undefined : createMockModel(
+          EMPTY_SCRIPT,
+          system.model.name,
+          pricingFor(system.model.name, system.model.price),
+        ));
       if (!model) throw new TypeError(`no model was built for system "${system.name}"`);
       systems.push({
         name: system.name,

@@ -47,6 +47,7 @@ import { openRunCache, replayMisses } from "./run_cache.ts";
 import { checkResume, currentManifest, writeManifest } from "./run_manifest.ts";
 import { resumeCommand, writeFailure } from "./resume_hint.ts";
 import { printResults } from "./print_results.ts";
+import { callsModel } from "../../systems/registry.ts";
 
 /** Declaration of `ragbench run`. */
 export const RUN_SPEC: CommandSpec = {
@@ -157,7 +158,8 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const concurrency = concurrencyOption ?? config.evaluation.concurrency;
   const ndcgK = Math.max(...config.evaluation.retrieval_k);
   using runCache = openRunCache(config, cacheUse, { mock });
-  const models = await createModels(config.systems, {
+  // A system that calls no model (retrieval_only) gets none: no key is read for it.
+  const models = await createModels(config.systems.filter(callsModel), {
     mock,
     script: loaded.script,
     ...(runCache.model === null ? {} : { cache: runCache.model }),

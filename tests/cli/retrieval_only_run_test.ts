@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runCli } from "../support/cli.ts";
+import { execCli, ROOT, runCli } from "../support/cli.ts";
 import { tempTree } from "../support/temp.ts";
 import { CRANFIELD } from "../support/shared_data.ts";
 
@@ -191,4 +191,21 @@ Deno.test("compare --fail-on-regression with nothing to compare is a usage error
     result.stderr,
     /Nothing to gate on: no system of .* has an answer score or a ndcg@10/,
   );
+});
+
+Deno.test("a live run of retrieval_only systems needs no model: no API key, no model host, no network", async () => {
+  await using t = await tempTree({ "a.yaml": config("cranfield") });
+  const flags = await runCli(["permissions", t.path("a.yaml")]);
+  assert.equal(flags.code, 0, flags.stderr);
+  assert.doesNotMatch(flags.stdout, /OPENAI_API_KEY|api\.openai\.com|--allow-net/);
+  const validate = await runCli(["validate", t.path("a.yaml")]);
+  assert.match(validate.stdout, /^ {2}models: {4}none \(no system calls a model\)$/m);
+  // A real (not --mock) run with no --allow-env and no --allow-net at all.
+  const out = join(t.dir, "live");
+  const run = await execCli(
+    [`--allow-read=${ROOT},${t.dir},${CRANFIELD}`, `--allow-write=${t.dir}`],
+    ["run", t.path("a.yaml"), "--out", out, "--cache", "off", "--limit", "10", "--quiet"],
+  );
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /^best nDCG@10: bm25 /m);
 });
