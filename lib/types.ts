@@ -219,8 +219,8 @@ export interface TraceFlags {
 /** Everything one system did on one question (one repeat). */
 export interface Trace {
   system: string;
-  /** Id of the model the system used (`Model.id`, e.g. `openai:gpt-4o`). */
-  model: string;
+  /** Id of the model the system used (`Model.id`, e.g. `openai:gpt-4o`); null when it calls none (retrieval_only). */
+  model: string | null;
   question_id: string;
   repeat: number;
   steps: Step[];

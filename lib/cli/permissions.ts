@@ -17,6 +17,7 @@ import { questionSourcePath } from "../data/questions.ts";
 import { mcpNeeds } from "../../tools/mcp/needs.ts";
 import type { EmbeddingConfig } from "../config/retriever_schema.ts";
 import { embeddingNeeds } from "./embedding_needs.ts";
+import { callsModel } from "../../systems/registry.ts";
 import { type CacheUse, hasSideEffectTools, responseCacheNeeds } from "./cache_needs.ts";
 
 /** The system type whose programs run in `deno run` subprocesses (`systems/code_agent.ts`). */
@@ -87,8 +88,9 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
   );
   // In replay mode nothing is sent to a model: no key, no host.
   if (!options.mock && options.cache?.mode !== "replay") {
-    // Every system's model (each merged over the run's `model:`), deduplicated below.
-    for (const system of config.systems) {
+    // Every model a system calls (each merged over the run's `model:`), deduplicated below; a
+    // system that calls none (retrieval_only) needs no key and no host.
+    for (const system of config.systems.filter(callsModel)) {
       const model = system.model;
       const own = model !== config.model;
       const whose = own ? `system ${system.name}'s model` : "model";

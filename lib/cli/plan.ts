@@ -25,8 +25,8 @@ import type { PlannedSystem } from "../run/runner.ts";
 import type { SummarySystem } from "../report/outputs.ts";
 import type { Corpus } from "../types.ts";
 import type { EmbedderPool } from "../retrieval/embedders.ts";
-import { SYSTEMS } from "../../systems/registry.ts";
-import { retrievalDepthOf } from "../../systems/system.ts";
+import { callsModel, SYSTEMS } from "../../systems/registry.ts";
+import { modelCallsOf, retrievalDepthOf } from "../../systems/system.ts";
 import { parametersJsonSchema } from "../../tools/define_tool.ts";
 import { createInProcessHost, type ToolHost } from "../../tools/host.ts";
 import { createWorkerHost } from "../../tools/sandbox/worker_host.ts";
@@ -197,11 +197,14 @@ export async function planSystems(
         }
         offered.push(tool);
       }
-      const model = options.models ? options.models.get(system.name) : createMockModel(
-        EMPTY_SCRIPT,
-        system.model.name,
-        system.model.price ?? null,
-      );
+      // Without run models (tools, tests), and for a system that calls none (retrieval_only, left
+      // out of them), a scripted stand-in that is never asked anything.
+      const model = options.models?.get(system.name) ??
+        (options.models && callsModel(system) ? undefined : createMockModel(
+          EMPTY_SCRIPT,
+          system.model.name,
+          system.model.price ?? null,
+        ));
       if (!model) throw new TypeError(`no model was built for system "${system.name}"`);
       systems.push({
         name: system.name,
@@ -226,7 +229,8 @@ export async function planSystems(
       summary: systems.map((s) => ({
         name: s.name,
         type: s.def.type,
-        model: s.model.id,
+        // A system that makes no model call (retrieval_only) has no model to show.
+        model: modelCallsOf(s.def, s.options).max === 0 ? null : s.model.id,
         tools: s.toolbox.tools.map((t) => t.name),
         networkTools: s.toolbox.tools.filter((t) => t.sideEffects === "network").map((t) => t.name),
       })),

@@ -15,7 +15,6 @@ import { join, relativePath } from "../util/paths.ts";
 import { describeSkipped } from "../data/corpus.ts";
 import { RagbenchError, UsageError } from "../errors.ts";
 import { createModels, describeModel } from "../llm/select.ts";
-import { summaryTable } from "../report/console_table.ts";
 import { openJsonlWriter, readJsonl, rewriteJsonl } from "../report/jsonl.ts";
 import { RUN_FILES, summarize, writeSummaries } from "../report/outputs.ts";
 import { REPORT_FILES, writeRunReport } from "../report/run_report.ts";
@@ -49,12 +48,13 @@ import {
   priceWarnings,
   unpricedOf,
 } from "./price_checks.ts";
-import { costNotes } from "../report/cost_notes.ts";
 import { VERSION } from "./version.ts";
 import { CACHE_OPTIONS, cacheUseFromArgs } from "./cache_options.ts";
 import { openRunCache, replayMisses } from "./run_cache.ts";
 import { checkResume, currentManifest, writeManifest } from "./run_manifest.ts";
 import { resumeCommand, writeFailure } from "./resume_hint.ts";
+import { printResults } from "./print_results.ts";
+import { callsModel } from "../../systems/registry.ts";
 
 /** Declaration of `ragbench run`. */
 export const RUN_SPEC: CommandSpec = {
@@ -170,7 +170,8 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const concurrency = concurrencyOption ?? config.evaluation.concurrency;
   const ndcgK = Math.max(...config.evaluation.retrieval_k);
   using runCache = openRunCache(config, cacheUse, { mock });
-  const models = await createModels(config.systems, {
+  // A system that calls no model (retrieval_only) gets none: no key is read for it.
+  const models = await createModels(config.systems.filter(callsModel), {
     mock,
     script: loaded.script,
     prices,
@@ -261,6 +262,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
         limit: selection.limit ?? null,
         questions: loaded.questions.length,
         systems: plan.systems,
+        summary: plan.summary,
         startedAt,
         indexing: await plan.retrievers.indexing(),
         // Not io.signal: a first Ctrl-C here must stop the run like one during loading (exit 130
@@ -298,7 +300,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
       for (const line of estimateLines(estimate, { simulated: mock })) io.progress(line);
       io.progress(
         `ragbench ${VERSION}: ${plan.systems.length} systems × ${loaded.questions.length} questions × ${config.evaluation.repeats} repeats, ${
-          modelsLine(plan.systems)
+          modelsLine(plan.summary)
         }, writing ${dir}`,
       );
       for (const line of describeSkipped(loaded.skipped)) io.progress(line);
@@ -385,6 +387,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
         lines: known,
         summaries,
         indexing: manifest.sessions.flatMap((s) => s.indexing ?? []),
+        retrievalK: config.evaluation.retrieval_k,
         ...(args.options.has("junit") ? { junitPath: args.options.get("junit")! } : {}),
       });
       await writeManifest(dir, finishManifest(manifest, new Date().toISOString()));
@@ -397,18 +400,10 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
       );
     }
 
-    io.out(
-      summaryTable(summaries.systems, {
-        stats: report.stats,
-        models: modelIds,
-        retrievalK: config.evaluation.retrieval_k,
-      }),
-    );
-    const notes = costNotes(summaries.systems);
-    if (notes.length) io.out(notes.join("\n"));
-    if (report.recommendation.lines.length) {
-      io.out(["", ...report.recommendation.lines].join("\n"));
-    }
+    printResults(io, summaries.systems, report, {
+      models: modelIds,
+      retrievalK: config.evaluation.retrieval_k,
+    });
     io.progress(
       `results: ${relativePath(Deno.cwd(), dir) || "."}/ (${
         [
@@ -514,9 +509,10 @@ function checkPermissions(configPath: string, needs: Need[], mock: boolean): voi
   );
 }
 
-/** `model X` when every system shares one model, else `models X, Y`. */
-function modelsLine(systems: ReadonlyArray<{ model: { id: string } }>): string {
-  const ids = [...new Set(systems.map((s) => s.model.id))];
+/** `model X` when every system shares one model, else `models X, Y`; `no model` when none calls one. */
+function modelsLine(systems: ReadonlyArray<{ model: string | null }>): string {
+  const ids = [...new Set(systems.flatMap((s) => s.model === null ? [] : [s.model]))];
+  if (ids.length === 0) return "no model";
   return `${ids.length === 1 ? "model" : "models"} ${ids.join(", ")}`;
 }
 

@@ -40,6 +40,8 @@ export interface ManifestContext {
   limit: number | null;
   questions: number;
   systems: readonly PlannedSystem[];
+  /** The systems as the summaries show them (model, network tools), by name. */
+  summary: ReadonlyArray<{ name: string; model: string | null; networkTools: readonly string[] }>;
   startedAt: string;
   /** What embedding the passages cost (recorded in this session). */
   indexing?: readonly IndexingRecord[];
@@ -57,6 +59,7 @@ export async function currentManifest(ctx: ManifestContext): Promise<RunManifest
   ];
   // A system's retriever settings decide its results: hash them, not just the name it gives.
   const retrievers = new Map(config.systems.map((s) => [s.name, s.retriever]));
+  const shown = new Map(ctx.summary.map((s) => [s.name, s]));
   return buildManifest({
     version: ctx.version,
     config,
@@ -84,6 +87,8 @@ export async function currentManifest(ctx: ManifestContext): Promise<RunManifest
       options: withRetriever(s.options, retrievers.get(s.name) ?? null),
       prompts: s.def.prompts ?? [],
       toolSpecs: s.toolbox.specs,
+      model: shown.get(s.name)?.model ?? null,
+      networkTools: shown.get(s.name)?.networkTools ?? [],
     })),
     startedAt: ctx.startedAt,
     machine: currentMachine(),

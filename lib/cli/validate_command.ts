@@ -20,6 +20,7 @@ import {
   unpricedOf,
 } from "./price_checks.ts";
 import { RagbenchError } from "../errors.ts";
+import { callsModel } from "../../systems/registry.ts";
 
 /** Declaration of `ragbench validate`. */
 export const VALIDATE_SPEC: CommandSpec = {
@@ -100,12 +101,21 @@ function pricesSummary(config: Config, prices: RunPrices): string {
 
 /** Each distinct model (name, and endpoint when not the default) with the systems that use it. */
 function modelsSummary(
-  systems: ReadonlyArray<{ name: string; model: { name: string; base_url: string | null } }>,
+  systems: ReadonlyArray<
+    {
+      name: string;
+      type: string;
+      options: Record<string, unknown>;
+      model: { name: string; base_url: string | null };
+    }
+  >,
 ): string {
   const users = new Map<string, string[]>();
-  for (const s of systems) {
+  // A system that calls no model (retrieval_only) uses none.
+  for (const s of systems.filter(callsModel)) {
     const label = s.model.base_url ? `${s.model.name} at ${s.model.base_url}` : s.model.name;
     users.set(label, [...(users.get(label) ?? []), s.name]);
   }
+  if (users.size === 0) return "none (no system calls a model)";
   return [...users].map(([label, names]) => `${label} (${names.join(", ")})`).join("; ");
 }

@@ -36,6 +36,7 @@ export function modelKey(config: ModelConfig): string {
     config.max_output_tokens,
     config.timeout_s,
     config.max_retries,
+    config.max_connection_failures,
     config.price?.input_per_mtok ?? null,
     config.price?.output_per_mtok ?? null,
   ]);

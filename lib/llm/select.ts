@@ -16,6 +16,8 @@ import { createMockModel } from "./mock_model.ts";
 import type { MockScript } from "./mock_script.ts";
 import type { RunPrices } from "./pricing.ts";
 import { type ModelCacheSetup, withModelCache } from "./cached_model.ts";
+import { OPENAI_BASE_URL } from "./endpoint_text.ts";
+import { HostBreakers } from "./host_breaker.ts";
 
 /**
  * Builds one model per distinct model config of `systems`, returned by
@@ -54,11 +56,13 @@ export async function createModels(
   }
   const byKey = new Map<string, Model>();
   const bySystem = new Map<string, Model>();
+  // One count of connection failures per host, whichever of the run's models call it.
+  const breakers = new HostBreakers();
   for (const s of systems) {
     const key = modelKey(s.model);
     let model = byKey.get(key);
     if (!model) {
-      model = await createModel(s.model, options);
+      model = await createModel(s.model, { ...options, breakers });
       byKey.set(key, model);
     }
     bySystem.set(s.name, model);
@@ -91,7 +95,14 @@ export function describeModel(
  */
 export async function createModel(
   config: ModelConfig,
-  options: { mock: boolean; script: MockScript; prices: RunPrices; cache?: ModelCacheSetup },
+  options: {
+    mock: boolean;
+    script: MockScript;
+    prices: RunPrices;
+    cache?: ModelCacheSetup;
+    /** The run's hosts (host_breaker.ts); default: this model's own. */
+    breakers?: HostBreakers;
+  },
 ): Promise<Model> {
   const pricing = options.prices.model(config).pricing;
   if (options.mock) return createMockModel(options.script, config.name, pricing);
@@ -105,6 +116,10 @@ export async function createModel(
     pricing,
     timeoutMs: config.timeout_s * 1000,
     maxRetries: config.max_retries,
+    breaker: (options.breakers ?? new HostBreakers()).for(
+      config.base_url ?? OPENAI_BASE_URL,
+      config.max_connection_failures,
+    ),
     temperature: config.temperature,
     ...(config.max_output_tokens === null ? {} : { maxTokens: config.max_output_tokens }),
   });

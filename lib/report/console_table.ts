@@ -47,7 +47,10 @@ export function summaryTable(
     ...(options.models ? ["model"] : []),
   ];
   const body = rows.map((r) => {
-    const interval = options.stats?.systems.find((s) => s.system === r.system)?.score;
+    // The statistics' interval is of the answer score only when that is what they rank.
+    const interval = options.stats?.metric === "answer_score"
+      ? options.stats.systems.find((s) => s.system === r.system)?.score
+      : undefined;
     return [
       r.system,
       String(r.questions),

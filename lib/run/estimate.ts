@@ -128,6 +128,10 @@ export function estimateLines(
     `plan: ${estimate.systems} systems × ${estimate.questions} questions × ${estimate.repeats} repeats = ${estimate.jobs} runs`,
   ];
   for (const s of estimate.perSystem) {
+    if (s.calls.max === 0) {
+      lines.push(`  ${s.name}: no model call`);
+      continue;
+    }
     const calls = s.calls.min === s.calls.max
       ? `${s.calls.min} model call${s.calls.min === 1 ? "" : "s"}`
       : `${s.calls.min}–${s.calls.max} model calls`;

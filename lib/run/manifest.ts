@@ -3,7 +3,8 @@
  * can be traced to its inputs and `--resume` can refuse to mix two runs.
  * It holds the ragbench version; a hash of the resolved config and the parts
  * that decide results (model, evaluation, tool rules, each system's entry,
- * prompts and tool schemas); content hashes of the corpus, question, mock
+ * prompts and tool schemas); each system's type, model and offered tools
+ * (what `ragbench report` and `compare` read back); content hashes of the corpus, question, mock
  * script and custom tool files (a tool's entry module only, and only when
  * the run may read it); the question selection; the scorer version
  * and metric definitions; start and end times and the machine.
@@ -48,6 +49,10 @@ export interface ManifestSystemInput {
   prompts: readonly string[];
   /** The tools as the model sees them. */
   toolSpecs: readonly ToolSpec[];
+  /** Its model's id as the summaries show it; null when it calls no model. */
+  model: string | null;
+  /** Offered tools with network side effects. */
+  networkTools: readonly string[];
 }
 
 /** Everything {@link buildManifest} records. */
@@ -101,6 +106,10 @@ const systemSchema = z.looseObject({
   prompts_sha256: z.string(),
   tool_schemas_sha256: z.string(),
   tools: z.array(z.string()),
+  /** Its model's id; null when it calls no model. Absent in run.json files of earlier versions. */
+  model: z.string().nullable().optional(),
+  /** Offered tools with network side effects. Absent in run.json files of earlier versions. */
+  network_tools: z.array(z.string()).optional(),
 });
 
 const indexingSchema = z.looseObject({
@@ -200,6 +209,8 @@ export function buildManifest(inputs: ManifestInputs): RunManifest {
     prompts_sha256: hashValue(s.prompts),
     tool_schemas_sha256: hashValue(s.toolSpecs),
     tools: s.toolSpecs.map((t) => t.name),
+    model: s.model,
+    network_tools: [...s.networkTools],
   }));
   const model = JSON.parse(
     JSON.stringify({ ...config.model, applied_price: inputs.pricing }),

@@ -19,7 +19,7 @@ import { ReplayMissError } from "../llm/cached_model.ts";
 import { scoreTrace } from "../score/score.ts";
 import type { QuestionResult, StepError, Trace, TraceFlags } from "../types.ts";
 import type { Retriever } from "../retrieval/types.ts";
-import type { RetrievalDepth, SystemDef } from "../../systems/system.ts";
+import { modelCallsOf, type RetrievalDepth, type SystemDef } from "../../systems/system.ts";
 import type { Toolbox } from "../../tools/toolbox.ts";
 import { JobQueue } from "./job_queue.ts";
 import { RetrievalFailedError, TraceRecorder } from "./trace_recorder.ts";
@@ -193,7 +193,10 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
         interrupted++;
         continue;
       }
-      const result = scoreTrace(trace, job.question, { retrievalK: options.retrievalK });
+      const result = scoreTrace(trace, job.question, {
+        retrievalK: options.retrievalK,
+        canRetrieve: job.system.retriever !== null || job.system.toolbox.tools.length > 0,
+      });
       results.push(result);
       try {
         await options.sink(result);
@@ -253,7 +256,7 @@ async function runJob(job: Job, options: RunOptions): Promise<Trace> {
   }
   return {
     system: job.system.name,
-    model: job.system.model.id,
+    model: modelCallsOf(job.system.def, job.system.options).max === 0 ? null : job.system.model.id,
     question_id: job.question.id,
     repeat: job.repeat,
     steps: recorder.steps,
