@@ -4,6 +4,8 @@ import { readJsonl } from "../../lib/report/jsonl.ts";
 import type { QuestionResult, ToolStep } from "../../lib/types.ts";
 import { execCli, ROOT, runCli, spawnCli } from "../support/cli.ts";
 import { tempTree } from "../support/temp.ts";
+import { killAll } from "../support/processes.ts";
+import { waitUntil } from "../support/wait.ts";
 
 Deno.test("a run with the example custom tool: it is offered, called in its process, and scored", async () => {
   await using t = await tempTree();
@@ -139,22 +141,24 @@ systems: [{type: agent_search, tools: [{name: spin, path: "./spin.ts#spin"}]}]
     ["run", t.path("c.yaml"), "--mock", "--out", t.path("out")],
   );
   const marker = t.path("spin.ts");
-  for (let i = 0; i < 200 && processesWith(marker).length === 0; i++) {
-    await new Promise((r) => setTimeout(r, 25));
+  try {
+    await waitUntil(() => processesWith(marker).length > 0);
+    assert.equal(processesWith(marker).length, 1, "the tool's process started");
+    await new Promise((r) => setTimeout(r, 800)); // the call is now spinning
+    // The first Ctrl-C waits for the question in progress, which spins until its 60 s timeout;
+    // the second quits at once. (Two signals sent together may arrive as one.)
+    child.kill("SIGINT");
+    await new Promise((r) => setTimeout(r, 500));
+    child.kill("SIGINT");
+    const status = await child.output();
+    assert.equal(status.code, 130);
+    await waitUntil(() => processesWith(marker).length === 0);
+    assert.deepEqual(processesWith(marker), [], "no tool process outlives ragbench");
+  } finally {
+    // A tool process that outlived ragbench is no longer this process's descendant.
+    killAll([child.pid, ...processesWith(marker)]);
+    await child.status;
   }
-  assert.equal(processesWith(marker).length, 1, "the tool's process started");
-  await new Promise((r) => setTimeout(r, 800)); // the call is now spinning
-  // The first Ctrl-C waits for the question in progress, which spins until its 60 s timeout;
-  // the second quits at once. (Two signals sent together may arrive as one.)
-  child.kill("SIGINT");
-  await new Promise((r) => setTimeout(r, 500));
-  child.kill("SIGINT");
-  const status = await child.output();
-  assert.equal(status.code, 130);
-  for (let i = 0; i < 40 && processesWith(marker).length > 0; i++) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.deepEqual(processesWith(marker), [], "no tool process outlives ragbench");
 });
 
 Deno.test("a process that exits without closing its tool hosts still kills their processes", async () => {
@@ -165,9 +169,11 @@ Deno.test("a process that exits without closing its tool hosts still kills their
     stdout: "piped",
     stderr: "piped",
   }).output();
-  assert.equal(output.code, 3, new TextDecoder().decode(output.stderr));
-  for (let i = 0; i < 40 && processesWith(marker).length > 0; i++) {
-    await new Promise((r) => setTimeout(r, 50));
+  try {
+    assert.equal(output.code, 3, new TextDecoder().decode(output.stderr));
+    await waitUntil(() => processesWith(marker).length === 0);
+    assert.deepEqual(processesWith(marker), []);
+  } finally {
+    killAll(processesWith(marker));
   }
-  assert.deepEqual(processesWith(marker), []);
 });

@@ -8,7 +8,8 @@ import {
   startBlackHoleServer,
   startFakeOpenAIServer,
 } from "../support/fake_openai_server.ts";
-import { processAlive, waitGone } from "../support/mcp.ts";
+import { waitGone } from "../support/mcp.ts";
+import { isRunning, killAll } from "../support/processes.ts";
 import { tempTree } from "../support/temp.ts";
 
 /** Every file under `dir`, recursively. */
@@ -269,11 +270,12 @@ for (const signal of ["SIGTERM", "SIGKILL"] as const) {
     const { child, pids, blackHole } = await runWithLiveServers(t.dir);
     try {
       assert.equal(pids.length, 2, "both servers started");
-      for (const pid of pids) assert.ok(await processAlive(pid));
+      for (const pid of pids) assert.ok(isRunning(pid));
       child.kill(signal);
       await child.status;
-      for (const pid of pids) assert.ok(await waitGone(pid, 10_000), `server ${pid} exited`);
+      for (const pid of pids) assert.ok(await waitGone(pid), `server ${pid} exited`);
     } finally {
+      killAll(pids); // once ragbench is gone they are no longer this process's descendants
       try {
         child.kill("SIGKILL");
       } catch { /* gone */ }
@@ -294,8 +296,9 @@ Deno.test("Ctrl-C closes the MCP servers before ragbench exits", async () => {
     await new Promise((r) => setTimeout(r, 200));
     child.kill("SIGINT");
     await child.status;
-    for (const pid of pids) assert.ok(await waitGone(pid, 10_000), `server ${pid} exited`);
+    for (const pid of pids) assert.ok(await waitGone(pid), `server ${pid} exited`);
   } finally {
+    killAll(pids);
     await child.stdout.cancel();
     await child.stderr.cancel();
     await blackHole.close();

@@ -61,27 +61,3 @@ export function toolProcesses(marker: string): number[] {
   }).outputSync();
   return new TextDecoder().decode(stdout).split("\n").filter(Boolean).map(Number);
 }
-
-/** CPU time (user + system) a process has used, in ms, from /proc; 0 once it is gone. */
-export function cpuMsOf(pid: number): number {
-  let stat: string;
-  try {
-    stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-  } catch {
-    return 0;
-  }
-  // Fields after the command name (which may hold spaces) start after the last ")".
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
-  return ticks * 10; // USER_HZ is 100 on Linux
-}
-
-/** Waits until `done()` holds, polling every 50 ms for at most `ms`; returns whether it held. */
-export async function waitUntil(done: () => boolean, ms: number): Promise<boolean> {
-  const until = performance.now() + ms;
-  while (!done()) {
-    if (performance.now() > until) return false;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return true;
-}
