@@ -27,7 +27,7 @@ async function startRun(t: Awaited<ReturnType<typeof tempTree>>) {
     [`--allow-read=${ROOT},${t.dir}`, `--allow-write=${t.dir}`, `--allow-run=${Deno.execPath()}`],
     ["run", t.path("c.yaml"), "--mock", "--out", t.path("out")],
   );
-  const marker = t.path("spin.ts").replaceAll(".", "\\.");
+  const marker = t.path("spin.ts");
   const started = await waitUntil(() => toolProcesses(marker).length > 0);
   return { child, marker, started };
 }

@@ -6,6 +6,7 @@ import { execCli, ROOT, runCli, spawnCli } from "../support/cli.ts";
 import { tempTree } from "../support/temp.ts";
 import { killAll } from "../support/processes.ts";
 import { waitUntil } from "../support/wait.ts";
+import { toolProcesses } from "../support/probe_host.ts";
 
 Deno.test("a run with the example custom tool: it is offered, called in its process, and scored", async () => {
   await using t = await tempTree();
@@ -102,13 +103,6 @@ systems:
   );
 });
 
-/** Pids of running tool processes whose command line contains `marker` (uses pgrep). */
-function processesWith(marker: string): number[] {
-  const { stdout } = new Deno.Command("pgrep", { args: ["-f", "--", `__tool-host.*${marker}`] })
-    .outputSync();
-  return new TextDecoder().decode(stdout).split("\n").filter(Boolean).map(Number);
-}
-
 Deno.test("Ctrl-C twice quits at once and kills a custom tool's spinning process on the way out", async () => {
   await using t = await tempTree({
     "spin.ts": `import { defineTool, z } from "ragbench/tool";
@@ -142,8 +136,8 @@ systems: [{type: agent_search, tools: [{name: spin, path: "./spin.ts#spin"}]}]
   );
   const marker = t.path("spin.ts");
   try {
-    await waitUntil(() => processesWith(marker).length > 0);
-    assert.equal(processesWith(marker).length, 1, "the tool's process started");
+    await waitUntil(() => toolProcesses(marker).length > 0);
+    assert.equal(toolProcesses(marker).length, 1, "the tool's process started");
     await new Promise((r) => setTimeout(r, 800)); // the call is now spinning
     // The first Ctrl-C waits for the question in progress, which spins until its 60 s timeout;
     // the second quits at once. (Two signals sent together may arrive as one.)
@@ -152,11 +146,11 @@ systems: [{type: agent_search, tools: [{name: spin, path: "./spin.ts#spin"}]}]
     child.kill("SIGINT");
     const status = await child.output();
     assert.equal(status.code, 130);
-    await waitUntil(() => processesWith(marker).length === 0);
-    assert.deepEqual(processesWith(marker), [], "no tool process outlives ragbench");
+    await waitUntil(() => toolProcesses(marker).length === 0);
+    assert.deepEqual(toolProcesses(marker), [], "no tool process outlives ragbench");
   } finally {
     // A tool process that outlived ragbench is no longer this process's descendant.
-    killAll([child.pid, ...processesWith(marker)]);
+    killAll([child.pid, ...toolProcesses(marker)]);
     await child.status;
   }
 });
@@ -171,9 +165,9 @@ Deno.test("a process that exits without closing its tool hosts still kills their
   }).output();
   try {
     assert.equal(output.code, 3, new TextDecoder().decode(output.stderr));
-    await waitUntil(() => processesWith(marker).length === 0);
-    assert.deepEqual(processesWith(marker), []);
+    await waitUntil(() => toolProcesses(marker).length === 0);
+    assert.deepEqual(toolProcesses(marker), []);
   } finally {
-    killAll(processesWith(marker));
+    killAll(toolProcesses(marker));
   }
 });

@@ -9,7 +9,7 @@ import {
   startFakeOpenAIServer,
 } from "../support/fake_openai_server.ts";
 import { waitGone } from "../support/mcp.ts";
-import { isRunning, killAll } from "../support/processes.ts";
+import { commandLines, isRunning, killAll, processTable } from "../support/processes.ts";
 import { tempTree } from "../support/temp.ts";
 
 /** Every file under `dir`, recursively. */
@@ -23,11 +23,9 @@ async function filesUnder(dir: string): Promise<string[]> {
   return files;
 }
 
-/** Processes whose command line holds `marker`. */
-async function processesWith(marker: string): Promise<string[]> {
-  const { stdout } = await new Deno.Command("ps", { args: ["-eo", "stat=,args="] }).output();
-  return new TextDecoder().decode(stdout).split("\n")
-    .filter((l) => l.includes(marker) && !l.trim().startsWith("Z"));
+/** Running processes whose command line holds `marker` ("pid args"). */
+function processesWith(marker: string): string[] {
+  return commandLines().filter((c) => c.args.includes(marker)).map((c) => `${c.pid} ${c.args}`);
 }
 
 const SECRET = "s3cr3t-mcp-value-7731";
@@ -153,7 +151,7 @@ Deno.test("a live run calls real MCP servers, prices calls and keeps secrets out
     "never-called tool has a row",
   );
 
-  assert.deepEqual(await processesWith(marker), [], "the servers were closed when the run ended");
+  assert.deepEqual(processesWith(marker), [], "the servers were closed when the run ended");
 
   const everything = [result.stdout, result.stderr];
   for (const file of await filesUnder(out)) everything.push(await Deno.readTextFile(file));
@@ -247,12 +245,10 @@ async function runWithLiveServers(dir: string) {
   let pids: number[] = [];
   for (let i = 0; i < 300 && pids.length < 2; i++) {
     await new Promise((r) => setTimeout(r, 100));
-    const { stdout } = await new Deno.Command("ps", {
-      args: ["-o", "pid=,args=", "--ppid", String(child.pid)],
-    }).output();
-    pids = new TextDecoder().decode(stdout).split("\n")
-      .filter((l) => /mcp_server\.ts|faulty_server\.ts/.test(l))
-      .map((l) => Number(l.trim().split(/\s+/)[0]));
+    const children = new Set(processTable().filter((e) => e.ppid === child.pid).map((e) => e.pid));
+    pids = commandLines()
+      .filter((c) => children.has(c.pid) && /mcp_server\.ts|faulty_server\.ts/.test(c.args))
+      .map((c) => c.pid);
   }
   // Wait until the run reached the model, so the servers finished their handshake.
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -360,5 +356,5 @@ Deno.test("a server that fails to start stops the run before any question and cl
   );
   assert.ok(!result.stderr.includes(SECRET));
   assert.throws(() => Deno.statSync(out), Deno.errors.NotFound);
-  assert.deepEqual(await processesWith(marker), [], "the example server started first was closed");
+  assert.deepEqual(processesWith(marker), [], "the example server started first was closed");
 });

@@ -8,7 +8,7 @@ import { REGISTRIES } from "../../lib/cli/setup.ts";
 import { parseConfig } from "../../lib/config/load.ts";
 import { ROOT } from "../support/cli.ts";
 import { unusedPort } from "../support/fake_openai_server.ts";
-import { denoCacheEnv, everythingCommand, startHttpServer, waitGone } from "../support/mcp.ts";
+import { denoChildEnv, everythingCommand, startHttpServer, waitGone } from "../support/mcp.ts";
 
 const CORPUS = { documents: [], tables: [] };
 
@@ -101,7 +101,7 @@ Deno.test("server-everything over stdio: an allow-list typo fails with a did-you
     planWithMocks(
       config(`  - type: agent_search
     tools: [{type: mcp, server: {command: ${JSON.stringify(everythingCommand("stdio"))}, env: ${
-        JSON.stringify(denoCacheEnv())
+        JSON.stringify(denoChildEnv())
       }}, allow: [ech]}]
 `),
       CORPUS,

@@ -7,6 +7,7 @@ import { slowEndpointRun, waitForLines } from "../support/slow_run.ts";
 import { tempTree } from "../support/temp.ts";
 import { killAll } from "../support/processes.ts";
 import { waitUntil } from "../support/wait.ts";
+import { toolProcesses } from "../support/probe_host.ts";
 
 const RESULTS = "per_question_results.jsonl";
 const decode = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -78,13 +79,6 @@ Deno.test("a second Ctrl-C quits at once (exit 130) with its lines intact and th
   assert.throws(() => Deno.statSync(join(out, "run.lock")), Deno.errors.NotFound);
 });
 
-/** Pids of running tool processes whose command line contains `marker` (uses pgrep). */
-function processesWith(marker: string): number[] {
-  const { stdout } = new Deno.Command("pgrep", { args: ["-f", "--", `__tool-host.*${marker}`] })
-    .outputSync();
-  return decode(stdout).split("\n").filter(Boolean).map(Number);
-}
-
 Deno.test("SIGTERM during a custom tool call closes the tool's process and exits 143", async () => {
   const probes = join(ROOT, "tests/fixtures/tools/probe_tools.ts");
   await using t = await tempTree({
@@ -104,17 +98,17 @@ systems: [{type: agent_search, tools: [{name: hang, path: "${probes}#hang"}]}]
   );
   const marker = `${probes} hang`;
   try {
-    await waitUntil(() => processesWith(marker).length > 0);
-    assert.equal(processesWith(marker).length, 1, "the tool's process started");
+    await waitUntil(() => toolProcesses(marker).length > 0);
+    assert.equal(toolProcesses(marker).length, 1, "the tool's process started");
     await new Promise((r) => setTimeout(r, 500)); // the call is now waiting
     child.kill("SIGTERM");
     const status = await child.output();
     assert.equal(status.code, 143, decode(status.stderr));
-    await waitUntil(() => processesWith(marker).length === 0);
-    assert.deepEqual(processesWith(marker), [], "no tool process outlives ragbench");
+    await waitUntil(() => toolProcesses(marker).length === 0);
+    assert.deepEqual(toolProcesses(marker), [], "no tool process outlives ragbench");
   } finally {
     // A tool process that outlived ragbench is no longer this process's descendant.
-    killAll([child.pid, ...processesWith(marker)]);
+    killAll([child.pid, ...toolProcesses(marker)]);
     await child.status;
   }
 });

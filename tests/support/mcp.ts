@@ -8,6 +8,7 @@
 
 import { join } from "node:path";
 import type { McpServerDef, McpToolRef } from "../../lib/config/mcp_ref.ts";
+import { PASSED_ENV } from "../../tools/sandbox/tool_process.ts";
 import { ROOT } from "./cli.ts";
 import { isRunning } from "./processes.ts";
 import { PATIENCE_MS, waitUntil } from "./wait.ts";
@@ -71,13 +72,15 @@ export function everythingCommand(transport: "stdio" | "streamableHttp"): string
 }
 
 /**
- * Where Deno keeps its cache, for a child `deno` started with a cleared
- * environment (an MCP server gets only HOME, PATH and a few more): the
- * variables that move it, when set, so the child finds what the tests cached.
+ * What a child `deno` started with a cleared environment (an MCP server gets
+ * only HOME, PATH and a few more) needs from this one, when set: where Deno
+ * keeps its cache (or it looks in another one) and the certificates to trust
+ * (or a download through a TLS-inspecting proxy fails): the variables a
+ * custom tool's process gets (`PASSED_ENV`) and `XDG_CACHE_HOME`.
  */
-export function denoCacheEnv(): Record<string, string> {
+export function denoChildEnv(): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const name of ["DENO_DIR", "XDG_CACHE_HOME"]) {
+  for (const name of [...PASSED_ENV, "XDG_CACHE_HOME"]) {
     const value = Deno.env.get(name);
     if (value !== undefined) env[name] = value;
   }

@@ -10,6 +10,7 @@ import type { SideEffects } from "../../lib/types.ts";
 import { type CustomToolHost, startCustomTool } from "../../tools/sandbox/subprocess_host.ts";
 import { createToolbox } from "../../tools/toolbox.ts";
 import { corpusOf } from "./tool_context.ts";
+import { processesWith } from "./processes.ts";
 
 /** The probe module's path. */
 export const PROBES = fileURLToPath(new URL("../fixtures/tools/probe_tools.ts", import.meta.url));
@@ -54,10 +55,7 @@ export function probeSession(host: CustomToolHost, name: string, key = "q", time
   }], { max_output_chars: 4000 }).session(key);
 }
 
-/** Pids of running tool processes whose command line contains `marker` (uses pgrep). */
+/** Pids of running tool processes whose command line holds `marker` (after `__tool-host`). */
 export function toolProcesses(marker: string): number[] {
-  const { stdout } = new Deno.Command("pgrep", {
-    args: ["-f", "--", `__tool-host.*${marker}`],
-  }).outputSync();
-  return new TextDecoder().decode(stdout).split("\n").filter(Boolean).map(Number);
+  return processesWith("__tool-host", marker);
 }

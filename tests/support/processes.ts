@@ -2,10 +2,12 @@
  * The machine's process table for tests: which processes run, who started
  * them, their CPU time; and killing what a test left behind.
  *
- * Read from Linux's `/proc/PID/stat` by `sh` (Deno asks for `--allow-all`
- * to read another process's `/proc` entry, and tests run with explicit
- * flags): one `sh` a call, no other program. Where there is no `/proc` (not
- * Linux) the table is empty.
+ * Read from Linux's `/proc` by `sh` (Deno asks for `--allow-all` to read
+ * another process's `/proc` entry, and tests run with explicit flags): one
+ * `sh` a call, and for command lines `grep` (a NUL-separated file `sh`
+ * cannot read), both on every Linux; no `ps` or `pgrep` (procps is missing
+ * from slim images). Where there is no `/proc` (not Linux) the table is
+ * empty.
  *
  * @module
  */
@@ -66,6 +68,39 @@ function shLines(script: string): string[] {
   } catch {
     return [];
   }
+}
+
+/** A running process's command line, its arguments joined by spaces. */
+export interface CommandLine {
+  pid: number;
+  args: string;
+}
+
+/** The command line of every running process (zombies and kernel threads have none). */
+export function commandLines(): CommandLine[] {
+  // One grep prints each file as "/proc/PID/cmdline:ARG\0ARG\0...", a line per file.
+  const lines = shLines("grep -a -H '' /proc/[0-9]*/cmdline 2>/dev/null");
+  const found: CommandLine[] = [];
+  for (const line of lines) {
+    const colon = line.indexOf("/cmdline:");
+    const pid = Number(line.slice("/proc/".length, colon));
+    if (!line.startsWith("/proc/") || colon < 0 || !Number.isInteger(pid)) continue;
+    found.push({ pid, args: line.slice(colon + "/cmdline:".length).replaceAll("\0", " ").trim() });
+  }
+  return found;
+}
+
+/** Pids of running processes whose command line holds each of `parts`, in that order. */
+export function processesWith(...parts: string[]): number[] {
+  return commandLines().filter(({ args }) => {
+    let from = 0;
+    for (const part of parts) {
+      const at = args.indexOf(part, from);
+      if (at < 0) return false;
+      from = at + part.length;
+    }
+    return true;
+  }).map((c) => c.pid);
 }
 
 /** The processes started by `pid`, by their children, and so on, that have not exited. */

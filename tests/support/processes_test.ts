@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { cpuMsOf, isRunning, parseStat, processEntry, runningDescendants } from "./processes.ts";
+import {
+  commandLines,
+  cpuMsOf,
+  isRunning,
+  parseStat,
+  processEntry,
+  processesWith,
+  runningDescendants,
+} from "./processes.ts";
 import { reapLeftovers } from "./reaper.ts";
 import { waitUntil } from "./wait.ts";
 
@@ -82,4 +90,28 @@ Deno.test("the reaper kills what a test left running, with its own children, and
   assert.equal((await child.status).signal, "SIGKILL");
   assert.ok(await waitUntil(() => !isRunning(grandchild)), "the grandchild was killed too");
   assert.deepEqual(reapLeftovers(), [], "nothing is left");
+});
+
+Deno.test("command lines are read with their arguments; processesWith wants its parts in order", async () => {
+  const marker = `marker-${crypto.randomUUID()}`;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["eval", "setTimeout(() => {}, 600_000)", "first part", marker],
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    assert.ok(await waitUntil(() => processesWith(marker).length > 0));
+    const line = commandLines().find((c) => c.pid === child.pid);
+    assert.equal(
+      line?.args,
+      `${Deno.execPath()} eval setTimeout(() => {}, 600_000) first part ${marker}`,
+    );
+    assert.deepEqual(processesWith("eval", "first part", marker), [child.pid]);
+    assert.deepEqual(processesWith(marker, "first part"), []);
+  } finally {
+    child.kill("SIGKILL");
+    await child.status;
+  }
+  assert.deepEqual(processesWith(marker), []);
 });

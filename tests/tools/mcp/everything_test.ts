@@ -3,7 +3,7 @@ import { openMcpConnection } from "../../../tools/mcp/connection.ts";
 import { convertCallResult } from "../../../tools/mcp/result.ts";
 import { unusedPort } from "../../support/fake_openai_server.ts";
 import { DEFAULT_ENV_VARS } from "../../../tools/mcp/default_env.ts";
-import { denoCacheEnv, everythingCommand, startHttpServer } from "../../support/mcp.ts";
+import { denoChildEnv, everythingCommand, startHttpServer } from "../../support/mcp.ts";
 
 const call = { signal: new AbortController().signal, timeoutMs: 20_000 };
 
@@ -11,7 +11,7 @@ Deno.test("server-everything over stdio: tools listed, echo called", async () =>
   const conn = await openMcpConnection({
     kind: "command",
     command: everythingCommand("stdio"),
-    env: denoCacheEnv(),
+    env: denoChildEnv(),
     cwd: Deno.cwd(),
   });
   try {
@@ -28,7 +28,7 @@ Deno.test("server-everything over stdio: tools listed, echo called", async () =>
     const env = await conn.call("get-env", {}, call);
     assert.ok(env.ok);
     const vars = JSON.parse(convertCallResult(env.result, 0, (t) => t).output);
-    const allowed = new Set<string>([...DEFAULT_ENV_VARS, ...Object.keys(denoCacheEnv())]);
+    const allowed = new Set<string>([...DEFAULT_ENV_VARS, ...Object.keys(denoChildEnv())]);
     for (const key of Object.keys(vars)) assert.ok(allowed.has(key), `unexpected variable ${key}`);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new DOMException("t", "TimeoutError")), 500);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DenoStdioTransport } from "../../../tools/mcp/stdio_transport.ts";
 import { ROOT } from "../../support/cli.ts";
-import { denoCacheEnv, everythingCommand } from "../../support/mcp.ts";
+import { denoChildEnv, everythingCommand } from "../../support/mcp.ts";
 
 const SERVERS: Array<[string, () => string[]]> = [
   [
@@ -16,7 +16,7 @@ for (const [name, command] of SERVERS) {
   Deno.test(`${name} exits by itself when its stdin closes (so a killed ragbench leaves no orphan)`, async () => {
     const transport = new DenoStdioTransport({
       command: command(),
-      env: denoCacheEnv(),
+      env: denoChildEnv(),
       cwd: ROOT,
     });
     const answered = Promise.withResolvers<void>();

@@ -16,6 +16,7 @@ import { createToolbox } from "../../../tools/toolbox.ts";
 import type { SideEffects } from "../../../lib/types.ts";
 import { corpusOf } from "../../support/tool_context.ts";
 import { waitUntil } from "../../support/wait.ts";
+import { toolProcesses } from "../../support/probe_host.ts";
 
 const PROBES = fileURLToPath(new URL("../../fixtures/tools/probe_tools.ts", import.meta.url));
 const CORPUS = corpusOf([{ id: "a", text: "alpha" }]);
@@ -264,10 +265,7 @@ Deno.test("the deno CLI is told apart from a compiled ragbench binary", () => {
 
 /** Pids of tool processes running the probe module's spin tool. */
 function spinningProcesses(): number[] {
-  const { stdout } = new Deno.Command("pgrep", {
-    args: ["-f", "--", "__tool-host .*probe_tools\\.ts spin none"],
-  }).outputSync();
-  return new TextDecoder().decode(stdout).split("\n").filter(Boolean).map(Number);
+  return toolProcesses("probe_tools.ts spin none");
 }
 
 Deno.test("custom tool: its module's top-level code already runs without permissions", async () => {

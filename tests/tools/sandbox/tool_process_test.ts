@@ -103,7 +103,7 @@ Deno.test("custom tool: a busy timer left by a call is cleared when the call ret
   const host = await startProbe("leave_timer");
   try {
     const s = probeSession(host, "leave_timer");
-    const [pid] = toolProcesses("probe_tools\\.ts leaveTimer");
+    const [pid] = toolProcesses("probe_tools.ts leaveTimer");
     assert.ok(pid, "the tool's process runs");
     assert.equal((await s.execute("leave_timer", "{}", signal)).result.output, "left");
     await new Promise((r) => setTimeout(r, 200));
@@ -111,7 +111,7 @@ Deno.test("custom tool: a busy timer left by a call is cleared when the call ret
     await new Promise((r) => setTimeout(r, 1000));
     const used = cpuMsOf(pid) - before;
     assert.ok(used < 100, `the process used ${used} ms of CPU in 1 s after the call`);
-    assert.ok(toolProcesses("probe_tools\\.ts leaveTimer").includes(pid), "and was kept");
+    assert.ok(toolProcesses("probe_tools.ts leaveTimer").includes(pid), "and was kept");
     const again = await s.execute("leave_timer", "{}", signal);
     assert.equal(again.result.output, "left", JSON.stringify(again.result));
   } finally {
@@ -123,7 +123,7 @@ Deno.test("custom tool: busy work left where timers are not tracked (node:timers
   const host = await startProbe("leave_node_timer");
   try {
     const s = probeSession(host, "leave_node_timer");
-    const marker = "probe_tools\\.ts leaveNodeTimer";
+    const marker = "probe_tools.ts leaveNodeTimer";
     const [pid] = toolProcesses(marker);
     assert.ok(pid, "the tool's process runs");
     assert.equal((await s.execute("leave_node_timer", "{}", signal)).result.output, "left");
@@ -192,7 +192,7 @@ Deno.test("custom tool: a module slow to load says what it waits for, then gives
   assert.deepEqual(lines, [
     `Loading custom tool "slow" from "${module}#slow": waiting for its module to load and prepare (gives up after 1.5 s; set load_timeout_s on the tool to change that)…`,
   ]);
-  assert.ok(await waitUntil(() => toolProcesses("slow_load\\.ts").length === 0));
+  assert.ok(await waitUntil(() => toolProcesses("slow_load.ts").length === 0));
 });
 
 Deno.test("a custom tool's process preloads the watchdog before the tool's module, under a heap cap", () => {
