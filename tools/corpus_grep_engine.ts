@@ -30,10 +30,10 @@ import {
   SCAN_CHARS,
 } from "../lib/retrieval/line_store.ts";
 import { type LineHit, scanRegex, type ScanResult, scanWords } from "../lib/retrieval/line_scan.ts";
-import { compileRegex, Re2MemoryError } from "../lib/retrieval/re2.ts";
-import { requiredLiterals } from "../lib/retrieval/re2_prefilter.ts";
-import { lineAutomaton } from "../lib/retrieval/re2_automaton.ts";
-import { toRe2Syntax } from "../lib/retrieval/re2_syntax.ts";
+import { compileRegex, Re2MemoryError } from "../lib/regex/re2.ts";
+import { requiredLiterals } from "../lib/regex/re2_prefilter.ts";
+import { lineAutomaton } from "../lib/regex/re2_automaton.ts";
+import { toRe2Syntax } from "../lib/regex/re2_syntax.ts";
 
 /** Matching lines counted before the count is reported as "more than". */
 const COUNT_LIMIT = 10_000;

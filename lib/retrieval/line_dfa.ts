@@ -19,7 +19,7 @@
  * @module
  */
 
-import { type ByteNfa, NodeKind } from "./byte_nfa.ts";
+import { type ByteNfa, NodeKind } from "../regex/byte_nfa.ts";
 import { upperBound } from "./line_store.ts";
 
 /** Budgets of {@link LineDfa}. */

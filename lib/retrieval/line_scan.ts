@@ -17,7 +17,7 @@
 import { byteSearchable, ByteWordFinder } from "./byte_word_finder.ts";
 import { KmpFinder } from "./kmp_finder.ts";
 import { DfaLineFilter, LineDfa, RememberingLineFilter } from "./line_dfa.ts";
-import type { ByteNfa } from "./byte_nfa.ts";
+import type { ByteNfa } from "../regex/byte_nfa.ts";
 import {
   type ByteSegment,
   byteSegments,

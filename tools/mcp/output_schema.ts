@@ -8,7 +8,7 @@
  * minute to compile. Here nothing is compiled ahead: {@link compileOutputSchema}
  * only wraps the schema, and a check walks schema and value together:
  *
- * - `pattern` and `patternProperties` run on RE2 (lib/retrieval/re2.ts),
+ * - `pattern` and `patternProperties` run on RE2 (lib/regex/re2.ts),
  *   linear in the text. A pattern RE2 cannot run (look-around,
  *   back-references) or that does not fit its memory is not checked.
  * - Every schema applied to a value is a step; a check past
@@ -29,9 +29,9 @@
  */
 
 import { canonicalJson } from "../../lib/util/canonical_json.ts";
-import { compileRegexSync, loadEngine, Re2MemoryError, re2Stats } from "../../lib/retrieval/re2.ts";
-import type { Re2Regex } from "../../lib/retrieval/re2.ts";
-import { lineAutomaton, MAX_NODES } from "../../lib/retrieval/re2_automaton.ts";
+import { compileRegexSync, loadEngine, Re2MemoryError, re2Stats } from "../../lib/regex/re2.ts";
+import type { Re2Regex } from "../../lib/regex/re2.ts";
+import { lineAutomaton, MAX_NODES } from "../../lib/regex/re2_automaton.ts";
 
 /** Schemas applied to values in one check. */
 export const MAX_CHECK_STEPS = 1_000_000;

@@ -2,15 +2,15 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { buildLineStore, type LineStore } from "../../../lib/retrieval/line_store.ts";
 import { scanRegex } from "../../../lib/retrieval/line_scan.ts";
-import { compileRegex, type Re2Regex } from "../../../lib/retrieval/re2.ts";
-import { lineAutomaton } from "../../../lib/retrieval/re2_automaton.ts";
+import { compileRegex, type Re2Regex } from "../../../lib/regex/re2.ts";
+import { lineAutomaton } from "../../../lib/regex/re2_automaton.ts";
 import { LineDfa } from "../../../lib/retrieval/line_dfa.ts";
-import { toRe2Syntax } from "../../../lib/retrieval/re2_syntax.ts";
-import { requiredLiterals } from "../../../lib/retrieval/re2_prefilter.ts";
+import { toRe2Syntax } from "../../../lib/regex/re2_syntax.ts";
+import { requiredLiterals } from "../../../lib/regex/re2_prefilter.ts";
 import type { Document } from "../../../lib/types.ts";
 import { prng } from "../../../scripts/synthetic_corpus.ts";
 import { ROOT } from "../../support/cli.ts";
-import { randomLine, randomPattern } from "./random_regex.ts";
+import { randomLine, randomPattern } from "../regex/random_regex.ts";
 
 /** Random documents of random lines, some of them over 2000 characters (cut), some ending in CR. */
 function randomDocuments(seed: number, count: number): Document[] {

@@ -12,9 +12,9 @@ import {
   SCAN_CHARS,
 } from "../../../lib/retrieval/line_store.ts";
 import { type LineHit, scanRegex, scanWords } from "../../../lib/retrieval/line_scan.ts";
-import { compileRegex, type Re2Regex } from "../../../lib/retrieval/re2.ts";
-import { requiredLiterals } from "../../../lib/retrieval/re2_prefilter.ts";
-import { toRe2Syntax } from "../../../lib/retrieval/re2_syntax.ts";
+import { compileRegex, type Re2Regex } from "../../../lib/regex/re2.ts";
+import { requiredLiterals } from "../../../lib/regex/re2_prefilter.ts";
+import { toRe2Syntax } from "../../../lib/regex/re2_syntax.ts";
 import type { Document } from "../../../lib/types.ts";
 import { prng } from "../../../scripts/synthetic_corpus.ts";
 

@@ -7,7 +7,7 @@ import {
   Re2MemoryError,
   type Re2Regex,
   re2Stats,
-} from "../../../lib/retrieval/re2.ts";
+} from "../../../lib/regex/re2.ts";
 import { withinCpu } from "../../support/cpu_time.ts";
 
 async function regex(pattern: string, caseSensitive = false): Promise<Re2Regex> {
@@ -218,7 +218,7 @@ Deno.test("compiled patterns beyond the cache are freed (LRU of 8)", async () =>
 });
 
 Deno.test("the engine loads in a worker that has no permissions", async () => {
-  const url = new URL("../../../lib/retrieval/re2.ts", import.meta.url).href;
+  const url = new URL("../../../lib/regex/re2.ts", import.meta.url).href;
   const code = `
     import { compileRegex } from ${JSON.stringify(url)};
     const read = (await Deno.permissions.query({ name: "read", path: "/" })).state;

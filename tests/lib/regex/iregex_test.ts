@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { loadEngine } from "../../../lib/retrieval/re2.ts";
+import { loadEngine } from "../../../lib/regex/re2.ts";
 import { runCheck } from "../../../lib/score/checks.ts";
-import { matchIregex, validateIregex } from "../../../lib/score/iregex.ts";
+import { matchIregex, validateIregex } from "../../../lib/regex/iregex.ts";
 
 await loadEngine();
 

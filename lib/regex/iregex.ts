@@ -1,5 +1,5 @@
 /**
- * The `iregex` answer check on the RE2 engine (lib/retrieval/re2.ts), the
+ * The `iregex` answer check on the RE2 engine (lib/regex/re2.ts), the
  * same linear-time engine corpus_grep uses. The question's author writes the
  * pattern but the model writes the answer, so a backtracking engine would let
  * an answer hang scoring on the main thread (`(a+)+$` against forty `a` and a
@@ -17,7 +17,7 @@ import {
   compileRegexSync,
   type Re2Compiled,
   Re2MemoryError,
-} from "../retrieval/re2.ts";
+} from "./re2.ts";
 
 /** Longest `iregex` pattern accepted, in characters. */
 export const IREGEX_MAX_CHARS = 1000;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { toLineMode, toRe2Syntax, vetPattern } from "../../../lib/retrieval/re2_syntax.ts";
+import { toLineMode, toRe2Syntax, vetPattern } from "../../../lib/regex/re2_syntax.ts";
 
 Deno.test("vetPattern tells back-references and look-around from look-alikes", () => {
   const refused = [

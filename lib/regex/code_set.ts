@@ -97,7 +97,7 @@ export function negate(set: CodeSet, exact: boolean): CodeSet {
  * `set` closed under RE2's simple case folding, as far as the automaton
  * needs it: ASCII letters get their other case, `k`/`K` and the Kelvin sign
  * go together, as do `s`/`S` and the long s (no other non-ASCII character
- * folds to ASCII; tests/lib/retrieval/re2_automaton_test.ts checks that with
+ * folds to ASCII; tests/lib/regex/re2_automaton_test.ts checks that with
  * RE2). Other non-ASCII members would need Unicode's tables, so any of them
  * widens the non-ASCII part to every non-ASCII character: the ASCII part
  * stays exact, which is what {@link negate} relies on.

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { requiredLiterals } from "../../../lib/retrieval/re2_prefilter.ts";
-import { toRe2Syntax } from "../../../lib/retrieval/re2_syntax.ts";
-import { compileRegex, type Re2Regex } from "../../../lib/retrieval/re2.ts";
+import { requiredLiterals } from "../../../lib/regex/re2_prefilter.ts";
+import { toRe2Syntax } from "../../../lib/regex/re2_syntax.ts";
+import { compileRegex, type Re2Regex } from "../../../lib/regex/re2.ts";
 import { prng } from "../../../scripts/synthetic_corpus.ts";
 
 Deno.test("requiredLiterals finds the text every match must contain", () => {

@@ -3,7 +3,7 @@
  * hostile patterns and long runs cannot hurt the process. RE2 matches in time
  * linear in the text, so patterns such as `(a+)+$` cannot hang it.
  *
- * What this file guards against, each checked in tests/lib/retrieval/re2_test.ts:
+ * What this file guards against, each checked in tests/lib/regex/re2_test.ts:
  * - Loading needs no permission: the wasm bytes are imported as a module
  *   (`with { type: "bytes" }`, flag `--unstable-raw-imports`) and handed to the
  *   package's emscripten glue through a short-lived `fs.readFileSync` shim, so
