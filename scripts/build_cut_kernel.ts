@@ -220,6 +220,7 @@ export function moduleText(): string {
 if (import.meta.main) {
   await writeKernel({
     stem: "cut",
+    dir: "lib/retrieval/kernel",
     text: moduleText(),
     constant: "CUT_KERNEL_BASE64",
     title: "The assembled passage-cutting kernel",

@@ -193,6 +193,7 @@ export function moduleText(): string {
 if (import.meta.main) {
   await writeKernel({
     stem: "dot",
+    dir: "lib/retrieval/kernel",
     text: moduleText(),
     constant: "DOT_KERNEL_BASE64",
     title: "The assembled dot-product kernel",

@@ -343,6 +343,7 @@ export function moduleText(): string {
 if (import.meta.main) {
   await writeKernel({
     stem: "token",
+    dir: "lib/retrieval/kernel",
     text: moduleText(),
     constant: "TOKEN_KERNEL_BASE64",
     title: "The assembled SIMD tokenizer kernel",

@@ -35,7 +35,7 @@
 
 import { z } from "zod";
 import { defineTool } from "./define_tool.ts";
-import { SCAN_CHARS } from "../lib/retrieval/line_store.ts";
+import { SCAN_CHARS } from "../lib/grep/line_store.ts";
 
 /**
  * Time a regex search may spend matching before it stops and reports the lines it did not

@@ -28,8 +28,8 @@ import {
   lineText,
   lowerForScan,
   SCAN_CHARS,
-} from "../lib/retrieval/line_store.ts";
-import { type LineHit, scanRegex, type ScanResult, scanWords } from "../lib/retrieval/line_scan.ts";
+} from "../lib/grep/line_store.ts";
+import { type LineHit, scanRegex, type ScanResult, scanWords } from "../lib/grep/line_scan.ts";
 import { compileRegex, Re2MemoryError } from "../lib/regex/re2.ts";
 import { requiredLiterals } from "../lib/regex/re2_prefilter.ts";
 import { lineAutomaton } from "../lib/regex/re2_automaton.ts";

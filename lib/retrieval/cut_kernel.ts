@@ -8,7 +8,7 @@
  */
 
 import { CUT_KERNEL_BASE64 } from "./kernel/cut_kernel_bytes.ts";
-import { lazyKernelModule, PAGE } from "./kernel/load_kernel.ts";
+import { lazyKernelModule, PAGE } from "../util/load_kernel.ts";
 
 /** Where the text starts (the word count is written at 0). */
 const TEXT_AT = 64;

@@ -27,7 +27,7 @@
  */
 
 import { TOKEN_KERNEL_BASE64 } from "./kernel/token_kernel_bytes.ts";
-import { lazyKernelModule, MAX_PAGES, PAGE } from "./kernel/load_kernel.ts";
+import { lazyKernelModule, MAX_PAGES, PAGE } from "../util/load_kernel.ts";
 
 /** Zero bytes after the text: the kernel reads 128 bytes past its last step and 7 past a token. */
 const PADDING = 192;

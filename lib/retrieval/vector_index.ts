@@ -32,7 +32,7 @@
  */
 
 import { DOT_KERNEL_BASE64 } from "./kernel/dot_kernel_bytes.ts";
-import { lazyKernelModule, MAX_PAGES, PAGE } from "./kernel/load_kernel.ts";
+import { lazyKernelModule, MAX_PAGES, PAGE } from "../util/load_kernel.ts";
 import { type ScoredItem, TopK } from "./top_k.ts";
 
 /** How {@link VectorIndex.search} scores rows (both are exact; see the module docs). */

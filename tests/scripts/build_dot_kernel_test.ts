@@ -2,4 +2,4 @@ import { moduleText } from "../../scripts/build_dot_kernel.ts";
 import { DOT_KERNEL_BASE64 } from "../../lib/retrieval/kernel/dot_kernel_bytes.ts";
 import { testKernelFiles } from "../support/kernel_files.ts";
 
-testKernelFiles("dot", moduleText, DOT_KERNEL_BASE64);
+testKernelFiles("dot", "lib/retrieval/kernel", moduleText, DOT_KERNEL_BASE64);

@@ -5,7 +5,7 @@ import { parametersJsonSchema, type ToolDef } from "../../tools/define_tool.ts";
 import type { Corpus } from "../../lib/types.ts";
 import { re2HeapProbe, re2Stats } from "../../lib/regex/re2.ts";
 import { contextFor, corpusOf } from "../support/tool_context.ts";
-import { lineStore } from "../../lib/retrieval/line_store.ts";
+import { lineStore } from "../../lib/grep/line_store.ts";
 import { createRng } from "../../lib/util/prng.ts";
 import { withinCpuAsync } from "../support/cpu_time.ts";
 

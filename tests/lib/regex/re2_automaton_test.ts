@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { compileRegex, type Re2Regex } from "../../../lib/regex/re2.ts";
 import { lineAutomaton, MAX_NODES } from "../../../lib/regex/re2_automaton.ts";
-import { LineDfa } from "../../../lib/retrieval/line_dfa.ts";
+import { LineDfa } from "../../../lib/grep/line_dfa.ts";
 import { toRe2Syntax } from "../../../lib/regex/re2_syntax.ts";
 import { prng } from "../../../scripts/synthetic_corpus.ts";
 import { randomLine, randomPattern } from "./random_regex.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { byteSearchable, ByteWordFinder } from "../../../lib/retrieval/byte_word_finder.ts";
-import { MAX_WORD_BYTES } from "../../../lib/retrieval/grep_kernel.ts";
-import { buildLineStore, byteSegments } from "../../../lib/retrieval/line_store.ts";
+import { byteSearchable, ByteWordFinder } from "../../../lib/grep/byte_word_finder.ts";
+import { MAX_WORD_BYTES } from "../../../lib/grep/grep_kernel.ts";
+import { buildLineStore, byteSegments } from "../../../lib/grep/line_store.ts";
 import type { Document } from "../../../lib/types.ts";
 
 function segmentOf(text: string) {

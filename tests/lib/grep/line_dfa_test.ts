@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { buildLineStore, type LineStore } from "../../../lib/retrieval/line_store.ts";
-import { scanRegex } from "../../../lib/retrieval/line_scan.ts";
+import { buildLineStore, type LineStore } from "../../../lib/grep/line_store.ts";
+import { scanRegex } from "../../../lib/grep/line_scan.ts";
 import { compileRegex, type Re2Regex } from "../../../lib/regex/re2.ts";
 import { lineAutomaton } from "../../../lib/regex/re2_automaton.ts";
-import { LineDfa } from "../../../lib/retrieval/line_dfa.ts";
+import { LineDfa } from "../../../lib/grep/line_dfa.ts";
 import { toRe2Syntax } from "../../../lib/regex/re2_syntax.ts";
 import { requiredLiterals } from "../../../lib/regex/re2_prefilter.ts";
 import type { Document } from "../../../lib/types.ts";

@@ -14,7 +14,7 @@
  */
 
 import { GREP_KERNEL_BASE64 } from "./kernel/grep_kernel_bytes.ts";
-import { lazyKernelModule, MAX_PAGES, PAGE } from "./kernel/load_kernel.ts";
+import { lazyKernelModule, MAX_PAGES, PAGE } from "../util/load_kernel.ts";
 
 /** Longest word the kernel looks for, in bytes (it compares a candidate in two vectors). */
 export const MAX_WORD_BYTES = 32;

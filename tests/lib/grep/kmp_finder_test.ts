@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { KmpFinder } from "../../../lib/retrieval/kmp_finder.ts";
+import { KmpFinder } from "../../../lib/grep/kmp_finder.ts";
 import { createRng } from "../../../lib/util/prng.ts";
 
 Deno.test("KmpFinder finds what indexOf finds, from every position, on random repetitive texts", () => {

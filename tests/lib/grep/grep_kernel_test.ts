@@ -4,7 +4,7 @@ import {
   type KernelWord,
   MAX_WORD_BYTES,
   type PairByte,
-} from "../../../lib/retrieval/grep_kernel.ts";
+} from "../../../lib/grep/grep_kernel.ts";
 import { prng } from "../../../scripts/synthetic_corpus.ts";
 
 function kernelOf(data: Uint8Array): KernelBytes {

@@ -10,8 +10,8 @@ import {
   lineText,
   lowerForScan,
   SCAN_CHARS,
-} from "../../../lib/retrieval/line_store.ts";
-import { type LineHit, scanRegex, scanWords } from "../../../lib/retrieval/line_scan.ts";
+} from "../../../lib/grep/line_store.ts";
+import { type LineHit, scanRegex, scanWords } from "../../../lib/grep/line_scan.ts";
 import { compileRegex, type Re2Regex } from "../../../lib/regex/re2.ts";
 import { requiredLiterals } from "../../../lib/regex/re2_prefilter.ts";
 import { toRe2Syntax } from "../../../lib/regex/re2_syntax.ts";

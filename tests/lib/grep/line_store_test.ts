@@ -10,7 +10,7 @@ import {
   lineStore,
   lineText,
   SCAN_CHARS,
-} from "../../../lib/retrieval/line_store.ts";
+} from "../../../lib/grep/line_store.ts";
 import type { Document } from "../../../lib/types.ts";
 import { corpusOf } from "../../support/tool_context.ts";
 
