@@ -27,7 +27,7 @@
  * @module
  */
 
-import { LEGACY_ANALYSIS, tokenize } from "./tokenizer.ts";
+import { LEGACY_ANALYSIS, tokenize } from "../lexical/tokenizer.ts";
 import type { Embedder, Embeddings } from "./types.ts";
 
 /** Dimensions used when the config sets none. */

@@ -12,7 +12,7 @@
 import { DEFAULT_TOP_K, type RetrieverConfig } from "../config/retriever_schema.ts";
 import { addCost } from "../llm/model.ts";
 import { reciprocalRankFusion } from "./fusion.ts";
-import type { Passage } from "./passages.ts";
+import type { Passage } from "../lexical/passages.ts";
 import type { RetrievalOutcome, Retriever } from "./types.ts";
 import {
   buildVectorRetriever,

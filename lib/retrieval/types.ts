@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Passage } from "./passages.ts";
+import type { Passage } from "../lexical/passages.ts";
 
 /** Whether a text is a query or a passage (prefixes and caching differ). */
 export type EmbedKind = "query" | "passage";

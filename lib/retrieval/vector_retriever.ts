@@ -21,7 +21,7 @@ import { RagbenchError } from "../errors.ts";
 import { addCost, ModelCallError } from "../llm/model.ts";
 import { EmbeddingError } from "./embedding_error.ts";
 import { EMBEDDING_REPLAY_MISS_PREFIX } from "./replay_embedder.ts";
-import type { Passage } from "./passages.ts";
+import type { Passage } from "../lexical/passages.ts";
 import type { Embedder, RetrievalOutcome, Retriever } from "./types.ts";
 import { VectorIndex } from "./vector_index.ts";
 

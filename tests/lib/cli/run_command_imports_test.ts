@@ -35,7 +35,7 @@ Deno.test("the run command's start-up graph leaves out what only some runs use",
 
 Deno.test("the run command's start-up graph starts none of Deno's Node emulation but node:sqlite", async () => {
   const graph = [...await staticGraph("lib/cli/run_command.ts")];
-  assert.ok(graph.some((s) => s.endsWith("lib/retrieval/tokenizer.ts")), "graph was walked");
+  assert.ok(graph.some((s) => s.endsWith("lib/lexical/tokenizer.ts")), "graph was walked");
   // node:path and node:url load the emulation's base (6-10 ms), node:crypto, node:module and
   // node:process most of it (10-20 ms); any CommonJS package loads its module loader. node:sqlite
   // stands alone (~1.5 ms). The packages below are all ES modules.

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Passage } from "../../../lib/retrieval/passages.ts";
+import type { Passage } from "../../../lib/lexical/passages.ts";
 import type { Retriever } from "../../../lib/retrieval/types.ts";
 import { TraceRecorder } from "../../../lib/run/trace_recorder.ts";
 import type { RetrievalStep } from "../../../lib/types.ts";

@@ -6,8 +6,8 @@ import {
   passagesOf,
   splitDocument,
   unitsOf,
-} from "../../../lib/retrieval/passages.ts";
-import { CutKernel } from "../../../lib/retrieval/cut_kernel.ts";
+} from "../../../lib/lexical/passages.ts";
+import { CutKernel } from "../../../lib/lexical/cut_kernel.ts";
 import { createRng } from "../../../lib/util/prng.ts";
 import type { Document } from "../../../lib/types.ts";
 

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { stem as npmStem } from "porter2";
 import { stem as vendoredStem } from "../../../lib/vendor/porter2/stem.js";
-import { snowballStem } from "../../../lib/retrieval/tokenizer.ts";
+import { snowballStem } from "../../../lib/lexical/tokenizer.ts";
 import { CRANFIELD } from "../../support/shared_data.ts";
 
 /** Every distinct lower-case word of the Cranfield collection's titles and texts. */

@@ -6,14 +6,14 @@ import {
   Bm25Index,
   type QueryRepeats,
   type SearchHit,
-} from "../../../lib/retrieval/bm25.ts";
-import type { Passage } from "../../../lib/retrieval/passages.ts";
+} from "../../../lib/lexical/bm25.ts";
+import type { Passage } from "../../../lib/lexical/passages.ts";
 import {
   type Analysis,
   DEFAULT_ANALYSIS,
   LEGACY_ANALYSIS,
   tokenize,
-} from "../../../lib/retrieval/tokenizer.ts";
+} from "../../../lib/lexical/tokenizer.ts";
 
 /** A one-passage document whose title only repeats its id (so the title is not indexed). */
 function passage(docId: string, text: string, title = docId): Passage {

@@ -10,7 +10,7 @@ import {
   STOPWORDS,
   termOfSurface,
   tokenize,
-} from "../../../lib/retrieval/tokenizer.ts";
+} from "../../../lib/lexical/tokenizer.ts";
 import { analysisOf, TOKENIZER_CASES as cases } from "../../support/tokenizer_cases.ts";
 
 for (const c of cases) {

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { TermInterner } from "../../../lib/retrieval/term_interner.ts";
+import { TermInterner } from "../../../lib/lexical/term_interner.ts";
 import {
   type Analysis,
   DEFAULT_ANALYSIS,
   LEGACY_ANALYSIS,
   tokenize,
-} from "../../../lib/retrieval/tokenizer.ts";
+} from "../../../lib/lexical/tokenizer.ts";
 import {
   analysisOf,
   PLURAL_ANALYSIS,

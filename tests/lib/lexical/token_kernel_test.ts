@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { TermInterner } from "../../../lib/retrieval/term_interner.ts";
-import { TokenKernel } from "../../../lib/retrieval/token_kernel.ts";
+import { TermInterner } from "../../../lib/lexical/term_interner.ts";
+import { TokenKernel } from "../../../lib/lexical/token_kernel.ts";
 import {
   type Analysis,
   DEFAULT_ANALYSIS,
   LEGACY_ANALYSIS,
   tokenize,
-} from "../../../lib/retrieval/tokenizer.ts";
+} from "../../../lib/lexical/tokenizer.ts";
 import { createRng } from "../../../lib/util/prng.ts";
 
 /** Pieces random texts are made of: every character class of the rule, and its contexts. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { chunkCorpus, DEFAULT_CHUNK } from "../../../lib/retrieval/chunking.ts";
-import { passagesOf } from "../../../lib/retrieval/passages.ts";
+import { chunkCorpus, DEFAULT_CHUNK } from "../../../lib/lexical/chunking.ts";
+import { passagesOf } from "../../../lib/lexical/passages.ts";
 import type { Document } from "../../../lib/types.ts";
 
 function doc(id: string, text: string): Document {
