@@ -1,6 +1,6 @@
 /**
  * What the WebAssembly kernel generators share: each writes its kernel's
- * text (`.wat`, under lib/retrieval/kernel/), assembles it with WABT's
+ * text (`.wat`, under the `kernel/` folder beside the code that uses it), assembles it with WABT's
  * `wat2wasm` compiled to WebAssembly (the npm package `wabt`, pinned in
  * deno.json: no program to install) and writes the module beside it as a
  * base64 TypeScript constant, so the kernel loads with no permission and

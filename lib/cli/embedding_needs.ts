@@ -15,7 +15,7 @@
 import type { Config, RetrieverChoice } from "../config/load.ts";
 import type { EmbeddingConfig } from "../config/retriever_schema.ts";
 import { type EnvReader, resolveCacheDir } from "../cache/cache_dir.ts";
-import { usesEndpoint } from "../retrieval/embedders.ts";
+import { usesEndpoint } from "../dense/embedders.ts";
 import { SYSTEMS } from "../../systems/registry.ts";
 import { search } from "../../tools/search.ts";
 import { defaultRetrieverChoice } from "./plan.ts";

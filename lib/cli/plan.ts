@@ -24,7 +24,7 @@ import { EMPTY_SCRIPT } from "../llm/mock_script.ts";
 import type { PlannedSystem } from "../run/runner.ts";
 import type { SummarySystem } from "../report/outputs.ts";
 import type { Corpus } from "../types.ts";
-import type { EmbedderPool } from "../retrieval/embedders.ts";
+import type { EmbedderPool } from "../dense/embedders.ts";
 import { callsModel, SYSTEMS } from "../../systems/registry.ts";
 import { modelCallsOf, retrievalDepthOf } from "../../systems/system.ts";
 import { parametersJsonSchema } from "../../tools/define_tool.ts";
@@ -76,7 +76,7 @@ export interface PlanOptions {
   retrieverBuilders?: ReadonlyMap<string, RetrieverBuilder>;
   /** Aborted to stop building indexes (Ctrl-C during start-up). */
   signal?: AbortSignal;
-  /** The run's embedders, for vector and hybrid retrievers (lib/retrieval/embedders.ts). */
+  /** The run's embedders, for vector and hybrid retrievers (lib/dense/embedders.ts). */
   embedders?: EmbedderPool;
   /** Record and replay the results of tools with side effects (`--cache-tools`). */
   toolCache?: ToolCacheSetup | null;

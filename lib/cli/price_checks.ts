@@ -16,7 +16,7 @@ import type { ModelConfig } from "../config/schema.ts";
 import type { EmbeddingConfig } from "../config/retriever_schema.ts";
 import { RagbenchError } from "../errors.ts";
 import { resolvePrices, type ResolvePricesOptions, type RunPrices } from "../llm/pricing.ts";
-import { usesEndpoint } from "../retrieval/embedders.ts";
+import { usesEndpoint } from "../dense/embedders.ts";
 import type { ManifestPrices } from "../run/manifest.ts";
 import { systemRetrievers } from "./embedding_needs.ts";
 import { SYSTEMS } from "../../systems/registry.ts";

@@ -38,7 +38,7 @@ import { configEmbeddings } from "./embedding_needs.ts";
 import { missingNeeds, type Need, permissionFlags, runNeeds } from "./permissions.ts";
 import { loadConfig } from "../config/load.ts";
 import { resolveCacheDir } from "../cache/cache_dir.ts";
-import { createEmbedderPool } from "../retrieval/embedders.ts";
+import { createEmbedderPool } from "../dense/embedders.ts";
 import { estimateLines, estimateRun } from "../run/estimate.ts";
 import { checkEstimate, estimateSystems } from "./preflight.ts";
 import {

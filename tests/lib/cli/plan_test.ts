@@ -3,7 +3,7 @@ import { offersBuiltins, planSystems } from "../../../lib/cli/plan.ts";
 import { startWorker } from "../../../tools/sandbox/early_worker.ts";
 import { REGISTRIES } from "../../../lib/cli/setup.ts";
 import { parseConfig, type Registries } from "../../../lib/config/load.ts";
-import { createEmbedderPool } from "../../../lib/retrieval/embedders.ts";
+import { createEmbedderPool } from "../../../lib/dense/embedders.ts";
 import { buildBm25Retriever, RETRIEVER_BUILDERS } from "../../../lib/retrieval/registry.ts";
 import { search } from "../../../tools/search.ts";
 import { startFakeEmbeddingsServer } from "../../support/fake_embeddings_server.ts";

@@ -3,7 +3,7 @@ import { staticGraph } from "../../support/static_graph.ts";
 
 Deno.test("the run command loads neither the OpenAI SDK nor the MCP SDK until an endpoint is used", async () => {
   const graph = await staticGraph("lib/cli/run_command.ts");
-  assert.ok([...graph].some((s) => s.endsWith("lib/retrieval/embedders.ts")), "graph was walked");
+  assert.ok([...graph].some((s) => s.endsWith("lib/dense/embedders.ts")), "graph was walked");
   const heavy = [...graph].filter((s) =>
     s.startsWith("npm:") && (s.includes("openai@") || s.includes("@modelcontextprotocol"))
   );

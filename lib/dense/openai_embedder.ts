@@ -35,7 +35,7 @@ import {
   type EmbeddingFailureContext,
   malformedReply,
 } from "./embedding_errors.ts";
-import type { Embedder, Embeddings, EmbedKind } from "./types.ts";
+import type { Embedder, Embeddings, EmbedKind } from "./embedder.ts";
 
 export { openAIEmbedderId };
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createHashingEmbedder } from "../../../lib/retrieval/hashing_embedder.ts";
+import { createHashingEmbedder } from "../../../lib/dense/hashing_embedder.ts";
 
 const signal = new AbortController().signal;
 

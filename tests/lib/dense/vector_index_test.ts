@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { VectorIndex } from "../../../lib/retrieval/vector_index.ts";
+import { VectorIndex } from "../../../lib/dense/vector_index.ts";
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { TopK } from "../../../lib/retrieval/top_k.ts";
+import { TopK } from "../../../lib/dense/top_k.ts";
 
 function bruteForce(scores: number[], k: number): number[] {
   return scores.map((score, index) => ({ score, index }))

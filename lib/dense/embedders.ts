@@ -21,7 +21,7 @@ import { createHashingEmbedder, HASHING_DEFAULT_DIMENSIONS } from "./hashing_emb
 import { openAIEmbedderId } from "./openai_embedder_id.ts";
 import type { OpenAIEmbedderOptions } from "./openai_embedder.ts";
 import { createReplayEmbedder } from "./replay_embedder.ts";
-import type { Embedder } from "./types.ts";
+import type { Embedder } from "./embedder.ts";
 
 /**
  * The embedding config a run really uses: in `--mock`, an `openai` one

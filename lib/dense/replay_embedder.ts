@@ -14,7 +14,7 @@
 
 import type { EmbeddingCache } from "./embedding_cache.ts";
 import { EmbeddingError } from "./embedding_error.ts";
-import type { Embedder, Embeddings, EmbedKind } from "./types.ts";
+import type { Embedder, Embeddings, EmbedKind } from "./embedder.ts";
 
 /** Start of the message of a text that `--cache replay` found no stored vector for. */
 export const EMBEDDING_REPLAY_MISS_PREFIX = "--cache replay: no recorded embedding";

@@ -28,7 +28,7 @@
  */
 
 import { LEGACY_ANALYSIS, tokenize } from "../lexical/tokenizer.ts";
-import type { Embedder, Embeddings } from "./types.ts";
+import type { Embedder, Embeddings } from "./embedder.ts";
 
 /** Dimensions used when the config sets none. */
 export const HASHING_DEFAULT_DIMENSIONS = 384;

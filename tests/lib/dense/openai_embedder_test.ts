@@ -3,15 +3,15 @@ import {
   createOpenAIEmbedder,
   type OpenAIEmbedderOptions,
   RETRY_BASE_MS,
-} from "../../../lib/retrieval/openai_embedder.ts";
-import { EmbeddingError, retryAfter } from "../../../lib/retrieval/embedding_errors.ts";
+} from "../../../lib/dense/openai_embedder.ts";
+import { EmbeddingError, retryAfter } from "../../../lib/dense/embedding_errors.ts";
 import { ModelCallError } from "../../../lib/llm/model.ts";
 import {
   defaultEmbeddingReply,
   startFakeEmbeddingsServer,
 } from "../../support/fake_embeddings_server.ts";
 import { startBlackHoleServer, unusedPort } from "../../support/fake_openai_server.ts";
-import { EmbeddingCache } from "../../../lib/retrieval/embedding_cache.ts";
+import { EmbeddingCache } from "../../../lib/dense/embedding_cache.ts";
 import { tempTree } from "../../support/temp.ts";
 
 const signal = new AbortController().signal;

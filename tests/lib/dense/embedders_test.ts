@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { embeddingSchema } from "../../../lib/config/retriever_schema.ts";
-import { createEmbedderPool, effectiveEmbedding } from "../../../lib/retrieval/embedders.ts";
+import { createEmbedderPool, effectiveEmbedding } from "../../../lib/dense/embedders.ts";
 import { startFakeEmbeddingsServer } from "../../support/fake_embeddings_server.ts";
 import { tempTree } from "../../support/temp.ts";
 

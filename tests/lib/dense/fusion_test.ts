@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { reciprocalRankFusion } from "../../../lib/retrieval/fusion.ts";
+import { reciprocalRankFusion } from "../../../lib/dense/fusion.ts";
 
 Deno.test("RRF matches a worked example computed by hand (k = 60)", () => {
   // BM25 ranks passages 3, 1, 2; the vector retriever ranks 1, 4, 3.

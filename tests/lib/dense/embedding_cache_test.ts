@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { EmbeddingCache } from "../../../lib/retrieval/embedding_cache.ts";
-import { createOpenAIEmbedder } from "../../../lib/retrieval/openai_embedder.ts";
+import { EmbeddingCache } from "../../../lib/dense/embedding_cache.ts";
+import { createOpenAIEmbedder } from "../../../lib/dense/openai_embedder.ts";
 import { startFakeEmbeddingsServer } from "../../support/fake_embeddings_server.ts";
 import { tempTree } from "../../support/temp.ts";
 
@@ -95,7 +95,7 @@ Deno.test("two processes writing the same cache at once both keep all their rows
   await using tmp = await tempTree();
   const path = join(tmp.dir, "embeddings-v1.sqlite");
   const script = join(tmp.dir, "writer.ts");
-  const module = new URL("../../../lib/retrieval/embedding_cache.ts", import.meta.url).href;
+  const module = new URL("../../../lib/dense/embedding_cache.ts", import.meta.url).href;
   await Deno.writeTextFile(
     script,
     `import { EmbeddingCache } from "${module}";
