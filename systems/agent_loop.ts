@@ -50,7 +50,7 @@ export function toolCallCapReached(rec: TraceRecorder, limits: AgentLimits): boo
  */
 export function costCapReached(rec: TraceRecorder, limits: AgentLimits): boolean {
   // An unknown cost cannot reach the cap; a live run with a cap and an unknown price is refused
-  // before it starts (lib/cli/price_checks.ts).
+  // before it starts (lib/plan/price_checks.ts).
   const spent = addCost(rec.costUsd, rec.recordedCostUsd);
   return limits.max_cost_usd !== null && spent !== null && spent >= limits.max_cost_usd;
 }

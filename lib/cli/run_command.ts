@@ -30,12 +30,13 @@ import type { QuestionResult } from "../types.ts";
 import { describeFsError, writeFileAtomic } from "../util/fs.ts";
 import { type CommandSpec, intOption, type ParsedArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
-import { offersBuiltins, type Plan, planSystems } from "./plan.ts";
+import { offersBuiltins, type Plan, planSystems } from "../plan/plan.ts";
 import { startWorker } from "../../tools/sandbox/early_worker.ts";
 import { createProgress, type ProgressMode } from "./progress.ts";
-import { loadData, REGISTRIES } from "./setup.ts";
-import { configEmbeddings } from "./embedding_needs.ts";
-import { missingNeeds, type Need, permissionFlags, runNeeds } from "./permissions.ts";
+import { loadData, REGISTRIES } from "../plan/setup.ts";
+import { configEmbeddings } from "../plan/embedding_needs.ts";
+import { missingNeeds, permissionFlags, runNeeds } from "../plan/permissions.ts";
+import type { Need } from "../plan/need.ts";
 import { loadConfig } from "../config/load.ts";
 import { resolveCacheDir } from "../cache/cache_dir.ts";
 import { createEmbedderPool } from "../dense/embedders.ts";
@@ -47,7 +48,7 @@ import {
   priceRun,
   priceWarnings,
   unpricedOf,
-} from "./price_checks.ts";
+} from "../plan/price_checks.ts";
 import { VERSION } from "./version.ts";
 import { CACHE_OPTIONS, cacheUseFromArgs } from "./cache_options.ts";
 import { openRunCache, replayMisses } from "./run_cache.ts";

@@ -187,7 +187,7 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
       const trace = await runJob(job, options);
       queue.finished(job);
       // An unknown cost counts 0 here: a live run with this cap and an unknown price is refused
-      // before it starts (lib/cli/price_checks.ts), and a --mock run passes no cap.
+      // before it starts (lib/plan/price_checks.ts), and a --mock run passes no cap.
       spent += trace.cost_usd ?? 0;
       if (interruptedSince(mark, options.signal.aborted)) {
         interrupted++;

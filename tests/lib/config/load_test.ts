@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { REGISTRIES } from "../../../lib/cli/setup.ts";
+import { REGISTRIES } from "../../../lib/plan/setup.ts";
 import { type Config, parseConfig } from "../../../lib/config/load.ts";
 import { ConfigError } from "../../../lib/errors.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { embeddingSchema } from "../../lib/config/retriever_schema.ts";
-import { embeddingNeeds } from "../../lib/cli/embedding_needs.ts";
-import { permissionFlags } from "../../lib/cli/permissions.ts";
+import { embeddingSchema } from "../../../lib/config/retriever_schema.ts";
+import { embeddingNeeds } from "../../../lib/plan/embedding_needs.ts";
+import { permissionFlags } from "../../../lib/plan/permissions.ts";
 
 const env = (name: string) => ({ HOME: "/home/u" } as Record<string, string>)[name];
 

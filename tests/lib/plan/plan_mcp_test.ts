@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type PlanOptions, planSystems } from "../../lib/cli/plan.ts";
-import type { Config } from "../../lib/config/load.ts";
-import { createMockModel } from "../../lib/llm/mock_model.ts";
-import { EMPTY_SCRIPT } from "../../lib/llm/mock_script.ts";
-import { REGISTRIES } from "../../lib/cli/setup.ts";
-import { parseConfig } from "../../lib/config/load.ts";
-import { ROOT } from "../support/cli.ts";
-import { unusedPort } from "../support/fake_openai_server.ts";
-import { denoChildEnv, everythingCommand, startHttpServer, waitGone } from "../support/mcp.ts";
+import { type PlanOptions, planSystems } from "../../../lib/plan/plan.ts";
+import type { Config } from "../../../lib/config/load.ts";
+import { createMockModel } from "../../../lib/llm/mock_model.ts";
+import { EMPTY_SCRIPT } from "../../../lib/llm/mock_script.ts";
+import { REGISTRIES } from "../../../lib/plan/setup.ts";
+import { parseConfig } from "../../../lib/config/load.ts";
+import { ROOT } from "../../support/cli.ts";
+import { unusedPort } from "../../support/fake_openai_server.ts";
+import { denoChildEnv, everythingCommand, startHttpServer, waitGone } from "../../support/mcp.ts";
 
 const CORPUS = { documents: [], tables: [] };
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { offersBuiltins, planSystems } from "../../../lib/cli/plan.ts";
+import { offersBuiltins, planSystems } from "../../../lib/plan/plan.ts";
 import { startWorker } from "../../../tools/sandbox/early_worker.ts";
-import { REGISTRIES } from "../../../lib/cli/setup.ts";
+import { REGISTRIES } from "../../../lib/plan/setup.ts";
 import { parseConfig, type Registries } from "../../../lib/config/load.ts";
 import { createEmbedderPool } from "../../../lib/dense/embedders.ts";
 import { buildBm25Retriever, RETRIEVER_BUILDERS } from "../../../lib/retrieval/registry.ts";

@@ -19,17 +19,10 @@ import type { EmbeddingConfig } from "../config/retriever_schema.ts";
 import { embeddingNeeds } from "./embedding_needs.ts";
 import { callsModel } from "../../systems/registry.ts";
 import { type CacheUse, hasSideEffectTools, responseCacheNeeds } from "./cache_needs.ts";
+import { modelHost, type Need } from "./need.ts";
 
 /** The system type whose programs run in `deno run` subprocesses (`systems/code_agent.ts`). */
 const CODE_AGENT_TYPE = "code_agent";
-
-/** One permission a run needs, and why. */
-export interface Need {
-  name: "read" | "write" | "env" | "net" | "run";
-  /** Path, variable, host:port or executable. */
-  value: string;
-  why: string;
-}
 
 /** Flags every ragbench process needs beside permissions. */
 export const UNSTABLE_FLAGS = ["--unstable-worker-options", "--unstable-raw-imports"] as const;
@@ -204,13 +197,6 @@ function descriptor(need: Need): Deno.PermissionDescriptor {
     case "run":
       return need.value ? { name: "run", command: need.value } : { name: "run" };
   }
-}
-
-/** `host:port` of the model API. */
-export function modelHost(baseUrl: string | null): string {
-  const url = new URL(baseUrl ?? "https://api.openai.com/v1");
-  const port = url.port || (url.protocol === "https:" ? "443" : "80");
-  return `${url.hostname}:${port}`;
 }
 
 function displayPath(path: string, cwd: string): string {

@@ -19,12 +19,12 @@ import { usesEndpoint } from "../dense/embedders.ts";
 import { SYSTEMS } from "../../systems/registry.ts";
 import { search } from "../../tools/search.ts";
 import { defaultRetrieverChoice } from "./plan.ts";
-import { modelHost, type Need } from "./permissions.ts";
+import { modelHost, type Need } from "./need.ts";
 
 /**
  * The `embedding:` of every vector and hybrid retriever the systems of
  * `config` use: a system's own retriever, or the config's default one for a
- * system that offers `search` without naming a retriever (as lib/cli/plan.ts
+ * system that offers `search` without naming a retriever (as lib/plan/plan.ts
  * picks them).
  */
 export function configEmbeddings(
