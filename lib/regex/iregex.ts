@@ -12,12 +12,7 @@
  * @module
  */
 
-import {
-  compileRegex,
-  compileRegexSync,
-  type Re2Compiled,
-  Re2MemoryError,
-} from "./re2.ts";
+import { compileRegex, compileRegexSync, type Re2Compiled, Re2MemoryError } from "./re2.ts";
 
 /** Longest `iregex` pattern accepted, in characters. */
 export const IREGEX_MAX_CHARS = 1000;
