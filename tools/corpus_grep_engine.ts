@@ -12,7 +12,7 @@ import {
   type CorpusGrepArgs,
   type CorpusGrepOptions,
   REGEX_TIME_BUDGET_MS,
-} from "./corpus_grep.ts";
+} from "./corpus_grep_args.ts";
 import type { Corpus } from "../lib/types.ts";
 import type { Document } from "../lib/types.ts";
 import { closestMatch } from "../lib/util/did_you_mean.ts";

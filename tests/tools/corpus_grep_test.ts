@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { corpusGrep, REGEX_TIME_BUDGET_MS } from "../../tools/corpus_grep.ts";
+import { corpusGrep } from "../../tools/corpus_grep.ts";
+import { REGEX_TIME_BUDGET_MS } from "../../tools/corpus_grep_args.ts";
 import { invokeTool, type RawToolResult } from "../../tools/invoke.ts";
 import { parametersJsonSchema, type ToolDef } from "../../tools/define_tool.ts";
 import type { Corpus } from "../../lib/types.ts";
