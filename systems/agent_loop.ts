@@ -13,7 +13,7 @@
  */
 
 import { addCost, type ChatMessage } from "../lib/llm/model.ts";
-import type { TraceRecorder } from "../lib/run/trace_recorder.ts";
+import type { TraceRecorder } from "../lib/trace/trace_recorder.ts";
 import { toolMessageText } from "../tools/toolbox.ts";
 import type { SystemContext, SystemOutcome } from "./system.ts";
 

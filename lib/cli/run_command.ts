@@ -49,7 +49,7 @@ import {
   priceWarnings,
   unpricedOf,
 } from "../plan/price_checks.ts";
-import { VERSION } from "./version.ts";
+import { VERSION } from "../version.ts";
 import { CACHE_OPTIONS, cacheUseFromArgs } from "./cache_options.ts";
 import { openRunCache, replayMisses } from "./run_cache.ts";
 import { checkResume, currentManifest, writeManifest } from "./run_manifest.ts";

@@ -6,7 +6,7 @@ import { parseMockScript } from "../../lib/llm/mock_script.ts";
 import type { ChatRequest } from "../../lib/llm/model.ts";
 import { RunRetrievers } from "../../lib/retrieval/registry.ts";
 import type { Retriever } from "../../lib/retrieval/types.ts";
-import { RetrievalFailedError, TraceRecorder } from "../../lib/run/trace_recorder.ts";
+import { RetrievalFailedError, TraceRecorder } from "../../lib/trace/trace_recorder.ts";
 import type { ModelStep, RetrievalStep } from "../../lib/types.ts";
 import { rag } from "../../systems/rag.ts";
 import { retrievalOnly } from "../../systems/retrieval_only.ts";

@@ -22,7 +22,7 @@ import type { McpCallResult } from "./result.ts";
 import { fillTemplates, readEnv, Secrets } from "./secrets.ts";
 import type { OutputCheck } from "./output_schema.ts";
 import type { DenoStdioTransport } from "./stdio_transport.ts";
-import { VERSION } from "../../lib/cli/version.ts";
+import { VERSION } from "../../lib/version.ts";
 
 /** A tool as the server describes it (description and input schema with secrets masked). */
 export interface McpToolInfo {

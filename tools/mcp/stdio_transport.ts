@@ -34,7 +34,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { defaultEnvironment } from "./default_env.ts";
 import { ownSession, signalTree } from "../../lib/util/process_group.ts";
-import { noteChildExit } from "../../lib/run/child_exits.ts";
+import { noteChildExit } from "../../lib/util/child_exits.ts";
 
 /** The longest JSON-RPC line accepted from a server (characters). */
 export const MAX_LINE_CHARS = 32 * 1024 * 1024;

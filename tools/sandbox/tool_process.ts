@@ -24,7 +24,7 @@ import { lineSplitter } from "./line_splitter.ts";
 import type { HostMessage, SandboxMessage } from "./protocol.ts";
 import { restoreProtoKeys, shieldProtoKeys } from "../../lib/util/proto_keys.ts";
 import { ownSession } from "../../lib/util/process_group.ts";
-import { noteChildExit } from "../../lib/run/child_exits.ts";
+import { noteChildExit } from "../../lib/util/child_exits.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url);
 const DENO_CONFIG = new URL("../../deno.json", import.meta.url);
@@ -57,7 +57,7 @@ globalThis.addEventListener("unload", () => {
 /**
  * Registers a sandbox process (a custom tool's, or the code agent's) so that
  * it is killed if ragbench exits without closing it; it is forgotten when it
- * exits, and its exit is recorded for the runner (`lib/run/child_exits.ts`):
+ * exits, and its exit is recorded for the runner (`lib/util/child_exits.ts`):
  * `stoppedByUs` says whether ragbench stopped it. Returns a promise that
  * settles when it has exited.
  */

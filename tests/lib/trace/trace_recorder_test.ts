@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Passage } from "../../../lib/lexical/passages.ts";
 import type { Retriever } from "../../../lib/retrieval/types.ts";
-import { TraceRecorder } from "../../../lib/run/trace_recorder.ts";
+import { TraceRecorder } from "../../../lib/trace/trace_recorder.ts";
 import type { RetrievalStep } from "../../../lib/types.ts";
 import { modelOf } from "../../support/fixtures.ts";
 
