@@ -291,6 +291,12 @@ export interface TrajectoryScores {
   required_tools_used: boolean | null;
 }
 
+/** A document of a ranking with the score it was ranked by. */
+export interface RankedDoc {
+  doc_id: string;
+  score: number;
+}
+
 /**
  * Why a question failed, in precedence order (the rules that pick one are
  * `lib/score/failure_label.ts`; the list is here because the result line
