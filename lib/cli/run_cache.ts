@@ -8,7 +8,7 @@
 
 import { resolveCacheDir } from "../cache/cache_dir.ts";
 import { openResponseCache, type ResponseCache } from "../cache/response_cache.ts";
-import type { Config } from "../config/load.ts";
+import type { Config } from "../config/types.ts";
 import { type CacheStats, emptyCacheStats, type ModelCacheSetup } from "../llm/cached_model.ts";
 import type { CacheUse } from "../plan/cache_needs.ts";
 import { hasSideEffectTools, usesResponseCache } from "../plan/cache_needs.ts";

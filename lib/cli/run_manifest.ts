@@ -10,7 +10,7 @@
 import { corpusSourcePath } from "../data/corpus.ts";
 import { questionSourcePath } from "../data/questions.ts";
 import { join } from "../util/paths.ts";
-import type { Config, RetrieverChoice } from "../config/load.ts";
+import type { Config, RetrieverChoice } from "../config/types.ts";
 import { RagbenchError, UsageError } from "../errors.ts";
 import type { Pricing } from "../llm/model.ts";
 import type { ManifestPrices } from "../run/manifest.ts";

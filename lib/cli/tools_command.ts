@@ -8,7 +8,7 @@
  */
 
 import { z } from "zod";
-import type { Config, ToolRef } from "../config/load.ts";
+import type { Config, ToolRef } from "../config/types.ts";
 import { loadCorpora } from "../data/corpus.ts";
 import { UsageError } from "../errors.ts";
 import type { Corpus } from "../types.ts";

@@ -11,7 +11,7 @@ import type { CommandSpec, ParsedArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
 import { loadRun } from "../plan/setup.ts";
 import type { RunPrices } from "../llm/pricing.ts";
-import type { Config } from "../config/load.ts";
+import type { Config } from "../config/types.ts";
 import {
   checkCostCaps,
   manifestPrices,

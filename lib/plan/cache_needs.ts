@@ -11,7 +11,7 @@
 import { CACHE_DIR_VARIABLES, type EnvReader, resolveCacheDir } from "../cache/cache_dir.ts";
 import { RagbenchError } from "../errors.ts";
 import type { CacheMode } from "../cache/cache_mode.ts";
-import type { Config } from "../config/load.ts";
+import type { Config } from "../config/types.ts";
 import type { Need } from "./need.ts";
 
 /** How a run uses the response cache (`--cache`, `--cache-tools`, `--cache-dir`). */

@@ -9,7 +9,7 @@
  * @module
  */
 
-import type { Config } from "../config/load.ts";
+import type { Config } from "../config/types.ts";
 import { retrievalDepthOf, type SystemDef } from "../../systems/system.ts";
 
 /** One warning per distinct depth below a cut-off, naming the systems it concerns. */

@@ -12,7 +12,7 @@
  * @module
  */
 
-import type { Config, RetrieverChoice } from "../config/load.ts";
+import type { Config, RetrieverChoice } from "../config/types.ts";
 import type { EmbeddingConfig } from "../config/retriever_schema.ts";
 import { type EnvReader, resolveCacheDir } from "../cache/cache_dir.ts";
 import { usesEndpoint } from "../dense/embedders.ts";

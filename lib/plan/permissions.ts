@@ -11,7 +11,7 @@
  */
 
 import { fileURLToPath, isAbsolute, relativePath, resolvePath } from "../util/paths.ts";
-import type { Config } from "../config/load.ts";
+import type { Config } from "../config/types.ts";
 import { corpusSourcePath } from "../data/corpus.ts";
 import { questionSourcePath } from "../data/questions.ts";
 import { mcpNeeds } from "../../tools/mcp/needs.ts";

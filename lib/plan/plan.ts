@@ -14,7 +14,7 @@ import {
   DEFAULT_RETRIEVER,
   type RetrieverChoice,
   type ToolRef,
-} from "../config/load.ts";
+} from "../config/types.ts";
 import { retrieverSchema } from "../config/retriever_schema.ts";
 import { type RetrieverBuilder, RunRetrievers } from "../retrieval/registry.ts";
 import type { Retriever } from "../retrieval/types.ts";

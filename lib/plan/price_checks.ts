@@ -11,7 +11,7 @@
  * @module
  */
 
-import type { Config } from "../config/load.ts";
+import type { Config } from "../config/types.ts";
 import type { ModelConfig } from "../config/schema.ts";
 import type { EmbeddingConfig } from "../config/retriever_schema.ts";
 import { RagbenchError } from "../errors.ts";

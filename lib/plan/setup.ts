@@ -6,7 +6,8 @@
  * @module
  */
 
-import { type Config, loadConfig, type Registries } from "../config/load.ts";
+import { loadConfig } from "../config/load.ts";
+import type { Config, Registries } from "../config/types.ts";
 import { offeredNames } from "../config/mcp_ref.ts";
 import { loadCorpora, type SkippedFile } from "../data/corpus.ts";
 import type { Question } from "../data/question_schema.ts";

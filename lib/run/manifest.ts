@@ -20,7 +20,7 @@
  */
 
 import { z } from "zod";
-import type { Config } from "../config/load.ts";
+import type { Config } from "../config/types.ts";
 import { RagbenchError } from "../errors.ts";
 import type { Pricing, ToolSpec } from "../llm/model.ts";
 import { METRIC_DEFINITIONS, SCORER_VERSION } from "../score/definitions.ts";

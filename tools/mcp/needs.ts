@@ -14,7 +14,7 @@
  * @module
  */
 
-import type { Config } from "../../lib/config/load.ts";
+import type { Config } from "../../lib/config/types.ts";
 import { type McpToolRef, serverLabel, templateVariables } from "../../lib/config/mcp_ref.ts";
 import { DEFAULT_ENV_VARS } from "./default_env.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type PlanOptions, planSystems } from "../../../lib/plan/plan.ts";
-import type { Config } from "../../../lib/config/load.ts";
+import type { Config } from "../../../lib/config/types.ts";
 import { createMockModel } from "../../../lib/llm/mock_model.ts";
 import { EMPTY_SCRIPT } from "../../../lib/llm/mock_script.ts";
 import { REGISTRIES } from "../../../lib/plan/setup.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Config } from "../../../lib/config/load.ts";
+import type { Config } from "../../../lib/config/types.ts";
 import { RagbenchError } from "../../../lib/errors.ts";
 import {
   buildManifest,
