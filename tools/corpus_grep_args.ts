@@ -12,7 +12,7 @@ import { SCAN_CHARS } from "../lib/grep/line_store.ts";
 
 /**
  * Time a regex search may spend matching before it stops and reports the lines it did not
- * search (see `deadline` in line_scan.ts): the engine is linear, but slow on large counted
+ * search (see `deadline` in lib/grep/regex_scan.ts): the engine is linear, but slow on large counted
  * repetitions over long lines that match, and the worker cannot be stopped mid-scan.
  */
 export const REGEX_TIME_BUDGET_MS = 5000;

@@ -29,7 +29,8 @@ import {
   lowerForScan,
   SCAN_CHARS,
 } from "../lib/grep/line_store.ts";
-import { type LineHit, scanRegex, type ScanResult, scanWords } from "../lib/grep/line_scan.ts";
+import { type LineHit, type ScanResult, scanWords } from "../lib/grep/line_scan.ts";
+import { scanRegex } from "../lib/grep/regex_scan.ts";
 import { compileRegex, Re2MemoryError } from "../lib/regex/re2.ts";
 import { requiredLiterals } from "../lib/regex/re2_prefilter.ts";
 import { lineAutomaton } from "../lib/regex/re2_automaton.ts";

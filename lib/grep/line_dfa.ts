@@ -227,7 +227,7 @@ export abstract class RememberingLineFilter implements LineFilter {
 }
 
 /**
- * The candidate lines of one segment for `scanRegex` (line_scan.ts): lines
+ * The candidate lines of one segment for `scanRegex` (regex_scan.ts): lines
  * the DFA accepts, among the lines `inner` (the literal prefilter) lets
  * through when given.
  */

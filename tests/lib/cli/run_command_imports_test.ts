@@ -24,10 +24,12 @@ Deno.test("the run command's start-up graph leaves out what only some runs use",
   const lazy = [
     /\/lib\/calc\//,
     /\/tools\/corpus_grep_engine\.ts$/,
-    /\/lib\/retrieval\/(line_scan|re2_automaton|re2_prefilter)\.ts$/,
+    /\/lib\/grep\/(line_scan|regex_scan)\.ts$/,
+    /\/lib\/regex\/(re2_automaton|re2_prefilter)\.ts$/,
     /\/tools\/sandbox\/(code_host|subprocess_host|tool_process|child_watchdog)\.ts$/,
     /\/tools\/mcp\/(host|pool|connection)\.ts$/,
-    /\/lib\/retrieval\/(vector_retriever|vector_index|hybrid_retriever)\.ts$/,
+    /\/lib\/retrieval\/(vector_retriever|hybrid_retriever)\.ts$/,
+    /\/lib\/dense\/vector_index\.ts$/,
     /\/lib\/data\/beir\.ts$/,
   ];
   assert.deepEqual(graph.filter((s) => lazy.some((re) => re.test(s))), []);

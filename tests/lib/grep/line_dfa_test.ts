@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { buildLineStore, type LineStore } from "../../../lib/grep/line_store.ts";
-import { scanRegex } from "../../../lib/grep/line_scan.ts";
+import { scanRegex } from "../../../lib/grep/regex_scan.ts";
 import { compileRegex, type Re2Regex } from "../../../lib/regex/re2.ts";
 import { lineAutomaton } from "../../../lib/regex/re2_automaton.ts";
 import { LineDfa } from "../../../lib/grep/line_dfa.ts";

@@ -11,7 +11,8 @@ import {
   lowerForScan,
   SCAN_CHARS,
 } from "../../../lib/grep/line_store.ts";
-import { type LineHit, scanRegex, scanWords } from "../../../lib/grep/line_scan.ts";
+import { type LineHit, scanWords } from "../../../lib/grep/line_scan.ts";
+import { scanRegex } from "../../../lib/grep/regex_scan.ts";
 import { compileRegex, type Re2Regex } from "../../../lib/regex/re2.ts";
 import { requiredLiterals } from "../../../lib/regex/re2_prefilter.ts";
 import { toRe2Syntax } from "../../../lib/regex/re2_syntax.ts";
