@@ -58,7 +58,7 @@ import { invokeTool } from "../tools/invoke.ts";
 import type { ToolContext, ToolDef } from "../tools/define_tool.ts";
 import type { Corpus } from "../lib/types.ts";
 import { byteSegments, lineStore, textSegments } from "../lib/grep/line_store.ts";
-import { loadEngine } from "../lib/regex/re2.ts";
+import { loadEngine } from "../lib/regex/re2_instance.ts";
 import { corpusChars, syntheticCorpus, vocabulary } from "./synthetic_corpus.ts";
 
 const PLAIN_TARGET = 800;

@@ -31,7 +31,8 @@ import {
 } from "../lib/grep/line_store.ts";
 import { type LineHit, type ScanResult, scanWords } from "../lib/grep/line_scan.ts";
 import { scanRegex } from "../lib/grep/regex_scan.ts";
-import { compileRegex, Re2MemoryError } from "../lib/regex/re2.ts";
+import { compileRegex } from "../lib/regex/re2.ts";
+import { Re2MemoryError } from "../lib/regex/re2_instance.ts";
 import { requiredLiterals } from "../lib/regex/re2_prefilter.ts";
 import { lineAutomaton } from "../lib/regex/re2_automaton.ts";
 import { toRe2Syntax } from "../lib/regex/re2_syntax.ts";

@@ -12,7 +12,8 @@
  * @module
  */
 
-import { compileRegex, compileRegexSync, type Re2Compiled, Re2MemoryError } from "./re2.ts";
+import { compileRegex, compileRegexSync, type Re2Compiled } from "./re2.ts";
+import { Re2MemoryError } from "./re2_instance.ts";
 
 /** Longest `iregex` pattern accepted, in characters. */
 export const IREGEX_MAX_CHARS = 1000;

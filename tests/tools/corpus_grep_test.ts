@@ -4,7 +4,7 @@ import { REGEX_TIME_BUDGET_MS } from "../../tools/corpus_grep_args.ts";
 import { invokeTool, type RawToolResult } from "../../tools/invoke.ts";
 import { parametersJsonSchema, type ToolDef } from "../../tools/define_tool.ts";
 import type { Corpus } from "../../lib/types.ts";
-import { re2HeapProbe, re2Stats } from "../../lib/regex/re2.ts";
+import { re2HeapProbe, re2Stats } from "../../lib/regex/re2_instance.ts";
 import { contextFor, corpusOf } from "../support/tool_context.ts";
 import { lineStore } from "../../lib/grep/line_store.ts";
 import { createRng } from "../../lib/util/prng.ts";

@@ -29,7 +29,8 @@
  */
 
 import { canonicalJson } from "../../lib/util/canonical_json.ts";
-import { compileRegexSync, loadEngine, Re2MemoryError, re2Stats } from "../../lib/regex/re2.ts";
+import { compileRegexSync } from "../../lib/regex/re2.ts";
+import { loadEngine, Re2MemoryError, re2Stats } from "../../lib/regex/re2_instance.ts";
 import type { Re2Regex } from "../../lib/regex/re2.ts";
 import { lineAutomaton, MAX_NODES } from "../../lib/regex/re2_automaton.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { loadEngine } from "../../../lib/regex/re2.ts";
+import { loadEngine } from "../../../lib/regex/re2_instance.ts";
 import { runCheck } from "../../../lib/score/checks.ts";
 import { matchIregex, validateIregex } from "../../../lib/regex/iregex.ts";
 

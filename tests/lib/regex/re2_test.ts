@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
+import { compileRegex, type Re2Regex } from "../../../lib/regex/re2.ts";
 import {
-  compileRegex,
   exhaustHeapForTest,
   loadEngine,
   re2HeapProbe,
   Re2MemoryError,
-  type Re2Regex,
   re2Stats,
-} from "../../../lib/regex/re2.ts";
+} from "../../../lib/regex/re2_instance.ts";
 import { withinCpu } from "../../support/cpu_time.ts";
 
 async function regex(pattern: string, caseSensitive = false): Promise<Re2Regex> {
