@@ -10,18 +10,8 @@
  * @module
  */
 
-import {
-  type Analysis,
-  APOS,
-  DEFAULT_ANALYSIS,
-  DIGIT,
-  normalizeText,
-  scanSpans,
-  SpanBuffer,
-  termOfSurface,
-  UNIT_CLASS,
-  WORD,
-} from "./tokenizer.ts";
+import { type Analysis, DEFAULT_ANALYSIS, normalizeText, termOfSurface } from "./tokenizer.ts";
+import { APOS, DIGIT, scanSpans, SpanBuffer, UNIT_CLASS, WORD } from "./token_spans.ts";
 import { lowerLatin1, TokenKernel } from "./token_kernel.ts";
 import { finishHash, FNV_OFFSET, FNV_PRIME, hashRange, MISSING, UnitTable } from "./unit_table.ts";
 

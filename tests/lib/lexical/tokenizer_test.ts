@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import {
   type Analysis,
   DEFAULT_ANALYSIS,
-  isSingleLetter,
   isStopword,
   LEGACY_ANALYSIS,
   pluralStem,
@@ -11,6 +10,7 @@ import {
   termOfSurface,
   tokenize,
 } from "../../../lib/lexical/tokenizer.ts";
+import { isSingleLetter } from "../../../lib/lexical/token_spans.ts";
 import { analysisOf, TOKENIZER_CASES as cases } from "../../support/tokenizer_cases.ts";
 
 for (const c of cases) {
