@@ -21,11 +21,11 @@ import {
   buildManifest,
   currentMachine,
   MANIFEST_FILE,
-  manifestDifferences,
   parseManifest,
   resumedManifest,
   type RunManifest,
 } from "../run/manifest.ts";
+import { manifestDifferences } from "../run/manifest_diff.ts";
 import { describeFsError, writeFileAtomic } from "../util/fs.ts";
 
 /** What the manifest of this run is built from. */

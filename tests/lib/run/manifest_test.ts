@@ -4,11 +4,11 @@ import { RagbenchError } from "../../../lib/errors.ts";
 import {
   buildManifest,
   finishManifest,
-  manifestDifferences,
   type ManifestInputs,
   parseManifest,
   resumedManifest,
 } from "../../../lib/run/manifest.ts";
+import { manifestDifferences } from "../../../lib/run/manifest_diff.ts";
 import { METRIC_DEFINITIONS, SCORER_VERSION } from "../../../lib/score/definitions.ts";
 
 function config(): Config {
