@@ -13,12 +13,8 @@ import { loadCorpora, type SkippedFile } from "../data/corpus.ts";
 import type { Question } from "../data/question_schema.ts";
 import { loadQuestionSets } from "../data/questions.ts";
 import { combineConfigErrors, ConfigError, UsageError } from "../errors.ts";
-import {
-  EMPTY_SCRIPT,
-  loadMockScripts,
-  type MockScript,
-  withEvidence,
-} from "../llm/mock_script.ts";
+import { EMPTY_SCRIPT, type MockScript, withEvidence } from "../llm/mock_script.ts";
+import { loadMockScripts } from "../llm/mock_script_load.ts";
 import { checkMockScript } from "../llm/mock_script_checks.ts";
 import type { Corpus } from "../types.ts";
 import { suggestion } from "../util/did_you_mean.ts";

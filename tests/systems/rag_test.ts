@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { retrieverSchema } from "../../lib/config/retriever_schema.ts";
 import { groundingPassages } from "../../lib/llm/grounded_prompt.ts";
 import { createMockModel } from "../../lib/llm/mock_model.ts";
-import { parseMockScript } from "../../lib/llm/mock_script.ts";
+import { parseMockScript } from "../../lib/llm/mock_script_load.ts";
 import type { ChatRequest } from "../../lib/llm/model.ts";
 import { RunRetrievers } from "../../lib/retrieval/registry.ts";
 import type { Retriever } from "../../lib/retrieval/types.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { ChatRequest } from "../../lib/llm/model.ts";
 import { createMockModel } from "../../lib/llm/mock_model.ts";
-import { parseMockScript } from "../../lib/llm/mock_script.ts";
+import { parseMockScript } from "../../lib/llm/mock_script_load.ts";
 import { INVALID_ACTION_PREFIX, REACT_JSON_HEADER } from "../../lib/llm/react_json.ts";
 import { TraceRecorder } from "../../lib/trace/trace_recorder.ts";
 import type { Model } from "../../lib/llm/model.ts";
