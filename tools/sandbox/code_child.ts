@@ -4,8 +4,9 @@
  * parent over stdout / stdin (one JSON message a line).
  *
  * {@link codeChildMain} is never imported into the child: the parent sends
- * its source text (`codeChildMain.toString()`) as the child's main module, a
- * `data:` URL, so the function must be self-contained (no imports, no
+ * its source text (`codeChildMain.toString()`, with `lineSplitter`'s, which
+ * it is given to read stdin) as the child's main module, a `data:` URL, so
+ * the function must be self-contained (no imports at run time, no
  * references to this module's scope). It runs in a `deno run` with no
  * permission flags at all and an import map that sends every `file:` URL to
  * a blocked remote host, so a program cannot load a local file as a module
@@ -37,11 +38,16 @@
  * @module
  */
 
+import type { lineSplitter } from "./line_splitter.ts";
+
 /** The marker line the watchdog writes to stderr when memory passes the limit. */
 export const MEMORY_MARKER = "\u001eragbench-code-memory-limit";
 
-/** The child's whole program; see the module doc. Must stay self-contained. */
-export function codeChildMain(): void {
+/**
+ * The child's whole program; see the module doc. Must stay self-contained:
+ * `split` is `lineSplitter`, passed in from its own source text.
+ */
+export function codeChildMain(split: typeof lineSplitter): void {
   const D = (globalThis as unknown as { Deno: typeof Deno }).Deno;
   const stringify = JSON.stringify;
   const parse = JSON.parse;
@@ -253,8 +259,10 @@ export function codeChildMain(): void {
   };
 
   (async () => {
-    const decoder = new TextDecoder();
-    let rest = "";
+    // Made now, before any program runs: the splitter takes the built-ins it uses as it is made.
+    const splitter = split(Infinity, (event) => {
+      if (event.type === "line") onMessage(event.text);
+    });
     send({ type: "ready" });
     const watchdog = `const limit = ${limitBytes};
 const parent = Deno.ppid;
@@ -267,15 +275,7 @@ setInterval(() => {
   }
 }, 10);`;
     new Worker("data:text/javascript," + encodeURIComponent(watchdog), { type: "module" });
-    for await (const chunk of D.stdin.readable) {
-      rest += decoder.decode(chunk, { stream: true });
-      let newline: number;
-      while ((newline = rest.indexOf("\n")) !== -1) {
-        const line = rest.slice(0, newline);
-        rest = rest.slice(newline + 1);
-        onMessage(line);
-      }
-    }
+    for await (const chunk of D.stdin.readable) splitter.push(chunk);
     D.exit(0);
   })();
 }
