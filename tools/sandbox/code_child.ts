@@ -83,11 +83,16 @@ export function codeChildMain(split: typeof lineSplitter): void {
   ) => {
     let printed = "";
     let cut = false;
-    let answered = false;
-    let answer = "";
-    let answerCut = false;
-    /** Why the last final_answer call was refused (the program may still answer later). */
-    let refused = "";
+    /**
+     * Where the program's answer stands: none yet, the last final_answer call refused (and
+     * why: the program may still answer later), or given (for good: later calls are ignored).
+     */
+    type Answer =
+      | { s: "none" }
+      | { s: "refused"; why: string }
+      | { s: "answered"; text: string; cut: boolean };
+    // Changed inside final_answer: the checker would keep it narrowed to its first value.
+    let answer = { s: "none" } as Answer;
     const print = (...values: unknown[]) => {
       if (cut) return;
       let line = "";
@@ -113,12 +118,15 @@ export function codeChildMain(split: typeof lineSplitter): void {
     // cannot be turned into text (toJSON or a Proxy trap throws, a cycle) is refused, and so is
     // no value at all: the model is told why and writes another program.
     const finalAnswer = (...values: unknown[]) => {
-      if (answered) throw stop;
+      if (answer.s === "answered") throw stop;
       const value = values[0];
       let text: string;
       try {
         if (values.length === 0 || value === undefined) {
-          refused = "final_answer() was called without a value (or with undefined)";
+          answer = {
+            s: "refused",
+            why: "final_answer() was called without a value (or with undefined)",
+          };
           throw stop;
         }
         text = typeof value === "string"
@@ -129,19 +137,21 @@ export function codeChildMain(split: typeof lineSplitter): void {
         if (typeof text !== "string") text = stringOf(text);
       } catch (error) {
         if (error !== stop) {
-          refused = `final_answer could not turn its value into text (${describe(error)})`;
+          answer = {
+            s: "refused",
+            why: `final_answer could not turn its value into text (${describe(error)})`,
+          };
         }
         throw stop;
       }
-      answered = true;
-      refused = "";
+      let answerCut = false;
       if (text.length > answerLimit) {
         // Never cut a surrogate pair in half.
         const code = text.charCodeAt(answerLimit - 1);
         text = text.slice(0, code >= 0xd800 && code <= 0xdbff ? answerLimit - 1 : answerLimit);
         answerCut = true;
       }
-      answer = text;
+      answer = { s: "answered", text, cut: answerCut };
       throw stop;
     };
     const toolFunction = (tool: string) => (args: unknown = {}) => {
@@ -183,7 +193,7 @@ export function codeChildMain(split: typeof lineSplitter): void {
     try {
       await fn(...tools.map(toolFunction), print, finalAnswer, console);
     } catch (error) {
-      if (error !== stop && !answered) {
+      if (error !== stop && answer.s !== "answered") {
         send({
           type: "done",
           status: "error",
@@ -195,20 +205,20 @@ export function codeChildMain(split: typeof lineSplitter): void {
       }
     }
     send(
-      answered
+      answer.s === "answered"
         ? {
           type: "done",
           status: "answered",
-          answer,
-          answer_cut: answerCut,
+          answer: answer.text,
+          answer_cut: answer.cut,
           printed,
           printed_cut: cut,
         }
-        : refused !== ""
+        : answer.s === "refused"
         ? {
           type: "done",
           status: "error",
-          error: { kind: "answer", message: refused },
+          error: { kind: "answer", message: answer.why },
           printed,
           printed_cut: cut,
         }
