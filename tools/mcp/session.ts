@@ -60,10 +60,12 @@ export class Session {
   #byName: Map<string, McpToolInfo> | null = null;
   /** Output-schema checks of the tools called so far (only allowed tools are ever called). */
   readonly #checks = new Map<string, OutputCheck>();
-  /** Set when the server went away without being asked to: the session is over. */
-  #died = false;
-  /** Set when ragbench closes it: its end is then no death. */
-  #closing = false;
+  /**
+   * `died`: the server went away without being asked to (the session is
+   * over; its connection starts another); `closed`: ragbench ended it, so its
+   * end is no death.
+   */
+  #state: "live" | "died" | "closed" = "live";
 
   constructor(
     client: Client,
@@ -78,15 +80,13 @@ export class Session {
         stdio?.breakReason ?? (stdio ? "its process exited" : "the connection closed"),
       stderr: () => stdio ? stderrLines(stdio.stderr) : "",
     };
-    client.onclose = () => {
-      if (!this.#closing) this.#died = true;
-    };
+    client.onclose = () => this.#die();
     client.onerror = () => {};
   }
 
   /** Whether the server went away without being asked to (it needs a restart). */
   get died(): boolean {
-    return this.#died;
+    return this.#state === "died";
   }
 
   /** The server's process id (command servers). */
@@ -118,14 +118,14 @@ export class Session {
       return await this.#checkOutput(tool, result as McpCallResult, deadline);
     } catch (error) {
       if (signal.aborted) return stopped(signal);
-      if (isConnectionClosed(error)) this.#died = true;
-      return callFailure(error, this.#died, this.#failure);
+      if (isConnectionClosed(error)) this.#die();
+      return callFailure(error, this.died, this.#failure);
     }
   }
 
   /** Ends the session: the client, then the server (its process group, after a grace). */
   async close(): Promise<void> {
-    this.#closing = true;
+    this.#state = "closed";
     await this.#client.close().catch(() => {});
     await this.#stdio?.close().catch(() => {});
   }
@@ -135,9 +135,13 @@ export class Session {
    * would give it the grace of a normal end), then the client.
    */
   async abandon(): Promise<void> {
-    this.#closing = true;
+    this.#state = "closed";
     await this.#stdio?.close(0).catch(() => {});
     await this.#client.close().catch(() => {});
+  }
+
+  #die(): void {
+    if (this.#state === "live") this.#state = "died";
   }
 
   /**
