@@ -21,7 +21,7 @@
  * while a tool call is being executed by the parent (tool calls have their
  * own timeout in the toolbox). Everything the child sends is validated
  * (`code_messages.ts`); a message that does not fit its schema, or a line
- * longer than {@link MAX_LINE_CHARS}, kills the process. One process and a
+ * longer than `MAX_LINE_CHARS`, kills the process. One process and a
  * program's run in it: `code_process.ts`.
  *
  * A killed process is replaced by a fresh one at the question's next program.
@@ -30,11 +30,9 @@
  */
 
 import { type CodeProcess, startCodeProcess } from "./code_process.ts";
-import { failed, type ProgramOutcome, type ProgramRun } from "./code_outcome.ts";
-import type { CodeLimits } from "./code_outcome.ts";
+import { type CodeLimits, failed, type ProgramOutcome, type ProgramRun } from "./code_outcome.ts";
 
-export { codeChildArgs } from "./code_process.ts";
-export { MAX_ANSWER_CHARS, MAX_ARGS_CHARS, MAX_LINE_CHARS } from "./code_messages.ts";
+export { MAX_ANSWER_CHARS } from "./code_messages.ts";
 export type { CodeLimits, ProgramErrorKind, ProgramOutcome, ProgramRun } from "./code_outcome.ts";
 
 /** One question's sandbox: a process started on demand and replaced after a kill. */
