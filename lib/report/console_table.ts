@@ -77,12 +77,16 @@ export function summaryTable(
     cells.map((c, i) => (leftAligned(i) ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")
       .trimEnd();
   const table = [line(header), line(widths.map((w) => "-".repeat(w))), ...body.map(line)];
-  const notes = ir
-    ? rows.filter((r) => shallow(r, Math.max(k, rk))).map((r) =>
-      `* ${r.system}: a ranking held only ${r.retrieval_depth} documents (its retriever's top_k ` +
-      `cut it), so its metrics at larger cut-offs count fewer documents than they name`
-    )
-    : [];
+  // One note per depth, naming every system cut to it (the bench's three `rag` rows share one).
+  const byDepth = new Map<number, string[]>();
+  for (const r of ir ? rows.filter((r) => shallow(r, Math.max(k, rk))) : []) {
+    const depth = r.retrieval_depth!;
+    byDepth.set(depth, [...(byDepth.get(depth) ?? []), r.system]);
+  }
+  const notes = [...byDepth].map(([depth, systems]) =>
+    `* ${systems.join(", ")}: a ranking held only ${depth} documents (the retriever's top_k ` +
+    `cut it), so metrics at larger cut-offs count fewer documents than they name`
+  );
   return [...table, ...(notes.length ? ["", ...notes] : [])].join("\n");
 }
 

@@ -23,7 +23,7 @@ import { modelCallsOf, type RetrievalDepth, type SystemDef } from "../../systems
 import type { Toolbox } from "../../tools/toolbox.ts";
 import { JobQueue } from "./job_queue.ts";
 import { RetrievalFailedError, TraceRecorder } from "../trace/trace_recorder.ts";
-import { childExitMark, interruptedSince } from "../util/child_exits.ts";
+import { childExitMark, interruptedSince } from "./child_exits.ts";
 
 /** A system ready to run. */
 export interface PlannedSystem {

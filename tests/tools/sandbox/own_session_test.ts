@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { childExitMark, interruptedSince } from "../../../lib/util/child_exits.ts";
+import { childExitMark, interruptedSince } from "../../../lib/run/child_exits.ts";
 import { createCodeSandbox } from "../../../tools/sandbox/code_host.ts";
 import { PROBES, probeSession, startProbe, toolProcesses } from "../../support/probe_host.ts";
 
