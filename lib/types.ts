@@ -7,8 +7,6 @@
  * @module
  */
 
-import type { FailureLabel } from "./score/failure_label.ts";
-
 /** A JSON value, as written to JSONL and passed across worker boundaries. */
 export type JsonValue =
   | string
@@ -292,6 +290,30 @@ export interface TrajectoryScores {
   /** Every tool named in `requires_tools` was called (null when none is required). */
   required_tools_used: boolean | null;
 }
+
+/** A document of a ranking with the score it was ranked by. */
+export interface RankedDoc {
+  doc_id: string;
+  score: number;
+}
+
+/**
+ * Why a question failed, in precedence order (the rules that pick one are
+ * `lib/score/failure_label.ts`; the list is here because the result line
+ * carries it).
+ */
+export const FAILURE_LABELS = [
+  "model_error",
+  "tool_error",
+  "budget_exhausted",
+  "format_error",
+  "retrieval_miss",
+  "generation_miss",
+  "other",
+] as const;
+
+/** One of {@link FAILURE_LABELS}. */
+export type FailureLabel = typeof FAILURE_LABELS[number];
 
 /** A scored trace: one line of `per_question_results.jsonl`. */
 export interface QuestionResult extends Trace {

@@ -9,7 +9,7 @@
 import type { z } from "zod";
 import type { Question } from "../lib/data/question_schema.ts";
 import type { Retriever } from "../lib/retrieval/types.ts";
-import type { TraceRecorder } from "../lib/run/trace_recorder.ts";
+import type { TraceRecorder } from "../lib/trace/trace_recorder.ts";
 import type { TraceFlags } from "../lib/types.ts";
 import type { ToolSession } from "../tools/toolbox.ts";
 

@@ -22,7 +22,7 @@ import type { Retriever } from "../retrieval/types.ts";
 import { modelCallsOf, type RetrievalDepth, type SystemDef } from "../../systems/system.ts";
 import type { Toolbox } from "../../tools/toolbox.ts";
 import { JobQueue } from "./job_queue.ts";
-import { RetrievalFailedError, TraceRecorder } from "./trace_recorder.ts";
+import { RetrievalFailedError, TraceRecorder } from "../trace/trace_recorder.ts";
 import { childExitMark, interruptedSince } from "./child_exits.ts";
 
 /** A system ready to run. */
@@ -187,7 +187,7 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
       const trace = await runJob(job, options);
       queue.finished(job);
       // An unknown cost counts 0 here: a live run with this cap and an unknown price is refused
-      // before it starts (lib/cli/price_checks.ts), and a --mock run passes no cap.
+      // before it starts (lib/plan/price_checks.ts), and a --mock run passes no cap.
       spent += trace.cost_usd ?? 0;
       if (interruptedSince(mark, options.signal.aborted)) {
         interrupted++;
