@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { renderReport } from "../../../../lib/report/html/report.ts";
 import { comparisonSection } from "../../../../lib/report/html/sections.ts";
-import { paretoFront, scatterPlot } from "../../../../lib/report/html/svg_plot.ts";
+import { paretoFront } from "../../../../lib/report/html/svg_plot.ts";
 import { runStats, type ScoredLine } from "../../../../lib/score/comparison.ts";
 import { syntheticReport } from "../../../support/report_input.ts";
 
@@ -20,18 +20,6 @@ Deno.test("paretoFront keeps the points nothing beats on both cost and score", (
       ["cheap", "middle", "twin", "dear"].indexOf(b)
     ),
   );
-});
-
-Deno.test("scatterPlot joins the Pareto front and marks its points", () => {
-  const svg = scatterPlot([
-    { label: "cheap", x: 1, y: 0.5 },
-    { label: "dear", x: 10, y: 0.9 },
-    { label: "dominated", x: 5, y: 0.4 },
-  ], { title: "t", xLabel: "cost", yLabel: "score" });
-  assert.equal(svg.match(/<polyline /g)?.length, 1);
-  assert.equal(svg.match(/class="point on-front"/g)?.length, 2);
-  assert.equal(svg.match(/class="point"/g)?.length, 1);
-  assert.match(svg, /<title>dominated: 5\.0, score 0\.400<\/title>/);
 });
 
 Deno.test("renderReport is self-contained: no external script, style, font or image", () => {
@@ -132,7 +120,7 @@ Deno.test("comparison matrix: a cell is coloured by the verdict of the one test,
     ...lines("near", [1, 1, 1, 1, 1, 1, 1, 1, 0, 0]),
     ...lines("low", [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
   ]);
-  const html = comparisonSection(["top", "near", "low"], stats);
+  const html = String(comparisonSection(["top", "near", "low"], stats));
   // top vs low: ten questions one way, p = 2/1024: green, its interval wholly above 0.
   assert.match(
     html,
