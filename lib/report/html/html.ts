@@ -1,9 +1,16 @@
 /**
- * The `html` tagged template the report's markup is written with: every
+ * The `markup` tagged template the report's HTML is written with: every
  * value put into a template is escaped unless it is itself {@link Html}
- * (built by `html` or, for markup made elsewhere such as SVG text, by
- * {@link raw}). So a model's answer, a question or a system name can only
- * ever be text: forgetting to escape is not possible, only deciding not to.
+ * (built by `markup`, or by {@link raw} for markup ragbench made itself). So
+ * a model's answer, a question or a system name can only ever be text:
+ * forgetting to escape is not possible, only deciding not to.
+ *
+ * A line break in a template's own text, with the indentation after it, is
+ * dropped (as in JSX), so a long template can be wrapped anywhere; where
+ * words need a space across a break, the line ends with one.
+ *
+ * Not named `html`: `deno fmt` reformats templates tagged `html` as HTML,
+ * adding line breaks and indentation inside them.
  *
  * @module
  */
@@ -15,7 +22,7 @@ export class Html {
   /** The markup. */
   readonly text: string;
 
-  /** Wraps `text`, trusted as markup: use {@link html} or {@link raw}. */
+  /** Wraps `text`, trusted as markup: use {@link markup} or {@link raw}. */
   constructor(text: string) {
     this.text = text;
   }
@@ -43,11 +50,16 @@ export type HtmlValue =
  * @throws {TypeError} for any other value (an object would print as
  *   "[object Object]": a bug, not something to show).
  */
-export function html(strings: TemplateStringsArray, ...values: readonly HtmlValue[]): Html {
-  let out = strings[0];
-  for (let i = 0; i < values.length; i++) out += piece(values[i]) + strings[i + 1];
+export function markup(strings: TemplateStringsArray, ...values: readonly HtmlValue[]): Html {
+  let texts = UNWRAPPED.get(strings);
+  if (!texts) UNWRAPPED.set(strings, texts = strings.map((s) => s.replace(/\n[ \t]*/g, "")));
+  let out = texts[0];
+  for (let i = 0; i < values.length; i++) out += piece(values[i]) + texts[i + 1];
   return new Html(out);
 }
+
+/** Each template's text with its line breaks dropped, worked out once per template. */
+const UNWRAPPED = new WeakMap<TemplateStringsArray, string[]>();
 
 /** `text` as markup, unescaped: only for markup ragbench made itself. */
 export function raw(text: string): Html {

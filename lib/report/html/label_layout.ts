@@ -1,11 +1,13 @@
 /**
  * Where a scatter plot's point labels go so that none overprints another
- * label, a point, or anything else the plot draws: each label tries the
- * eight places around its point at growing distances (beyond the first, a
- * thin leader line joins label and point), and takes the free one that is
- * nearest and crosses the fewest soft obstacles (such as the Pareto front's
- * line). Labels of crowded points choose first. A label with no free place
- * is left unplaced, for the caller to key by number instead. Text sizes
+ * label, a point, or anything else the plot draws: each label tries sixteen
+ * directions around its point at growing distances (beyond the first, a
+ * thin leader line joins label and point), and takes the free place that
+ * crosses the fewest soft obstacles (such as the Pareto front's line), then
+ * is nearest. Labels of crowded points choose first; when some label finds
+ * no place, the layout is tried again with those labels choosing first, and
+ * the one that places more wins. A label with no free place is left
+ * unplaced, for the caller to key by number instead. Text sizes
  * come from {@link textWidth}, which errs wide, so the drawn text stays
  * inside the box placed for it. Deterministic: the same points give the
  * same places.
@@ -68,18 +70,32 @@ export interface LayoutOptions {
 /** Space kept between a label and anything else, in pixels. */
 const GAP = 2;
 /** Distances from a marker's edge to its label tried, nearest first (pixels). */
-const RINGS = [3, 12, 24, 40];
-/** Directions tried at each distance, in order of preference: [dx, dy]. */
+const RINGS = [3, 10, 20, 32, 48, 70];
+/**
+ * Directions tried at each distance, in order of preference: right, then
+ * turning up and down by 22.5° steps, ending at left and straight up or down.
+ */
 const DIRECTIONS: ReadonlyArray<readonly [number, number]> = [
-  [1, 0],
-  [1, -1],
-  [1, 1],
-  [-1, 0],
-  [-1, -1],
-  [-1, 1],
-  [0, -1],
-  [0, 1],
-];
+  0,
+  -1,
+  1,
+  -2,
+  2,
+  8,
+  -7,
+  7,
+  -6,
+  6,
+  -3,
+  3,
+  -5,
+  5,
+  -4,
+  4,
+]
+  .map((step) => [Math.cos((step * Math.PI) / 8), Math.sin((step * Math.PI) / 8)] as const);
+/** What crossing one soft line costs: more than any place farther out. */
+const CROSSING_COST = RINGS.length * 20 + DIRECTIONS.length;
 /** A text's box, above and below its baseline, in ems (DejaVu Sans' ascent and descent, rounded up). */
 const ASCENT = 0.93;
 const DESCENT = 0.24;
@@ -95,6 +111,26 @@ export function placeLabels(
   points: readonly LabelPoint[],
   options: LayoutOptions,
 ): Array<PlacedLabel | null> {
+  const first = layout(points, options, crowdedFirst(points));
+  const failed = first.places.flatMap((p, i) => (p ? [] : [i]));
+  if (failed.length === 0) return first.places;
+  // Once more with the labels that found no place choosing first; the better layout wins.
+  const order = [...failed, ...crowdedFirst(points).filter((i) => !failed.includes(i))];
+  const second = layout(points, options, order);
+  const missing = (l: Layout) => l.places.filter((p) => p === null).length;
+  return missing(second) < missing(first) ||
+      (missing(second) === missing(first) && second.cost < first.cost)
+    ? second.places
+    : first.places;
+}
+
+interface Layout {
+  places: Array<PlacedLabel | null>;
+  cost: number;
+}
+
+/** Places the labels greedily in `order`. */
+function layout(points: readonly LabelPoint[], options: LayoutOptions, order: number[]): Layout {
   const own = points.map(markerBox);
   const taken: Box[] = [
     ...own,
@@ -102,48 +138,39 @@ export function placeLabels(
     ...(options.avoid ?? []),
   ];
   const leaders: Segment[] = [...(options.lines ?? [])];
-  const out: Array<PlacedLabel | null> = points.map(() => null);
-  for (const index of crowdedFirst(points)) {
-    const place = bestPlace(points[index], options, { taken, leaders, own: own[index] });
-    if (!place) continue;
-    out[index] = place;
-    taken.push(place.box);
-    if (place.leader) leaders.push(place.leader);
+  const places: Array<PlacedLabel | null> = points.map(() => null);
+  let cost = 0;
+  for (const index of order) {
+    const best = bestPlace(points[index], options, { taken, leaders, own: own[index] });
+    if (!best) continue;
+    places[index] = best.place;
+    cost += best.cost;
+    taken.push(best.place.box);
+    if (best.place.leader) leaders.push(best.place.leader);
   }
-  return out;
+  return { places, cost };
 }
 
 /**
- * Groups points whose markers nearly coincide (centres closer than
- * `distance`), transitively; each group lists point indices in order, groups
- * in the order of their first point.
+ * Groups points whose markers nearly coincide: each point joins the first
+ * group whose first point is closer than `distance`, else starts a group
+ * (so a group spans at most twice `distance`, however many points chain
+ * across it). Groups list point indices in order, in the order of their
+ * first points.
  */
 export function clusterPoints(
   points: ReadonlyArray<{ x: number; y: number }>,
   distance: number,
 ): number[][] {
-  const parent = points.map((_, i) => i);
-  const root = (i: number): number => {
-    while (parent[i] !== i) i = parent[i] = parent[parent[i]];
-    return i;
-  };
-  for (let i = 0; i < points.length; i++) {
-    for (let j = i + 1; j < points.length; j++) {
-      if (Math.hypot(points[i].x - points[j].x, points[i].y - points[j].y) < distance) {
-        const a = root(i);
-        const b = root(j);
-        if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
-      }
-    }
-  }
-  const groups = new Map<number, number[]>();
-  points.forEach((_, i) => {
-    const r = root(i);
-    let list = groups.get(r);
-    if (!list) groups.set(r, list = []);
-    list.push(i);
+  const groups: number[][] = [];
+  points.forEach((p, i) => {
+    const near = groups.find((g) =>
+      Math.hypot(points[g[0]].x - p.x, points[g[0]].y - p.y) < distance
+    );
+    if (near) near.push(i);
+    else groups.push([i]);
   });
-  return [...groups.values()];
+  return groups;
 }
 
 /** Whether two boxes overlap (touching edges do not). */
@@ -158,7 +185,11 @@ interface Drawn {
   own: Box;
 }
 
-function bestPlace(point: LabelPoint, options: LayoutOptions, drawn: Drawn): PlacedLabel | null {
+function bestPlace(
+  point: LabelPoint,
+  options: LayoutOptions,
+  drawn: Drawn,
+): { place: PlacedLabel; cost: number } | null {
   const { taken, leaders, own } = drawn;
   const { fontSize, area } = options;
   const width = textWidth(point.text, fontSize);
@@ -168,12 +199,11 @@ function bestPlace(point: LabelPoint, options: LayoutOptions, drawn: Drawn): Pla
   RINGS.forEach((ring, r) => {
     DIRECTIONS.forEach(([dx, dy], d) => {
       const reach = point.r + ring;
-      // Diagonal places sit on the circle through the straight ones, not on its bounding square.
-      const k = dx !== 0 && dy !== 0 ? Math.SQRT1_2 : 1;
-      const ax = point.x + dx * reach * k;
-      const ay = point.y + dy * reach * k;
-      const x0 = dx > 0 ? ax : dx < 0 ? ax - width : ax - width / 2;
-      const y0 = dy > 0 ? ay : dy < 0 ? ay - height : ay - height / 2;
+      const ax = point.x + dx * reach;
+      const ay = point.y + dy * reach;
+      // The box's side or corner nearest the point faces it.
+      const x0 = dx > 0.3 ? ax : dx < -0.3 ? ax - width : ax - width / 2;
+      const y0 = dy > 0.3 ? ay : dy < -0.3 ? ay - height : ay - height / 2;
       const box = { x0, y0, x1: x0 + width, y1: y0 + height };
       if (!inside(box, area)) return;
       const padded = grow(box, GAP);
@@ -181,14 +211,15 @@ function bestPlace(point: LabelPoint, options: LayoutOptions, drawn: Drawn): Pla
       if (leaders.some((l) => crosses(l, padded))) return;
       const leader = r === 0 ? null : leaderLine(point, box);
       if (leader && taken.some((t) => t !== own && crosses(leader, t))) return;
+      if (leader && leaders.some((l) => intersect(l, leader))) return;
       const crossings = (options.soft ?? []).filter((s) => crosses(s, box)).length;
-      const cost = r * 20 + d + crossings * 100;
+      const cost = r * 20 + d + crossings * CROSSING_COST;
       if (best === null || cost < best.cost) {
         best = { place: { box, x: x0, baseline: y0 + above, leader }, cost };
       }
     });
   });
-  return (best as { place: PlacedLabel } | null)?.place ?? null;
+  return best;
 }
 
 /** Indices of `points`, those with the most other points near them first. */
@@ -224,6 +255,16 @@ function leaderLine(p: LabelPoint, box: Box): Segment {
     x2: tx,
     y2: ty,
   };
+}
+
+/** Whether two segments cross (touching ends count). */
+function intersect(a: Segment, b: Segment): boolean {
+  const side = (s: Segment, x: number, y: number) =>
+    Math.sign((s.x2 - s.x1) * (y - s.y1) - (s.y2 - s.y1) * (x - s.x1));
+  return side(a, b.x1, b.y1) * side(a, b.x2, b.y2) <= 0 &&
+    side(b, a.x1, a.y1) * side(b, a.x2, a.y2) <= 0 &&
+    Math.max(a.x1, a.x2) >= Math.min(b.x1, b.x2) && Math.max(b.x1, b.x2) >= Math.min(a.x1, a.x2) &&
+    Math.max(a.y1, a.y2) >= Math.min(b.y1, b.y2) && Math.max(b.y1, b.y2) >= Math.min(a.y1, a.y2);
 }
 
 /** Whether segment `s` meets box `b` (Liang–Barsky clipping). */

@@ -13,7 +13,7 @@
 
 import SCRIPT from "./report_script.js" with { type: "text" };
 import { scriptSafe } from "./escape.ts";
-import { type Html, html, raw } from "./html.ts";
+import { type Html, joinHtml, markup, raw } from "./html.ts";
 
 /** Rows of the list of result lines shown at once. */
 export const PAGE_SIZE = 50;
@@ -54,7 +54,7 @@ svg .tick { font-size: 11px; fill: var(--muted); } svg .axis { font-size: 12px; 
 svg .direction { font-size: 11px; fill: var(--muted); font-style: italic; }
 svg .label { font-size: 11.5px; fill: var(--fg); } svg .legend { font-size: 11px; fill: var(--muted); }
 svg .key-number { font-weight: 600; fill: var(--accent); } svg .leader { stroke: #9aa4ae; stroke-width: 0.8; }
-svg .point { fill: #94a3b8; stroke: white; } svg .on-front { fill: var(--accent); }
+svg .point { fill: #94a3b8; stroke: white; } svg .on-front, svg .legend-dot { fill: var(--accent); }
 svg .front { fill: none; stroke: var(--accent); stroke-width: 1.5; stroke-dasharray: 4 3; }
 .plot-key { font-size: 12.5px; margin: 6px 0 0; padding-left: 28px; max-width: 560px; }
 .filters { display: flex; gap: 12px; align-items: center; flex-wrap: wrap; margin: 8px 0; }
@@ -94,59 +94,59 @@ export interface PageSettings {
 
 /** The matrix of every system's answer to each question (filled by the script). */
 export function matrixSection(): Html {
-  return html`
-    <section id="matrix">
-      <h2>Answers side by side</h2>
-      <p class="note">One row per question, one column per system: each cell is the system's answer,
-    green when it passed its checks, red when it failed, orange for an error; click "steps" under an
-    answer for its checks and trace. A system's column header counts its passes.</p>
-      <div class="filters">
-    <label>show <select id="matrix-show"><option value="all">every question</option><option value="disagree">systems disagree</option><option value="some-fail">some system failed</option><option value="all-fail">every system failed</option></select></label>
-    <label>kind <select id="matrix-kind"><option value="__all__">all</option></select></label>
-    <label>repeat <select id="matrix-repeat"></select></label>
-    <label>find <input type="search" id="matrix-find" placeholder="question id or text"></label>
-    <span class="pager"><button type="button" id="matrix-prev-page">previous</button><button type="button" id="matrix-next-page">next</button></span> <span id="matrix-info" class="note"></span>
-      </div>
-      <div class="table-wrap matrix-wrap">
-        <table id="matrix-table">
-          <thead>
-            <tr>
-              <th>question</th>
-            </tr>
-          </thead>
-          <tbody></tbody>
-        </table>
-      </div>
-    </section>
-  `;
+  return markup`<section id="matrix"><h2>Answers side by side</h2>
+    <p class="note">One row per question, one column per system: each cell is the system's answer, 
+    green when it passed its checks, red when it failed, orange for an error; a line without 
+    answer checks (a retrieval-only system) is shaded by its nDCG. Click the line of steps under 
+    an answer for its checks and trace. A column's header counts the system's passes.</p>
+    <div class="filters">
+      <label>show <select id="matrix-show">
+        <option value="all">every question</option>
+        <option value="disagree">systems disagree</option>
+        <option value="some-fail">some system failed</option>
+        <option value="all-fail">every system failed</option>
+      </select></label>
+      <label>kind <select id="matrix-kind"><option value="__all__">all</option></select></label>
+      <label>repeat <select id="matrix-repeat"></select></label>
+      <label>find <input type="search" id="matrix-find" placeholder="question id or text"></label>
+      <span class="pager"><button type="button" id="matrix-prev-page">previous</button>
+        <button type="button" id="matrix-next-page">next</button></span>
+      <span id="matrix-info" class="note"></span>
+    </div>
+    <div class="table-wrap matrix-wrap"><table id="matrix-table">
+      <thead><tr><th>question</th></tr></thead><tbody></tbody>
+    </table></div>
+  </section>`;
 }
 
 /** The list of result lines' controls and empty table (filled by the script). */
 export function questionSection(settings: PageSettings): Html {
-  return html`
-    <section id="questions">
-      <h2>Result lines</h2>
-      <div class="filters">
-    <label>system <select id="filter-system"><option value="">all</option></select></label>
-    <label>kind <select id="filter-kind"><option value="__all__">all</option></select></label>
-    <label>status <select id="filter-status"><option value="">all</option><option value="pass">pass</option><option value="fail">fail</option><option value="error">error</option><option value="unscored">unscored</option></select></label>
-    <span class="pager"><button type="button" id="prev-page">previous</button><button type="button" id="next-page">next</button></span> <span id="page-info" class="note"></span>
-      </div>
-      <p class="note">Every line of per_question_results.jsonl: click a row to see its checks and every
-    step of its trace.</p>
-      <div class="table-wrap">
-        <table id="questions-table">
-          <thead>
-            <tr><th>system</th><th>question</th><th>kind</th><th>status</th><th>score</th>${settings
-                .ndcg
-              ? html`<th>${settings.ndcg}</th>`
-              : ""}<th>ms</th><th>answer</th></tr>
-          </thead>
-          <tbody></tbody>
-        </table>
-      </div>
-    </section>
-  `;
+  return markup`<section id="questions"><h2>Result lines</h2>
+    <div class="filters">
+      <label>system <select id="filter-system"><option value="">all</option></select></label>
+      <label>kind <select id="filter-kind"><option value="__all__">all</option></select></label>
+      <label>status <select id="filter-status">
+        <option value="">all</option>
+        <option value="pass">pass</option>
+        <option value="fail">fail</option>
+        <option value="error">error</option>
+        <option value="unscored">unscored</option>
+      </select></label>
+      <span class="pager"><button type="button" id="prev-page">previous</button>
+        <button type="button" id="next-page">next</button></span>
+      <span id="page-info" class="note"></span>
+    </div>
+    <p class="note">Every line of per_question_results.jsonl: click a row to see its checks and 
+    every step of its trace.</p>
+    <div class="table-wrap"><table id="questions-table">
+      <thead><tr>
+        <th>system</th><th>question</th><th>kind</th><th>status</th><th>score</th>
+        ${settings.ndcg ? markup`<th>${settings.ndcg}</th>` : ""}
+        <th>ms</th><th>answer</th>
+      </tr></thead>
+      <tbody></tbody>
+    </table></div>
+  </section>`;
 }
 
 /**
@@ -160,18 +160,13 @@ export function* pageChunks(
   data: Iterable<string>,
   settings: PageSettings,
 ): Generator<string> {
-  yield html`
-    <!DOCTYPE html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>${title}</title>
-        <style>${raw(STYLE)}</style>
-      </head>
-      <body>
-    ${sections.map((s) => html`${s}\n`)}<script type="application/json" id="report-data">
-  `.text;
+  yield markup`<!DOCTYPE html>${raw("\n")}<html lang="en"><head><meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>${title}</title>
+    <style>${raw(STYLE)}</style></head>
+    <body>
+    ${joinHtml(sections, "\n")}
+    <script type="application/json" id="report-data">`.text;
   yield* data;
   const script = { ...settings, listPage: PAGE_SIZE, matrixPage: MATRIX_PAGE_SIZE };
   yield `</script>

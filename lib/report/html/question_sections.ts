@@ -7,7 +7,7 @@
  */
 
 import { flipRate } from "../../score/significance.ts";
-import { type Html, html } from "./html.ts";
+import { type Html, markup } from "./html.ts";
 import type { ReportLine } from "./question_data.ts";
 import { genericTable, type Row, section, tableWrap } from "./tables.ts";
 
@@ -22,7 +22,7 @@ export function breakdownSection(
   return section(
     "breakdown",
     "Score by question kind and tag",
-    html`${breakdownTable("kind", systems, byKind)}${
+    markup`${breakdownTable("kind", systems, byKind)}${
       byTag.groups.length ? breakdownTable("tag", systems, byTag) : ""
     }`,
   );
@@ -72,13 +72,13 @@ export function stabilitySection(
       ["system", "question", "repeats", "passed", "flip_rate"],
       rows.slice(0, UNSTABLE_LISTED),
     )
-    : html`<p>Every question got the same verdict in every repeat.</p>`;
+    : markup`<p>Every question got the same verdict in every repeat.</p>`;
   return section(
     "stability",
     "Questions whose verdict changed between repeats",
-    html`${body}${
+    markup`${body}${
       rows.length > UNSTABLE_LISTED
-        ? html`<p class="note">${rows.length - UNSTABLE_LISTED} more not listed.</p>`
+        ? markup`<p class="note">${rows.length - UNSTABLE_LISTED} more not listed.</p>`
         : ""
     }`,
   );
@@ -134,25 +134,20 @@ function groupScores(
 }
 
 function breakdownTable(what: string, systems: readonly string[], g: Groups): Html {
-  const head = g.groups.map((k) => html`<th>${k}</th>`);
+  const head = g.groups.map((k) => markup`<th>${k}</th>`);
   const body = systems.map((s) =>
-    html`<tr><th scope="row">${s}</th>${
+    markup`<tr><th scope="row">${s}</th>${
       g.groups.map((k) => {
         const c = g.cells.get(`${s}\u0000${k}`);
-        if (!c) return html`<td>-</td>`;
+        if (!c) return markup`<td>-</td>`;
         const mean = (c.total / c.n).toFixed(3);
-        return html`<td class="num heat" style="--v:${mean}">${mean} <small>(${c.n})</small></td>`;
+        return markup`<td class="num heat" style="--v:${mean}">${mean} <small>(${c.n})</small></td>`;
       })
     }</tr>`
   );
-  return html`<h3>By ${what}</h3>${
-    tableWrap(html`
-      <table>
-        <thead>
-          <tr><th>system</th>${head}</tr>
-        </thead>
-        <tbody>${body}</tbody>
-      </table>
-    `)
+  return markup`<h3>By ${what}</h3>${
+    tableWrap(
+      markup`<table><thead><tr><th>system</th>${head}</tr></thead><tbody>${body}</tbody></table>`,
+    )
   }`;
 }

@@ -17,7 +17,7 @@ import type { Recommendation } from "../recommendation.ts";
 import { retrievalHeadline } from "../retrieval_headline.ts";
 import { metricLabel } from "../verdict_text.ts";
 import { scriptSafe } from "./escape.ts";
-import { type Html, html } from "./html.ts";
+import { type Html, markup } from "./html.ts";
 import { matrixSection, pageChunks, questionSection } from "./page.ts";
 import { LineEmbedder, type ReportLine } from "./question_data.ts";
 import {
@@ -74,20 +74,15 @@ export function* reportChunks(input: ReportInput): Generator<string> {
   }
   const data = embedded;
   const ndcg = data.ndcg === null ? null : metricLabel(data.ndcg);
-  const header = html`
-    <header>
-      <h1>ragbench report: ${input.run.name}</h1>
-      <p class="meta">${plural(input.lines.length, "result line")} · ${plural(
-        names.length,
-        "system",
-      )} · run directory <code>${input.run.dir}</code></p>
-    </header>
-  `;
+  const lines = plural(input.lines.length, "result line");
+  const header = markup`<header><h1>ragbench report: ${input.run.name}</h1>
+    <p class="meta">${lines} · ${plural(names.length, "system")} · run directory 
+    <code>${input.run.dir}</code></p></header>`;
   const sections = [
     header,
     recommendationSection(input.recommendation),
     summarySection(input.systems, input.summaries, input.stats),
-    html`${(input.costNotes ?? []).map((n) => html`<p class="note cost-note">${n}</p>`)}`,
+    markup`${(input.costNotes ?? []).map((n) => markup`<p class="note cost-note">${n}</p>`)}`,
     plotsSection(input),
     comparisonSection(names, input.stats),
     breakdownSection(names, input.lines),
@@ -129,7 +124,7 @@ function plotsSection(input: ReportInput): Html | "" {
   return section(
     "plots",
     "Score against cost and latency",
-    html`<div class="plots">${
+    markup`<div class="plots">${
       cost.length
         ? scatterPlot(cost, {
           title: `${capital(metric)} against cost per question`,

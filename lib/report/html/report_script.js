@@ -110,6 +110,13 @@
       (errors ? " · " + errors + (errors === 1 ? " error" : " errors") : "");
   }
 
+  /** "retrieved: a#0 (3.1), b#2 (2.7), …" for a line with no answer (a retrieval-only system). */
+  function retrievedText(line) {
+    const hits = line.steps.flatMap((s) => (s.k === "retrieval" ? s.hits : []));
+    if (hits.length === 0) return null;
+    return "retrieved: " + hits.slice(0, 3).join(", ") + (hits.length > 3 ? ", …" : "");
+  }
+
   // ---- The matrix: questions × systems ----
   const matrix = {
     show: "all",
@@ -170,7 +177,7 @@
     figures.push(line.ms + " ms");
     head.appendChild(el("span", "figures", figures.join(" · ")));
     td.appendChild(head);
-    const answer = line.error ? line.error : line.answer || "(no answer)";
+    const answer = line.error ? line.error : line.answer || retrievedText(line) || "(no answer)";
     td.appendChild(el("div", line.error ? "cell-answer status-error" : "cell-answer", answer));
     if (line.label) td.appendChild(el("div", "note", "failure: " + line.label));
     const details = el("details", "cell-trace");
@@ -225,6 +232,11 @@
       const passed = lines.filter((l) => l.status === "pass").length;
       const scored = lines.filter((l) => l.status !== "unscored").length;
       if (scored) th.appendChild(el("div", "note", passed + "/" + scored + " pass"));
+      const nds = lines.map(ndcgOf).filter((v) => v !== null);
+      if (!scored && nds.length) {
+        const mean = nds.reduce((a, b) => a + b, 0) / nds.length;
+        th.appendChild(el("div", "note", "mean " + settings.ndcg + " " + mean.toFixed(3)));
+      }
       head.appendChild(th);
     });
     const kind = document.getElementById("matrix-kind");

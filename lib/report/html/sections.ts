@@ -12,7 +12,7 @@ import { pairOf, type RunStats } from "../../score/comparison.ts";
 import { MIN_DIFFERING, verdictOf } from "../../score/significance.ts";
 import type { Recommendation } from "../recommendation.ts";
 import { comparisonSentence, metricLabel, pClause, signed, small } from "../verdict_text.ts";
-import { type Html, html } from "./html.ts";
+import { type Html, markup } from "./html.ts";
 import type { ReportLine } from "./question_data.ts";
 import { genericTable, interval, money, num, pct, type Row, section, tableWrap } from "./tables.ts";
 
@@ -38,38 +38,26 @@ export function summarySection(
       pct(s.best_effort_rate),
       pct(st?.flip_rate ?? null),
     ];
-    return html`<tr data-system="${system.name}"><th scope="row">${system.name}</th><td>${
+    return markup`<tr data-system="${system.name}"><th scope="row">${system.name}</th><td>${
       system.model ?? "-"
-    }</td>${cells.map((c) => html`<td class="num">${c}</td>`)}</tr>`;
+    }</td>${cells.map((c) => markup`<td class="num">${c}</td>`)}</tr>`;
   });
   return section(
     "summary",
     "Systems",
-    html`
-      ${tableWrap(
-        html`
-          <table id="summary-table">
-            <thead>
-              <tr>
-                <th>system</th>
-                <th>model</th>
-                <th>questions</th>
-                <th>${metricLabel(stats.metric)} [95 % CI]</th>
-                <th>accuracy [95 % CI]</th>
-                <th>$/question</th>
-                <th>p50 ms</th>
-                <th>tool calls/q</th>
-                <th>errors</th>
-                <th>best effort</th>
-                <th>flip rate</th>
-              </tr>
-            </thead>
-            <tbody>${rows}</tbody>
-          </table>
-        `,
-      )}<p
-        class="note">Intervals: percentile bootstrap over questions (repeats averaged within a question). Flip rate: how often a question's verdict changed between repeats.</p>
-    `,
+    markup`${
+      tableWrap(markup`<table id="summary-table">
+        <thead><tr>
+          <th>system</th><th>model</th><th>questions</th>
+          <th>${metricLabel(stats.metric)} [95 % CI]</th><th>accuracy [95 % CI]</th>
+          <th>$/question</th><th>p50 ms</th><th>tool calls/q</th><th>errors</th>
+          <th>best effort</th><th>flip rate</th>
+        </tr></thead>
+        <tbody>${rows}</tbody>
+      </table>`)
+    }
+      <p class="note">Intervals: percentile bootstrap over questions (repeats averaged within a 
+      question). Flip rate: how often a question's verdict changed between repeats.</p>`,
   );
 }
 
@@ -79,9 +67,9 @@ export function recommendationSection(rec: Recommendation): Html | "" {
   return section(
     "recommendation",
     "Recommendation",
-    html`<ul>${
+    markup`<ul>${
       rec.lines.map((l) =>
-        l.startsWith("warning:") ? html`<li class="warning">${l}</li>` : html`<li>${l}</li>`
+        l.startsWith("warning:") ? markup`<li class="warning">${l}</li>` : markup`<li>${l}</li>`
       )
     }</ul>`,
   );
@@ -91,12 +79,12 @@ export function recommendationSection(rec: Recommendation): Html | "" {
 export function comparisonSection(systems: readonly string[], stats: RunStats): Html | "" {
   const scored = systems.filter((s) => stats.systems.find((x) => x.system === s)?.score);
   if (scored.length < 2) return "";
-  const head = scored.map((s) => html`<th>${s}</th>`);
+  const head = scored.map((s) => markup`<th>${s}</th>`);
   const body = scored.map((a) => {
     const cells = scored.map((b) => {
-      if (a === b) return html`<td class="diag">—</td>`;
+      if (a === b) return markup`<td class="diag">—</td>`;
       const pair = pairOf(stats, a, b);
-      if (!pair) return html`<td>-</td>`;
+      if (!pair) return markup`<td>-</td>`;
       const { diff, p_value } = pair.score;
       const verdict = verdictOf(pair.score);
       const cls = verdict === "higher" ? "better" : verdict === "lower" ? "worse" : "level";
@@ -105,33 +93,27 @@ export function comparisonSection(systems: readonly string[], stats: RunStats): 
         : verdict === "same"
         ? "no question differs"
         : pClause(p_value);
-      return html`
-        <td class="${cls}"
-          title="${comparisonSentence(pair)}">${signed(diff.mean)}<br><small>[${signed(
-            diff.low,
-          )}, ${signed(diff.high)}] ${note}</small></td>
-      `;
+      const range = `[${signed(diff.low)}, ${signed(diff.high)}] ${note}`;
+      return markup`<td class="${cls}" title="${comparisonSentence(pair)}">${signed(diff.mean)}
+        <br><small>${range}</small></td>`;
     });
-    return html`<tr><th scope="row">${a}</th>${cells}</tr>`;
+    return markup`<tr><th scope="row">${a}</th>${cells}</tr>`;
   });
   return section(
     "comparisons",
     "Paired comparisons",
-    html`
-      <p
-        class="note">Each cell: mean ${metricLabel(
-          stats.metric,
-        )} difference row − column on the questions both ran, with the 95 % interval and p-value of one test (the sign-flip permutation test, the interval being every difference it does not reject), so a cell is green or red exactly when its interval excludes 0. Green: row significantly better; red: significantly worse. Hover a cell for its sentence.</p>${tableWrap(
-          html`
-            <table class="matrix">
-              <thead>
-                <tr><th></th>${head}</tr>
-              </thead>
-              <tbody>${body}</tbody>
-            </table>
-          `,
-        )}${noiseNote(stats)}
-    `,
+    markup`<p class="note">Each cell: mean ${metricLabel(stats.metric)} difference row − column 
+      on the questions both ran, with the 95 % interval and p-value of one test (the sign-flip 
+      permutation test, the interval being every difference it does not reject), so a cell is 
+      green or red exactly when its interval excludes 0. Green: row significantly better; red: 
+      significantly worse. Hover a cell for its sentence.</p>
+      ${
+      tableWrap(markup`<table class="matrix">
+        <thead><tr><th></th>${head}</tr></thead>
+        <tbody>${body}</tbody>
+      </table>`)
+    }
+      ${noiseNote(stats)}`,
   );
 }
 
@@ -159,7 +141,7 @@ function noiseNote(stats: RunStats): Html | "" {
       }.`,
     );
   }
-  return notes.length ? html`<p class="note">${notes.join(" ")}</p>` : "";
+  return notes.length ? markup`<p class="note">${notes.join(" ")}</p>` : "";
 }
 
 /**
@@ -188,7 +170,7 @@ export function retrievalSection(summaries: readonly Row[]): Html | "" {
   return section(
     "retrieval",
     "Retrieval",
-    html`${table}${notes.map((n) => html`<p class="note">${n}</p>`)}`,
+    markup`${table}${notes.map((n) => markup`<p class="note">${n}</p>`)}`,
   );
 }
 
@@ -234,7 +216,7 @@ export function indexingSection(records: readonly IndexingRecord[]): Html | "" {
   return section(
     "indexing",
     "Building the indexes",
-    html`<p>Embedding the passages cost ${
+    markup`<p>Embedding the passages cost ${
       total === null ? "an unknown amount (no price for an embedding model)" : money(total)
     } in all; this is not in $/question. Passages found in the embedding cache cost nothing.</p>${
       genericTable(
@@ -251,7 +233,7 @@ export function allMetricsSection(summaries: readonly Row[]): Html | "" {
   return section(
     "metrics",
     "All metrics",
-    html`<details><summary>metrics_summary.csv</summary>${
+    markup`<details><summary>metrics_summary.csv</summary>${
       genericTable(Object.keys(summaries[0]), summaries)
     }</details>`,
   );

@@ -2,10 +2,10 @@
  * Scatter plots as SVG text, rendered when the report is written (no script,
  * no font fetched at view time): one point per system, and the Pareto front
  * — the systems no other system beats on both axes — joined by a dashed
- * line. Labels never overprint: systems at the same spot share one label,
- * each label is placed where it touches no other label, point or text
- * (`label_layout.ts`), and a label that fits nowhere becomes a number beside
- * its point, keyed under the plot.
+ * line. Labels never overprint (`plot_labels.ts`): systems at the same spot
+ * share one label, each label is placed where it touches no other label,
+ * point or text, and a label that fits nowhere becomes a number beside its
+ * points, keyed under the plot.
  *
  * Own code rather than a charting library: Vega renders to SVG under Deno
  * with no permissions, but its label placement needs a canvas (the native
@@ -16,15 +16,9 @@
  * @module
  */
 
-import { type Html, html, joinHtml, raw } from "./html.ts";
-import {
-  type Box,
-  clusterPoints,
-  type LabelPoint,
-  type PlacedLabel,
-  placeLabels,
-  type Segment,
-} from "./label_layout.ts";
+import { type Html, joinHtml, markup } from "./html.ts";
+import type { Segment } from "./label_layout.ts";
+import { plotLabels } from "./plot_labels.ts";
 import { type Axis, formatMs, linearAxis, logAxis } from "./plot_axis.ts";
 
 /** One system's point. */
@@ -56,7 +50,7 @@ const FONT = 11.5;
 const HEADROOM = 10;
 const RADIUS = { front: 6, other: 4.5 };
 /** Points whose centres are closer than this (pixels) share a label. */
-const SAME_SPOT = 3;
+const SAME_SPOT = 6;
 
 /**
  * Labels of the points on the Pareto front (lower x and higher y are
@@ -99,114 +93,46 @@ export function scatterPlot(points: readonly PlotPoint[], options: PlotOptions):
     x2: p.px,
     y2: p.py,
   }));
-  const groups = clusterPoints(pixels.map((p) => ({ x: p.px, y: p.py })), SAME_SPOT);
-  const labelled = labels(groups.map((g) => g.map((i) => pixels[i])), frontSegments);
-  const svg = html`
-    <svg xmlns="http://www.w3.org/2000/svg" class="plot" viewBox="0 0 ${WIDTH} ${HEIGHT}"
-      width="${WIDTH}" height="${HEIGHT}" role="img"
-      aria-label="${options.title}"><title>${options.title}</title>${frame(axis, options, {
-        sx,
-        sy,
-        plotW,
-        plotH,
-      })}${frontSegments.length
-        ? html`
-          <polyline points="${frontPath.map((p) => `${r(p.px)},${r(p.py)}`).join(
-            " ",
-          )}" class="front" />
-        `
-        : ""}${pixels.map((p) =>
-          html`
-            <circle cx="${r(p.px)}" cy="${r(p.py)}" r="${p.r}" class="${front.has(p.label)
-              ? "point on-front"
-              : "point"}">
-              <title>${`${p.label}: ${formatX(p.x)}${
-                axis.below(p.x) ? " (drawn at the axis' left end)" : ""
-              }, ${options.yLabel} ${p.y.toFixed(3)}`}</title>
-            </circle>
-          `
-        )}${labelled.marks}${legend(options.better, frontSegments.length > 0)}</svg>
-  `;
-  const key = labelled.key.length
-    ? html`<ol class="plot-key">${
-      labelled.key.map((k) =>
-        html`<li value="${k.number}">${k.names.join(", ")} <small>(${`${formatX(k.x)}, ${
-          k.y.toFixed(3)
-        }`})</small></li>`
-      )
-    }</ol>`
+  const labelled = plotLabels(pixels, {
+    // In the plot and its top and right margins, off the legend, ticks and axis titles.
+    area: {
+      x0: MARGIN.left + 2,
+      y0: LEGEND_BOTTOM + 2,
+      x1: WIDTH - 2,
+      y1: HEIGHT - MARGIN.bottom - 2,
+    },
+    fontSize: FONT,
+    sameSpot: SAME_SPOT,
+    soft: frontSegments,
+  });
+  const line = frontSegments.length
+    ? markup`<polyline points="${frontPath.map((p) => `${r(p.px)},${r(p.py)}`).join(" ")}" 
+      class="front"/>`
     : "";
-  return html`<figure class="plot">${svg}${key}</figure>`;
-}
-
-interface Pixel extends PlotPoint {
-  px: number;
-  py: number;
-  r: number;
-}
-
-/** The labels' marks, and the key of those placed as numbers. */
-function labels(
-  groups: readonly Pixel[][],
-  soft: readonly Segment[],
-): { marks: Html; key: Array<{ number: number; names: string[]; x: number; y: number }> } {
-  // Labels stay in the plot, its top and right margins, off the legend, ticks and axis titles.
-  const area: Box = {
-    x0: MARGIN.left + 2,
-    y0: LEGEND_BOTTOM + 2,
-    x1: WIDTH - 2,
-    y1: HEIGHT - MARGIN.bottom - 2,
-  };
-  const asPoint = (g: readonly Pixel[], text: string): LabelPoint => ({
-    x: g[0].px,
-    y: g[0].py,
-    r: Math.max(...g.map((p) => p.r)),
-    text,
+  const circles = pixels.map((p) => {
+    const where = axis.below(p.x) ? " (drawn at the axis' left end)" : "";
+    const tip = `${p.label}: ${formatX(p.x)}${where}, ${options.yLabel} ${p.y.toFixed(3)}`;
+    const cls = front.has(p.label) ? "point on-front" : "point";
+    return markup`<circle cx="${r(p.px)}" cy="${r(p.py)}" r="${p.r}" class="${cls}">
+      <title>${tip}</title></circle>`;
   });
-  const markers = groups.flatMap((g) => g.slice(1).map((p) => asPoint([p], "")));
-  const first = placeLabels(groups.map((g) => asPoint(g, g.map((p) => p.label).join(", "))), {
-    area,
-    fontSize: FONT,
-    markers,
-    soft,
+  const svg = markup`<svg xmlns="http://www.w3.org/2000/svg" class="plot" 
+    viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" 
+    aria-label="${options.title}"><title>${options.title}</title>
+    ${frame(axis, options, { sx, sy, plotW, plotH })}
+    ${line}${circles}${labelled.marks}
+    ${legend(options.better, frontSegments.length > 0)}
+  </svg>`;
+  const key = labelled.key.map((k) => {
+    const xs = span(k.points.map((p) => p.x), formatX);
+    const ys = span(k.points.map((p) => p.y), (y) => y.toFixed(3));
+    const note = k.drawn ? "" : "; not marked: no room, hover the points";
+    return markup`<li value="${k.number}">${k.points.map((p) => p.label).join(", ")} 
+      <small>(${xs}, ${ys}${note})</small></li>`;
   });
-  const missing = groups.map((g, i) => ({ g, i })).filter(({ i }) => first[i] === null)
-    .sort((a, b) => a.g[0].px - b.g[0].px || a.g[0].py - b.g[0].py);
-  const numbers = placeLabels(missing.map(({ g }, n) => asPoint(g, String(n + 1))), {
-    area,
-    fontSize: FONT,
-    markers,
-    avoid: first.flatMap((p) => (p ? [p.box] : [])),
-    lines: first.flatMap((p) => (p?.leader ? [p.leader] : [])),
-    soft,
-  });
-  const marks = [
-    ...groups.map((g, i) => first[i] && labelMark(first[i]!, g.map((p) => p.label).join(", "))),
-    ...missing.map((_, n) => numbers[n] && labelMark(numbers[n]!, String(n + 1), "key-number")),
-  ];
-  return {
-    marks: joinHtml(marks.filter((m) => m !== null)),
-    key: missing.map(({ g }, n) => ({
-      number: n + 1,
-      names: g.map((p) => p.label),
-      x: g[0].x,
-      y: g[0].y,
-    })),
-  };
-}
-
-function labelMark(place: PlacedLabel, text: string, extra = ""): Html {
-  return html`${
-    place.leader
-      ? html`
-        <line x1="${r(place.leader.x1)}" y1="${r(place.leader.y1)}" x2="${r(
-          place.leader.x2,
-        )}" y2="${r(place.leader.y2)}" class="leader" />
-      `
-      : ""
-  }<text x="${r(place.x)}" y="${r(place.baseline)}" class="${
-    extra ? `label ${extra}` : "label"
-  }">${text}</text>`;
+  return markup`<figure class="plot">${svg}${
+    key.length ? markup`<ol class="plot-key">${key}</ol>` : ""
+  }</figure>`;
 }
 
 /** The frame, grid, ticks and axis titles. */
@@ -215,45 +141,36 @@ function frame(
   options: PlotOptions,
   at: { sx: (x: number) => number; sy: (y: number) => number; plotW: number; plotH: number },
 ): Html {
-  const bottom = MARGIN.top + at.plotH;
+  const { left, top } = MARGIN;
+  const bottom = top + at.plotH;
+  const right = left + at.plotW;
   const parts: Html[] = [
-    html`
-      <rect x="${MARGIN.left}" y="${MARGIN.top}" width="${at.plotW}" height="${at
-        .plotH}" class="frame" />
-    `,
+    markup`<rect x="${left}" y="${top}" width="${at.plotW}" height="${at.plotH}" class="frame"/>`,
   ];
   for (let i = 0; i <= 4; i++) {
     const y = r(at.sy(i / 4));
     parts.push(
-      html`
-        <line x1="${MARGIN.left}" x2="${MARGIN.left + at.plotW}" y1="${y}" y2="${y}" class="grid" />
-      `,
-      html`<text x="${MARGIN.left - 8}" y="${r(at.sy(i / 4) + 4)}" text-anchor="end" class="tick">${
-        (i / 4).toFixed(2)
-      }</text>`,
+      markup`<line x1="${left}" x2="${right}" y1="${y}" y2="${y}" class="grid"/>`,
+      markup`<text x="${left - 8}" y="${r(at.sy(i / 4) + 4)}" text-anchor="end" 
+        class="tick">${(i / 4).toFixed(2)}</text>`,
     );
   }
   for (const tick of axis.ticks) {
     const x = r(at.sx(tick.value));
     parts.push(
-      html`
-        <line x1="${x}" x2="${x}" y1="${MARGIN.top}" y2="${bottom}" class="grid" />
-      `,
-      html`<text x="${x}" y="${
+      markup`<line x1="${x}" x2="${x}" y1="${top}" y2="${bottom}" class="grid"/>`,
+      markup`<text x="${x}" y="${
         bottom + 16
       }" text-anchor="middle" class="tick">${tick.label}</text>`,
     );
   }
   const title = `${options.xLabel}${axis.log ? " (log scale)" : ""}`;
   parts.push(
-    html`<text x="${MARGIN.left}" y="${bottom + 34}" class="direction">← ${options.better}</text>`,
-    html`<text x="${MARGIN.left + at.plotW / 2}" y="${
-      HEIGHT - 8
-    }" text-anchor="middle" class="axis">${title}</text>`,
-    html`
-      <text transform="translate(14 ${MARGIN.top + at.plotH / 2}) rotate(-90)" text-anchor="middle"
-        class="axis">${options.yLabel} (higher is better)</text>
-    `,
+    markup`<text x="${left}" y="${bottom + 34}" class="direction">← ${options.better}</text>`,
+    markup`<text x="${left + at.plotW / 2}" y="${HEIGHT - 8}" text-anchor="middle" 
+      class="axis">${title}</text>`,
+    markup`<text transform="translate(14 ${top + at.plotH / 2}) rotate(-90)" 
+      text-anchor="middle" class="axis">${options.yLabel} (higher is better)</text>`,
   );
   return joinHtml(parts);
 }
@@ -262,14 +179,26 @@ function frame(
 const LEGEND_BASELINE = 18;
 const LEGEND_BOTTOM = LEGEND_BASELINE + 4;
 
-function legend(better: string, withFront: boolean): Html {
-  if (!withFront) return raw("");
-  const text = `Pareto front: no other system is both better and ${better}`;
-  return html`
-    <line x1="${MARGIN.left}" x2="${MARGIN.left + 22}" y1="${LEGEND_BASELINE -
-      4}" y2="${LEGEND_BASELINE - 4}" class="front" />
-    <text x="${MARGIN.left + 28}" y="${LEGEND_BASELINE}" class="legend">${text}</text>
-  `;
+/** What the blue points (and the dashed line joining them, when there is one) are. */
+function legend(better: string, withLine: boolean): Html {
+  const y = LEGEND_BASELINE - 4;
+  const x = MARGIN.left + (withLine ? 36 : 14);
+  return markup`${
+    withLine
+      ? markup`<line x1="${MARGIN.left}" x2="${
+        MARGIN.left + 28
+      }" y1="${y}" y2="${y}" class="front"/>`
+      : ""
+  }<circle cx="${MARGIN.left + (withLine ? 14 : 4)}" cy="${y}" r="4" class="legend-dot"/>
+    <text x="${x}" y="${LEGEND_BASELINE}" class="legend">Pareto front: no other system is both 
+    better and ${better}</text>`;
+}
+
+/** "0.3", or "0.3–0.5" for values that differ as written. */
+function span(values: readonly number[], format: (v: number) => string): string {
+  const low = format(Math.min(...values));
+  const high = format(Math.max(...values));
+  return low === high ? low : `${low}–${high}`;
 }
 
 function r(n: number): string {

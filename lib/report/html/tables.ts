@@ -8,19 +8,19 @@
  * @module
  */
 
-import { type Html, html, type HtmlValue } from "./html.ts";
+import { type Html, type HtmlValue, markup } from "./html.ts";
 
 /** A row of a generic table: column name -> value. */
 export type Row = Readonly<Record<string, unknown>>;
 
 /** A `<section>` with its heading. */
 export function section(id: string, title: string, body: HtmlValue): Html {
-  return html`<section id="${id}"><h2>${title}</h2>${body}</section>`;
+  return markup`<section id="${id}"><h2>${title}</h2>${body}</section>`;
 }
 
 /** A table in its scrolling box (the first column sticks; see page.ts). */
 export function tableWrap(table: Html): Html {
-  return html`<div class="table-wrap">${table}</div>`;
+  return markup`<div class="table-wrap">${table}</div>`;
 }
 
 /** Columns holding US dollars (`total_cost_usd`, `cost_per_question`, `cost_usd`). */
@@ -28,27 +28,20 @@ const COST_COLUMN = /(^|_)cost(_|$)/;
 
 /** A plain table of `rows` in `columns` order, in its scrolling box; numbers right-aligned. */
 export function genericTable(columns: readonly string[], rows: readonly Row[]): Html {
-  const head = columns.map((c) => html`<th>${c}</th>`);
+  const head = columns.map((c) => markup`<th>${c}</th>`);
   const body = rows.map((r) =>
-    html`<tr>${
+    markup`<tr>${
       columns.map((c) => {
         const v = r[c];
         // A null cost is an unknown price: empty, as in the CSV (never "$0", nor "-" for n/a).
         const none = v === null && COST_COLUMN.test(c) ? "" : "-";
         return typeof v === "number"
-          ? html`<td class="num">${formatCell(v)}</td>`
-          : html`<td>${v === null || v === undefined ? none : String(v)}</td>`;
+          ? markup`<td class="num">${formatCell(v)}</td>`
+          : markup`<td>${v === null || v === undefined ? none : String(v)}</td>`;
       })
     }</tr>`
   );
-  return tableWrap(html`
-    <table>
-      <thead>
-        <tr>${head}</tr>
-      </thead>
-      <tbody>${body}</tbody>
-    </table>
-  `);
+  return tableWrap(markup`<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`);
 }
 
 /** A mean with its 95 % interval, or "-". */
@@ -56,8 +49,8 @@ export function interval(
   i: { mean: number; low: number; high: number } | null | undefined,
 ): Html {
   return i
-    ? html`${i.mean.toFixed(3)} <small>[${i.low.toFixed(3)}, ${i.high.toFixed(3)}]</small>`
-    : html`-`;
+    ? markup`${i.mean.toFixed(3)} <small>[${i.low.toFixed(3)}, ${i.high.toFixed(3)}]</small>`
+    : markup`-`;
 }
 
 /** A number with `digits` decimals, or "-". */

@@ -95,11 +95,14 @@ Deno.test("placeLabels draws a leader line for a label placed away from its poin
   }
 });
 
-Deno.test("clusterPoints groups points at the same spot, transitively, in order", () => {
+Deno.test("clusterPoints groups points at the same spot, in order, without chaining", () => {
   assert.deepEqual(
-    clusterPoints([{ x: 0, y: 0 }, { x: 50, y: 0 }, { x: 1, y: 1 }, { x: 2.5, y: 2 }], 3),
+    clusterPoints([{ x: 0, y: 0 }, { x: 50, y: 0 }, { x: 1, y: 1 }, { x: 2.5, y: 2 }], 4),
     [[0, 2, 3], [1]],
   );
+  // A row of points 3 apart: groups of points within 4 of a group's first point, not one chain.
+  const row = Array.from({ length: 6 }, (_, i) => ({ x: i * 3, y: 0 }));
+  assert.deepEqual(clusterPoints(row, 4), [[0, 1], [2, 3], [4, 5]]);
 });
 
 Deno.test("textWidth errs wide: wider for wide letters, a full em for other scripts", () => {

@@ -92,6 +92,9 @@ Deno.test("scatterPlot: no two labels overlap, and every system is named once, b
         ...keyed(svg).flatMap((k) => k.split(", ")),
       ].sort();
       assert.deepEqual(named, points.map((p) => p.label).sort());
+      // Every keyed number is drawn beside its point, once.
+      const numbers = placed.filter((l) => /^\d+$/.test(l.text)).map((l) => Number(l.text));
+      assert.deepEqual(numbers.sort((a, b) => a - b), keyed(svg).map((_, i) => i + 1));
     }
   }
 });
