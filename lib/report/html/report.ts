@@ -115,9 +115,10 @@ function plotsSection(input: ReportInput): Html | "" {
         ? [{ label: String(row.system), x, y }]
         : [];
     });
-  const metric = input.stats.metric === "answer_score"
-    ? "answer score"
-    : metricLabel(input.stats.metric);
+  const answers = input.stats.metric === "answer_score";
+  const metric = answers ? "answer score" : metricLabel(input.stats.metric);
+  // "Answer score against …", "nDCG@10 against …" (a metric's own name keeps its case).
+  const lead = answers ? "Answer score" : metric;
   const cost = points("cost_per_question");
   const latency = points("p50_latency_ms");
   if (cost.length === 0 && latency.length === 0) return "";
@@ -127,7 +128,7 @@ function plotsSection(input: ReportInput): Html | "" {
     markup`<div class="plots">${
       cost.length
         ? scatterPlot(cost, {
-          title: `${capital(metric)} against cost per question`,
+          title: `${lead} against cost per question`,
           xLabel: "US dollars per question",
           yLabel: metric,
           better: "cheaper",
@@ -137,7 +138,7 @@ function plotsSection(input: ReportInput): Html | "" {
     }${
       latency.length
         ? scatterPlot(latency, {
-          title: `${capital(metric)} against median latency`,
+          title: `${lead} against median latency`,
           xLabel: "p50 latency, ms",
           yLabel: metric,
           better: "faster",
@@ -151,8 +152,4 @@ function plotsSection(input: ReportInput): Html | "" {
 /** "1 system", "9 systems". */
 function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
-}
-
-function capital(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -144,3 +144,49 @@ function lines(system: string, values: number[]): ScoredLine[] {
     passed: v === 1,
   }));
 }
+
+Deno.test("renderReport: latency on a log axis captioned 'faster', cost captioned 'cheaper'", () => {
+  const html = renderReport(syntheticReport(["a", "b", "c"], 6));
+  const [cost, latency] = html.match(/<figure class="plot">[^]*?<\/figure>/g)!;
+  assert.match(cost, />US dollars per question</);
+  assert.match(cost, /both better and cheaper/);
+  assert.match(cost, /class="direction">← cheaper</);
+  assert.match(latency, />p50 latency, ms \(log scale\)</);
+  assert.match(latency, /both better and faster/);
+  assert.match(latency, /class="direction">← faster</);
+});
+
+Deno.test("renderReport: every table sits in a box that scrolls sideways", () => {
+  const html = renderReport(syntheticReport(["a", "b"], 6));
+  const tables = html.match(/<table[ >]/g)!.length;
+  assert.equal(html.match(/<div class="table-wrap[^"]*"><table[ >]/g)?.length, tables);
+  assert.match(html, /\.table-wrap tr > :first-child \{ position: sticky; left: 0;/);
+});
+
+Deno.test("renderReport embeds each line's nDCG at the headline cut-off, and names it", () => {
+  const input = syntheticReport(["bm25"], 4, "", {
+    retrievalOnly: true,
+    ndcg: (_, i) => i / 4,
+  });
+  const html = renderReport({ ...input, retrievalK: [5, 20] });
+  // Cut-offs 5 and 20: the headline is nDCG@5, which these lines do not have.
+  assert.doesNotMatch(html, /<th>score<\/th><th>nDCG@/);
+  const ten = renderReport(input);
+  assert.match(ten, /<th>score<\/th><th>nDCG@10<\/th><th>ms<\/th>/);
+  const data = JSON.parse(
+    ten.match(/<script type="application\/json" id="report-data">([^]*?)<\/script>/)![1],
+  );
+  assert.deepEqual(data.lines.map((l: { nd: number }) => l.nd), [0, 0.25, 0.5, 0.75]);
+  const settings = JSON.parse(
+    ten.match(/<script type="application\/json" id="report-settings">([^]*?)<\/script>/)![1],
+  );
+  assert.equal(settings.ndcg, "nDCG@10");
+});
+
+Deno.test("renderReport: the page's script never writes text as HTML", async () => {
+  const script = await Deno.readTextFile(
+    new URL("../../../../lib/report/html/report_script.js", import.meta.url),
+  );
+  assert.doesNotMatch(script, /innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(/);
+  assert.doesNotMatch(script, /<\/script/i);
+});
