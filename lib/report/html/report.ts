@@ -119,7 +119,10 @@ function plotsSection(input: ReportInput): Html | "" {
   const metric = answers ? "answer score" : metricLabel(input.stats.metric);
   // "Answer score against …", "nDCG@10 against …" (a metric's own name keeps its case).
   const lead = answers ? "Answer score" : metric;
-  const cost = points("cost_per_question");
+  const priced = points("cost_per_question");
+  // When nothing costs anything (no model calls) a cost axis says nothing: no cost plot.
+  const free = priced.length > 0 && priced.every((p) => p.x === 0);
+  const cost = free ? [] : priced;
   const latency = points("p50_latency_ms");
   if (cost.length === 0 && latency.length === 0) return "";
   return section(
@@ -145,7 +148,11 @@ function plotsSection(input: ReportInput): Html | "" {
           logX: true,
         })
         : ""
-    }</div>`,
+    }</div>${
+      free
+        ? markup`<p class="note">No plot against cost: every system cost $0 per question.</p>`
+        : ""
+    }`,
   );
 }
 

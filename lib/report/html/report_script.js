@@ -110,11 +110,13 @@
       (errors ? " · " + errors + (errors === 1 ? " error" : " errors") : "");
   }
 
-  /** "retrieved: a#0 (3.1), b#2 (2.7), …" for a line with no answer (a retrieval-only system). */
+  /** "retrieved: a#0, b#2, …" for a line with no answer (a retrieval-only system). */
   function retrievedText(line) {
-    const hits = line.steps.flatMap((s) => (s.k === "retrieval" ? s.hits : []));
+    // Each hit is "passage_id (score)": the ids say what was found.
+    const hits = line.steps.flatMap((s) => (s.k === "retrieval" ? s.hits : []))
+      .map((h) => h.replace(/ \([^()]*\)$/, ""));
     if (hits.length === 0) return null;
-    return "retrieved: " + hits.slice(0, 3).join(", ") + (hits.length > 3 ? ", …" : "");
+    return "retrieved: " + hits.slice(0, 5).join(", ") + (hits.length > 5 ? ", …" : "");
   }
 
   // ---- The matrix: questions × systems ----
@@ -170,7 +172,9 @@
       td.style.setProperty("--v", nd.toFixed(3));
     }
     const head = el("div", "cell-head");
-    head.appendChild(el("span", "badge " + line.status, line.status));
+    // A line without checks shaded by its nDCG needs no "unscored" badge.
+    const badge = line.status === "unscored" && nd !== null ? "" : line.status;
+    head.appendChild(el("span", "badge " + line.status, badge));
     const figures = [];
     if (line.score !== null) figures.push("score " + line.score.toFixed(2));
     if (nd !== null) figures.push(settings.ndcg + " " + nd.toFixed(2));
@@ -240,7 +244,9 @@
       head.appendChild(th);
     });
     const kind = document.getElementById("matrix-kind");
-    addOptions(kind, unique(questionKind.filter((k) => k !== "")));
+    const kinds = unique(questionKind.filter((k) => k !== ""));
+    addOptions(kind, kinds);
+    if (kinds.length === 0) kind.parentElement.hidden = true;
     const repeat = document.getElementById("matrix-repeat");
     addOptions(repeat, repeats, (r) => "repeat " + r);
     if (repeats.length < 2) repeat.parentElement.hidden = true;
@@ -316,8 +322,8 @@
       tr.appendChild(el("td", "status-" + line.status, line.status));
       tr.appendChild(el("td", "num", fixed(line.score, 2)));
       if (settings.ndcg) tr.appendChild(el("td", "num", fixed(ndcgOf(line), 3)));
-      tr.appendChild(el("td", "num", line.ms));
-      tr.appendChild(el("td", "answer", line.answer));
+      tr.appendChild(el("td", "num", fixed(line.ms, 1)));
+      tr.appendChild(el("td", "answer", line.answer || retrievedText(line) || ""));
       tr.addEventListener("click", () => {
         list.open = list.open === index ? -1 : index;
         renderList();
@@ -333,7 +339,9 @@
     const kindSelect = document.getElementById("filter-kind");
     const statusSelect = document.getElementById("filter-status");
     addOptions(systemSelect, data.systems);
-    addOptions(kindSelect, unique(data.lines.map((l) => l.kind)));
+    const kinds = unique(data.lines.map((l) => l.kind));
+    addOptions(kindSelect, kinds);
+    if (kinds.length === 1 && kinds[0] === "") kindSelect.parentElement.hidden = true;
     const on = (select, apply) =>
       select.addEventListener("change", () => {
         apply(select.value);

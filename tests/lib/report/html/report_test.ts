@@ -190,3 +190,14 @@ Deno.test("renderReport: the page's script never writes text as HTML", async () 
   assert.doesNotMatch(script, /innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(/);
   assert.doesNotMatch(script, /<\/script/i);
 });
+
+Deno.test("renderReport: no cost plot when every system cost $0, and says so", () => {
+  const input = syntheticReport(["bm25", "dense"], 4, "", {
+    retrievalOnly: true,
+    point: (s) => ({ cost: 0, p50: 1 + s }),
+  });
+  const html = renderReport(input);
+  assert.equal(html.match(/<figure class="plot">/g)?.length, 1);
+  assert.match(html, /No plot against cost: every system cost \$0 per question\./);
+  assert.match(html, /p50 latency, ms \(log scale\)/);
+});
