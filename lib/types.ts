@@ -103,12 +103,13 @@ export interface ToolCall {
 /**
  * Why a question could not be completed (recorded, never thrown past the
  * runner): the model API failed, the question timed out, a system's own
- * retrieval failed (an embedding endpoint down, say), or a bug. A failed
- * call of an HTTP model carries its retries (`retries`, `http_statuses`,
+ * retrieval failed (an embedding endpoint down, say), the system's own code
+ * failed (`system`: an agent framework threw, gave no answer or its process
+ * died; `lib/run/system_error.ts`), or a bug. A failed call of an HTTP model carries its retries (`retries`, `http_statuses`,
  * `backoff_ms`, as on {@link ModelStep}).
  */
 export interface StepError extends Partial<RetryFields> {
-  kind: "model" | "timeout" | "retrieval" | "internal";
+  kind: "model" | "timeout" | "retrieval" | "system" | "internal";
   message: string;
 }
 

@@ -89,6 +89,21 @@ export interface SystemDef<O extends z.ZodObject = z.ZodObject> {
   ranksDocuments?: boolean;
   /** Answers one question. May reject (e.g. the model API failed); the runner records it. */
   run(options: z.output<O>, ctx: SystemContext): Promise<SystemOutcome>;
+  /**
+   * For a system that needs something running for the whole run (an agent
+   * framework's process): the plan calls it once per system, uses the
+   * instance's `run` instead of {@link SystemDef.run}, waits for `ready`
+   * before the system's first question, and closes it with the plan.
+   */
+  start?(options: z.output<O>, env: { name: string }): SystemInstance;
+}
+
+/** What {@link SystemDef.start} returns: a system's resources for one run. */
+export interface SystemInstance {
+  /** Resolves when the system can take questions; a rejection stops the run. */
+  ready: Promise<void>;
+  run(options: Record<string, unknown>, ctx: SystemContext): Promise<SystemOutcome>;
+  close(): Promise<void>;
 }
 
 /** Declares a system type (identity, for type inference). */

@@ -24,6 +24,7 @@ import type { Toolbox } from "../../tools/toolbox.ts";
 import { JobQueue } from "./job_queue.ts";
 import { RetrievalFailedError, TraceRecorder } from "./trace_recorder.ts";
 import { childExitMark, interruptedSince } from "./child_exits.ts";
+import { SystemFailedError } from "./system_error.ts";
 
 /** A system ready to run. */
 export interface PlannedSystem {
@@ -297,6 +298,7 @@ function classify(
     return { kind: "model", message: caught.message, ...caught.attempts };
   }
   if (caught instanceof RetrievalFailedError) return { kind: "retrieval", message: caught.message };
+  if (caught instanceof SystemFailedError) return { kind: "system", message: caught.message };
   const error = caught instanceof Error ? caught : new Error(String(caught));
   return { kind: "internal", message: `${error.name}: ${error.message}` };
 }

@@ -1,0 +1,178 @@
+/**
+ * The Vercel AI SDK adapter (npm `ai`): `generateText` with tools and a step
+ * condition, over a `LanguageModelV4` object that sends the SDK's prompt to
+ * ragbench's model. Runs in the framework's own process (`deno run` of this
+ * file; see `registry.ts` for its permissions).
+ *
+ * Facts it relies on (ai 7.0.173): `generateText` stops after one step
+ * unless `stopWhen` says otherwise; at its cap it returns `""`; it calls
+ * `doGenerate` (never `doStream`) and retries a failed call twice unless
+ * `maxRetries: 0`; a tool's string result comes back as an output of type
+ * `text`; tool calls run concurrently unless `toolCallConcurrency: 1`.
+ * Telemetry is off unless asked for.
+ *
+ * @module
+ */
+
+import { serveAdapter } from "./child_runtime.ts";
+import { generateText, isStepCount, jsonSchema, tool, type ToolSet } from "ai";
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4Content,
+  LanguageModelV4Prompt,
+  LanguageModelV4ToolResultOutput,
+} from "@ai-sdk/provider";
+import type { ChatMessage } from "../../lib/llm/model.ts";
+import {
+  type AdapterRun,
+  assistantMessage,
+  CallArgs,
+  type FrameworkAdapter,
+  type ModelReply,
+} from "./adapter.ts";
+import type { WireToolCall } from "./protocol.ts";
+
+/** The AI SDK prompt in ragbench's neutral shape. */
+export function neutralMessages(prompt: LanguageModelV4Prompt, args: CallArgs): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+  for (const message of prompt) {
+    switch (message.role) {
+      case "system":
+        messages.push({ role: "system", content: message.content });
+        break;
+      case "user":
+        messages.push({
+          role: "user",
+          content: message.content.map((p) => (p.type === "text" ? p.text : "")).join(""),
+        });
+        break;
+      case "assistant": {
+        let text = "";
+        const calls: WireToolCall[] = [];
+        for (const part of message.content) {
+          if (part.type === "text") text += part.text;
+          if (part.type === "tool-call") {
+            calls.push({
+              id: part.toolCallId,
+              name: part.toolName,
+              arguments: args.text(part.toolCallId, part.input),
+            });
+          }
+        }
+        messages.push(assistantMessage(text, calls));
+        break;
+      }
+      case "tool":
+        for (const part of message.content) {
+          if (part.type !== "tool-result") continue;
+          messages.push({
+            role: "tool",
+            tool_call_id: part.toolCallId,
+            content: outputText(part.output),
+          });
+        }
+        break;
+    }
+  }
+  return messages;
+}
+
+function outputText(output: LanguageModelV4ToolResultOutput): string {
+  switch (output.type) {
+    case "text":
+    case "error-text":
+      return output.value;
+    case "json":
+    case "error-json":
+      return typeof output.value === "string" ? output.value : JSON.stringify(output.value);
+    case "execution-denied":
+      return output.reason ?? "execution denied";
+    case "content":
+      return output.value.map((p) => (p.type === "text" ? p.text : "")).join("");
+  }
+}
+
+/** ragbench's model as a `LanguageModelV4`. */
+function ragbenchModel(run: AdapterRun, args: CallArgs): LanguageModelV4 {
+  return {
+    specificationVersion: "v4",
+    provider: "ragbench",
+    modelId: "ragbench",
+    supportedUrls: {},
+    async doGenerate(options: LanguageModelV4CallOptions) {
+      const offered = options.toolChoice?.type === "none"
+        ? []
+        : (options.tools ?? []).filter((t) => t.type === "function").map((t) => t.name);
+      const reply: ModelReply = await run.model(neutralMessages(options.prompt, args), offered);
+      args.note(reply);
+      const content: LanguageModelV4Content[] = [];
+      if (reply.content) content.push({ type: "text", text: reply.content });
+      for (const call of reply.tool_calls) {
+        content.push({
+          type: "tool-call",
+          toolCallId: call.id,
+          toolName: call.name,
+          input: call.arguments,
+        });
+      }
+      return {
+        content,
+        finishReason: {
+          unified: reply.tool_calls.length ? "tool-calls" : "stop",
+          raw: undefined,
+        },
+        // ragbench counts tokens and cost itself (the trace's model steps).
+        usage: {
+          inputTokens: {
+            total: undefined,
+            noCache: undefined,
+            cacheRead: undefined,
+            cacheWrite: undefined,
+          },
+          outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+        },
+        warnings: [],
+      };
+    },
+    doStream() {
+      return Promise.reject(new Error("ragbench's model adapter does not stream"));
+    },
+  };
+}
+
+/** The AI SDK adapter. */
+export const aiSdkAdapter: FrameworkAdapter = {
+  framework: "ai@7.0.173",
+  async run(run) {
+    const args = new CallArgs();
+    const tools: ToolSet = {};
+    for (const spec of run.tools) {
+      tools[spec.name] = tool({
+        description: spec.description,
+        inputSchema: jsonSchema(spec.parameters),
+        execute: (_input, options) =>
+          run.tool({
+            id: options.toolCallId,
+            name: spec.name,
+            arguments: args.text(options.toolCallId, _input),
+          }),
+      });
+    }
+    const result = await generateText({
+      model: ragbenchModel(run, args),
+      system: run.system,
+      prompt: run.question,
+      tools,
+      stopWhen: isStepCount(run.maxModelCalls),
+      toolCallConcurrency: 1,
+      maxRetries: 0,
+      abortSignal: run.signal,
+    });
+    return result.text;
+  },
+};
+
+(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+
+if (import.meta.main) await serveAdapter(aiSdkAdapter);

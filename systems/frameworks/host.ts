@@ -1,0 +1,407 @@
+/**
+ * A framework's process, seen from ragbench: started with the framework's
+ * least permissions, a cleared environment and `--cached-only` (a run never
+ * downloads), it serves the questions of one system, many at once, over the
+ * line protocol of `protocol.ts`.
+ *
+ * The process is the untrusted side. Its lines are parsed with strict
+ * schemas and capped in length; a line that breaks the protocol, a process
+ * that exits, or one that does not acknowledge a cancel within
+ * {@link CANCEL_ACK_MS} (its main thread is stuck) is killed, and the
+ * questions it was answering fail with a `system` error. The next question
+ * starts a fresh process. `close` kills it; so does ragbench's exit
+ * (`trackProcess`), and the process ends itself when its stdin closes or its
+ * parent is gone (`child_runtime.ts`).
+ *
+ * @module
+ */
+
+import { fileURLToPath } from "../../lib/util/paths.ts";
+import { RagbenchError } from "../../lib/errors.ts";
+import { SystemFailedError } from "../../lib/run/system_error.ts";
+import { ownSession } from "../../lib/util/process_group.ts";
+import { lineSplitter } from "../../tools/sandbox/line_splitter.ts";
+import {
+  collectTail,
+  isDenoExecutable,
+  PASSED_ENV,
+  trackProcess,
+} from "../../tools/sandbox/tool_process.ts";
+import type { ChatMessage } from "../../lib/llm/model.ts";
+import type { ModelReply } from "./adapter.ts";
+import type { FrameworkManifest } from "./registry.ts";
+import {
+  type AdapterTool,
+  type FromChild,
+  fromChildSchema,
+  LINE_PREFIX,
+  MAX_LINE_BYTES,
+  MAX_MESSAGE_CHARS,
+  type ToChild,
+  type WireToolCall,
+} from "./protocol.ts";
+
+const DENO_CONFIG = new URL("../../deno.json", import.meta.url);
+
+/** How long a framework's process may take to load the framework, in ms. */
+export const DEFAULT_LOAD_TIMEOUT_MS = 120_000;
+/** How long a process may take to acknowledge a cancel before it is killed, in ms. */
+export const CANCEL_ACK_MS = 5_000;
+/** V8 heap cap of a framework's process, in MB. */
+export const FRAMEWORK_MEMORY_MB = 2048;
+
+/** What one question asks of the framework. */
+export interface RunInput {
+  system: string;
+  question: string;
+  tools: AdapterTool[];
+  maxModelCalls: number;
+}
+
+/**
+ * ragbench's side of one question: the framework's model requests and tool
+ * calls. Called one at a time, in the order the framework makes them. A
+ * rejection ends the question with that error.
+ */
+export interface RunHandlers {
+  model(messages: ChatMessage[], tools: string[]): Promise<ModelReply>;
+  tool(call: WireToolCall): Promise<string>;
+}
+
+/** How to start the process (tests shorten the limits). */
+export interface HostOptions {
+  loadTimeoutMs?: number;
+  cancelAckMs?: number;
+  /** Replaces the adapter's permission flags (tests). */
+  permissionFlags?: readonly string[];
+}
+
+/** One framework's process for one system. */
+export interface FrameworkHost {
+  /** Starts the process if none runs and resolves once the framework is loaded. */
+  ready(): Promise<void>;
+  /**
+   * Runs one question. Resolves with the framework's answer; rejects with a
+   * `SystemFailedError` when the framework fails, with a handler's error, or
+   * with `signal.reason` when the signal aborts (the run is then cancelled).
+   */
+  run(input: RunInput, handlers: RunHandlers, signal: AbortSignal): Promise<string | null>;
+  /** Kills the process. */
+  close(): Promise<void>;
+}
+
+interface LiveRun {
+  handlers: RunHandlers;
+  resolve(answer: string | null): void;
+  reject(error: unknown): void;
+  /** Requests are handled one at a time. */
+  turn: Promise<void>;
+  finished: boolean;
+}
+
+interface Child {
+  send(message: ToChild): void;
+  kill(): Promise<void>;
+  readonly ready: Promise<void>;
+  readonly alive: boolean;
+  runs: Map<number, LiveRun>;
+  /** Cancels acknowledged, by run. */
+  acks: Map<number, () => void>;
+}
+
+/** The `deno run` arguments of a framework's process. */
+export function frameworkArgs(manifest: FrameworkManifest, options: HostOptions = {}): string[] {
+  const flags = options.permissionFlags ?? manifest.permissions.map((p) => p.flag);
+  return [
+    "run",
+    "--no-prompt",
+    "--cached-only",
+    "--frozen",
+    `--config=${fileURLToPath(DENO_CONFIG)}`,
+    `--v8-flags=--max-old-space-size=${FRAMEWORK_MEMORY_MB}`,
+    ...flags,
+    fileURLToPath(manifest.adapter),
+  ];
+}
+
+/** The cleared environment of a framework's process: Deno's own settings and the manifest's. */
+export function frameworkEnv(manifest: FrameworkManifest): Record<string, string> {
+  const env: Record<string, string> = {
+    NO_COLOR: "1",
+    DENO_NO_UPDATE_CHECK: "1",
+    ...manifest.env,
+  };
+  for (const variable of PASSED_ENV) {
+    if (Deno.permissions.querySync({ name: "env", variable }).state !== "granted") continue;
+    const value = Deno.env.get(variable);
+    if (value !== undefined) env[variable] = value;
+  }
+  return env;
+}
+
+/** A host for `manifest`'s framework; no process is started until `ready` or `run`. */
+export function createFrameworkHost(
+  manifest: FrameworkManifest,
+  options: HostOptions = {},
+): FrameworkHost {
+  let child: Child | null = null;
+  let closed = false;
+  let nextRun = 1;
+  const current = (): Child => {
+    if (closed) throw new SystemFailedError(`the ${manifest.type} process was closed`);
+    if (!child || !child.alive) child = spawn(manifest, options);
+    return child;
+  };
+  return {
+    ready: () => current().ready,
+    async run(input, handlers, signal) {
+      signal.throwIfAborted();
+      const proc = current();
+      await abortable(proc.ready, signal);
+      const id = nextRun++;
+      return await new Promise<string | null>((resolve, reject) => {
+        const live: LiveRun = {
+          handlers,
+          turn: Promise.resolve(),
+          finished: false,
+          resolve: (answer) => settle(() => resolve(answer)),
+          reject: (error) => settle(() => reject(error)),
+        };
+        const onAbort = () => {
+          live.reject(signal.reason);
+          cancel(proc, id, options.cancelAckMs ?? CANCEL_ACK_MS);
+        };
+        function settle(then: () => void) {
+          if (live.finished) return;
+          live.finished = true;
+          proc.runs.delete(id);
+          signal.removeEventListener("abort", onAbort);
+          then();
+        }
+        proc.runs.set(id, live);
+        signal.addEventListener("abort", onAbort, { once: true });
+        proc.send({
+          t: "run",
+          run: id,
+          system: input.system,
+          question: input.question,
+          tools: input.tools,
+          max_model_calls: input.maxModelCalls,
+        });
+      });
+    },
+    async close() {
+      closed = true;
+      await child?.kill();
+    },
+  };
+}
+
+/** Tells the process to stop run `id`; kills it when it does not answer in time. */
+function cancel(proc: Child, id: number, ackMs: number): void {
+  if (!proc.alive) return;
+  const timer = setTimeout(() => {
+    proc.acks.delete(id);
+    void proc.kill();
+  }, ackMs);
+  proc.acks.set(id, () => clearTimeout(timer));
+  proc.send({ t: "cancel", run: id });
+}
+
+function spawn(manifest: FrameworkManifest, options: HostOptions): Child {
+  const name = manifest.type;
+  if (!isDenoExecutable(Deno.execPath())) {
+    const error = new RagbenchError(
+      "config",
+      `Cannot run the ${name} system from a compiled binary: frameworks run in \`deno run\` processes; run ragbench with deno (deno task ragbench).`,
+    );
+    return deadChild(error);
+  }
+  const process = new Deno.Command(Deno.execPath(), {
+    args: frameworkArgs(manifest, options),
+    clearEnv: true,
+    env: frameworkEnv(manifest),
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    ...ownSession(),
+  }).spawn();
+  let alive = true;
+  let killed = false;
+  let fault: string | null = null;
+  const exited = trackProcess(process, () => killed).then(() => {
+    alive = false;
+  });
+  const stderr = collectTail(process.stderr);
+  const stdin = process.stdin.getWriter();
+  const encoder = new TextEncoder();
+  let writes = Promise.resolve();
+  const runs = new Map<number, LiveRun>();
+  const acks = new Map<number, () => void>();
+  const kill = async () => {
+    alive = false;
+    killed = true;
+    try {
+      process.kill("SIGKILL");
+    } catch { /* already gone */ }
+    await stdin.close().catch(() => {});
+    await exited;
+    await stderr.done;
+  };
+  const lastWords = () => {
+    const text = stderr.text().trim();
+    if (/--cached-only|not found in (the )?cache|Failed loading/i.test(text)) {
+      return `${
+        manifest.packages.join(", ")
+      } not in Deno's cache (runs never download): run \`deno task cache:frameworks\` once`;
+    }
+    if (/heap limit|out of memory/i.test(text)) {
+      return `it ran out of memory (${FRAMEWORK_MEMORY_MB} MB)`;
+    }
+    const tail = text.split("\n").slice(-4).join(" | ");
+    return tail === "" ? "no output on stderr" : cut(tail);
+  };
+  const failAll = (why: string) => {
+    for (const run of runs.values()) {
+      run.reject(new SystemFailedError(`the ${name} process failed: ${why}`));
+    }
+    runs.clear();
+  };
+  const breakWith = (why: string) => {
+    fault ??= why;
+    failAll(why);
+    void kill();
+  };
+  let onReady: () => void = () => {};
+  let onNotReady: (error: unknown) => void = () => {};
+  const ready = new Promise<void>((resolve, reject) => {
+    onReady = resolve;
+    onNotReady = reject;
+  });
+  ready.catch(() => {});
+  const loadMs = options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
+  const loadTimer = setTimeout(() => {
+    onNotReady(
+      new RagbenchError(
+        "config",
+        `Cannot start the ${name} system: its framework did not load within ${loadMs / 1000} s.`,
+      ),
+    );
+    breakWith("it did not load in time");
+  }, loadMs);
+  const send = (message: ToChild) => {
+    if (!alive) return;
+    const bytes = encoder.encode(JSON.stringify(message) + "\n");
+    writes = writes.then(() => stdin.write(bytes)).catch(() => {});
+  };
+  const handle = (message: FromChild) => {
+    switch (message.t) {
+      case "ready":
+        clearTimeout(loadTimer);
+        onReady();
+        return;
+      case "warning":
+        return;
+      case "cancelled":
+        acks.get(message.run)?.();
+        acks.delete(message.run);
+        return;
+      case "done":
+        return runs.get(message.run)?.resolve(message.answer);
+      case "failed":
+        return runs.get(message.run)?.reject(
+          new SystemFailedError(`${name} failed: ${cut(message.message)}`),
+        );
+      case "model":
+      case "tool": {
+        const run = runs.get(message.run);
+        if (!run) return; // a stopped run: the child answers it itself
+        run.turn = run.turn.then(async () => {
+          if (run.finished) return;
+          try {
+            if (message.t === "model") {
+              const reply = await run.handlers.model(message.messages, message.tools);
+              if (!run.finished) {
+                send({ t: "model", run: message.run, seq: message.seq, ...reply });
+              }
+            } else {
+              const text = await run.handlers.tool(message.call);
+              if (!run.finished) send({ t: "tool", run: message.run, seq: message.seq, text });
+            }
+          } catch (error) {
+            run.reject(error);
+            cancel(child, message.run, options.cancelAckMs ?? CANCEL_ACK_MS);
+          }
+        });
+        return;
+      }
+    }
+  };
+  const splitter = lineSplitter(MAX_LINE_BYTES, (event) => {
+    if (event.type === "too_long") {
+      return breakWith(`it wrote a line over ${MAX_LINE_BYTES} bytes`);
+    }
+    if (!event.text.startsWith(LINE_PREFIX)) return; // the framework's own output
+    let parsed;
+    try {
+      parsed = fromChildSchema.safeParse(JSON.parse(event.text.slice(LINE_PREFIX.length)));
+    } catch {
+      return breakWith("it wrote a protocol line that is not JSON");
+    }
+    if (!parsed.success) {
+      return breakWith(
+        `it wrote a malformed protocol line (${cut(parsed.error.issues[0]?.message ?? "")})`,
+      );
+    }
+    handle(parsed.data);
+  });
+  void (async () => {
+    try {
+      for await (const chunk of process.stdout) splitter.push(chunk);
+    } catch { /* gone */ }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 1000))]);
+    await Promise.race([stderr.done, new Promise((r) => setTimeout(r, 500))]);
+    clearTimeout(loadTimer);
+    const why = fault ?? (killed ? "it was stopped" : `its process exited: ${lastWords()}`);
+    onNotReady(new RagbenchError("config", `Cannot start the ${name} system: ${why}.`));
+    alive = false;
+    failAll(why);
+  })();
+  const child: Child = {
+    send,
+    kill,
+    ready,
+    get alive() {
+      return alive;
+    },
+    runs,
+    acks,
+  };
+  return child;
+}
+
+/** A child that never started: every use fails with `error`. */
+function deadChild(error: Error): Child {
+  const ready = Promise.reject(error);
+  ready.catch(() => {});
+  return {
+    send() {},
+    kill: () => Promise.resolve(),
+    ready,
+    alive: false,
+    runs: new Map(),
+    acks: new Map(),
+  };
+}
+
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+function cut(text: string): string {
+  return text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS)}…` : text;
+}
