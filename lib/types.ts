@@ -144,6 +144,14 @@ export interface ModelStep extends Partial<RetryFields> {
   cached?: true;
   recorded_usage?: Usage;
   recorded_cost_usd?: number;
+  /**
+   * Framework systems: tool results the framework had reworded in the
+   * conversation it sent (LlamaIndex re-quotes every result; frameworks word
+   * an unknown tool or unparsable arguments their own way), restored to
+   * ragbench's text before this call; each call id is listed once, on the
+   * first call that restored it. Absent when nothing was restored.
+   */
+  restored?: { tool_call_id: string; framework_text: string }[];
 }
 
 /** One tool call of a question. */

@@ -69,13 +69,21 @@ export function argsObject(text: string): Record<string, unknown> {
 /**
  * The arguments text of a tool call a framework hands back: the model's own
  * text when the framework's object is the same JSON (so the conversation
- * keeps the model's bytes), else the framework's object as JSON.
+ * keeps the model's bytes) or when the model's text is not JSON at all (the
+ * framework can only have put something in its place; ragbench then reports
+ * the model's text as invalid), else the framework's object as JSON.
  */
 export function argsText(input: unknown, original: string | undefined): string {
   const text = typeof input === "string" ? input : JSON.stringify(input ?? {});
   if (original === undefined) return text;
+  let parsed: unknown;
   try {
-    return canonical(JSON.parse(original)) === canonical(JSON.parse(text)) ? original : text;
+    parsed = JSON.parse(original);
+  } catch {
+    return original;
+  }
+  try {
+    return canonical(parsed) === canonical(JSON.parse(text)) ? original : text;
   } catch {
     return text;
   }

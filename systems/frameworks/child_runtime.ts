@@ -22,6 +22,7 @@
  * @module
  */
 
+// deno-lint-ignore-file no-console -- it sends the framework's console output to stderr
 import { Worker } from "node:worker_threads";
 import type { ChatMessage } from "../../lib/llm/model.ts";
 import { lineSplitter } from "../../tools/sandbox/line_splitter.ts";

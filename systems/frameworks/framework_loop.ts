@@ -14,12 +14,13 @@
  *   response cache and retries are ragbench's. The tools offered are
  *   ragbench's own specs (in its order), named by the framework.
  * - Each tool call runs through ragbench's toolbox; its result, failures
- *   included, is the canonical text `agent_search` shows. A call the model
- *   made that the framework answered itself (an unknown tool, arguments that
- *   are not JSON: frameworks word these their own way) is run through the
- *   toolbox when the framework sends its result back, and the model reads
- *   ragbench's text instead; the framework's text is kept in the step's
- *   error `detail`.
+ *   included, is the canonical text `agent_search` shows, and it is what the
+ *   model reads: where the conversation the framework sends holds another
+ *   text for a call (LlamaIndex re-quotes results; frameworks word an
+ *   unknown tool or unparsable arguments their own way, without calling the
+ *   tool — ragbench then runs the call through its toolbox, as agent_search
+ *   would have), ragbench's text is put back and the framework's is
+ *   recorded on the model step (`restored`).
  *
  * Failures of the framework — it throws, it gives no answer after a text
  * reply, it asks the model again after the final answer, it offers a tool it
@@ -28,9 +29,8 @@
  * @module
  */
 
-import type { ChatMessage, ChatResponse, ToolSpec } from "../../lib/llm/model.ts";
+import type { ChatMessage, ChatRequest, ChatResponse, ToolSpec } from "../../lib/llm/model.ts";
 import { SystemFailedError } from "../../lib/run/system_error.ts";
-import type { Step } from "../../lib/types.ts";
 import { toolMessageText } from "../../tools/toolbox.ts";
 import {
   type AgentLimits,
@@ -45,6 +45,8 @@ import type { WireToolCall } from "./protocol.ts";
 
 /** What a tool call past the tool-call cap reads (as in agent_search). */
 const NOT_RUN = "Not run: the tool-call limit for this question is reached.";
+/** The most characters of a framework's own text kept in `ModelStep.restored`. */
+const MAX_NOTED_CHARS = 500;
 
 /** Answers one question through `host`'s framework. */
 export async function runFrameworkLoop(
@@ -69,6 +71,15 @@ export async function runFrameworkLoop(
     return text;
   };
 
+  /** Framework texts restored since the last model call (see `ModelStep.restored`). */
+  let restored: { tool_call_id: string; framework_text: string }[] = [];
+  const noted = new Set<string>();
+  const restore = (id: string, text: string) => {
+    if (noted.has(id)) return;
+    noted.add(id);
+    restored.push({ tool_call_id: id, framework_text: text.slice(0, MAX_NOTED_CHARS) });
+  };
+
   /** The framework's conversation with ragbench's own texts where the framework put its own. */
   const normalise = async (messages: ChatMessage[]): Promise<ChatMessage[]> => {
     const out: ChatMessage[] = [];
@@ -82,11 +93,15 @@ export async function runFrameworkLoop(
           continue;
         }
       }
-      if (message.role === "tool" && !ran.has(message.tool_call_id)) {
-        const call = made.get(message.tool_call_id)?.call;
-        if (call) {
-          const text = await runTool(call);
-          noteFrameworkText(recorder.steps, call.id, message.content);
+      if (message.role === "tool") {
+        let text = ran.get(message.tool_call_id);
+        if (text === undefined) {
+          // A call the framework answered itself: ragbench runs it and the model reads its text.
+          const call = made.get(message.tool_call_id)?.call;
+          if (call) text = await runTool(call);
+        }
+        if (text !== undefined && text !== message.content) {
+          restore(message.tool_call_id, message.content);
           out.push({ ...message, content: text });
           continue;
         }
@@ -94,6 +109,15 @@ export async function runFrameworkLoop(
       out.push(message);
     }
     return out;
+  };
+
+  /** Calls the model through the recorder and notes on its step what was restored. */
+  const chat = async (request: ChatRequest, final: boolean): Promise<ChatResponse> => {
+    const reply = await recorder.chat(request, signal, final);
+    const step = recorder.steps.at(-1);
+    if (restored.length && step?.type === "model") step.restored = restored;
+    restored = [];
+    return reply;
   };
 
   const model = async (framework: ChatMessage[], names: string[]): Promise<ModelReply> => {
@@ -104,9 +128,8 @@ export async function runFrameworkLoop(
     const stop = stopReason(recorder, limits);
     if (stop !== null) {
       final = { stop };
-      const reply = await recorder.chat(
+      const reply = await chat(
         { messages: [...messages, { role: "user", content: FINAL_ANSWER_PROMPT }], tools: [] },
-        signal,
         true,
       );
       last = reply;
@@ -162,11 +185,4 @@ function offered(specs: readonly ToolSpec[], names: readonly string[], type: str
   }
   const wanted = new Set(names);
   return specs.filter((s) => wanted.has(s.name));
-}
-
-/** Keeps, on the tool step of call `id`, what the framework had told the model instead. */
-function noteFrameworkText(steps: readonly Step[], id: string, text: string): void {
-  const step = steps.findLast((s) => s.type === "tool" && s.call_id === id);
-  if (step?.type !== "tool" || !step.result.error) return;
-  step.result.error.detail = `the framework answered this call itself: ${text.slice(0, 1000)}`;
 }
