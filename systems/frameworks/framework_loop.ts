@@ -135,10 +135,7 @@ export async function runFrameworkLoop(
       last = reply;
       return { content: reply.content, tool_calls: [] };
     }
-    const reply = await recorder.chat(
-      { messages, tools: offered(tools.specs, names, type) },
-      signal,
-    );
+    const reply = await chat({ messages, tools: offered(tools.specs, names, type) }, false);
     last = reply;
     for (const call of reply.tool_calls) made.set(call.id, { call, reply });
     return { content: reply.content, tool_calls: reply.tool_calls };
