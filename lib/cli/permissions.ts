@@ -18,6 +18,7 @@ import { mcpNeeds } from "../../tools/mcp/needs.ts";
 import type { EmbeddingConfig } from "../config/retriever_schema.ts";
 import { embeddingNeeds } from "./embedding_needs.ts";
 import { type CacheUse, hasSideEffectTools, responseCacheNeeds } from "./cache_needs.ts";
+import { frameworkNeeds } from "./framework_needs.ts";
 
 /** The system type whose programs run in `deno run` subprocesses (`systems/code_agent.ts`). */
 const CODE_AGENT_TYPE = "code_agent";
@@ -120,6 +121,7 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
     });
   }
   needs.push(...mcpNeeds(config, options));
+  needs.push(...frameworkNeeds(config));
   return dedupe(needs);
 }
 
