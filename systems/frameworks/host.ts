@@ -101,12 +101,13 @@ interface LiveRun {
 
 interface Child {
   send(message: ToChild): void;
-  kill(): Promise<void>;
+  /** Kills the process; `why` is what the questions it was answering are told. */
+  kill(why?: string): Promise<void>;
   readonly ready: Promise<void>;
   readonly alive: boolean;
   runs: Map<number, LiveRun>;
-  /** Cancels acknowledged, by run. */
-  acks: Map<number, () => void>;
+  /** Cancels not yet acknowledged, by run: each resolves on the ack, or when the process is killed. */
+  acks: Map<number, { done: Promise<void>; ack(): void }>;
 }
 
 /** The `deno run` arguments of a framework's process. */
@@ -156,7 +157,10 @@ export function createFrameworkHost(
     ready: () => current().ready,
     async run(input, handlers, signal) {
       signal.throwIfAborted();
-      const proc = current();
+      let proc = current();
+      // A process that has not acknowledged a cancel may be stuck: wait until it does or is killed.
+      await abortable(Promise.all([...proc.acks.values()].map((a) => a.done)), signal);
+      if (!proc.alive) proc = current();
       await abortable(proc.ready, signal);
       const id = nextRun++;
       return await new Promise<string | null>((resolve, reject) => {
@@ -199,12 +203,24 @@ export function createFrameworkHost(
 
 /** Tells the process to stop run `id`; kills it when it does not answer in time. */
 function cancel(proc: Child, id: number, ackMs: number): void {
-  if (!proc.alive) return;
-  const timer = setTimeout(() => {
-    proc.acks.delete(id);
-    void proc.kill();
-  }, ackMs);
-  proc.acks.set(id, () => clearTimeout(timer));
+  if (!proc.alive || proc.acks.has(id)) return;
+  let ack = () => {};
+  const done = new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      void proc.kill(
+        `it did not answer a cancel within ${
+          ackMs / 1000
+        } s (its thread is stuck), so it was killed`,
+      );
+      resolve();
+    }, ackMs);
+    ack = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+  proc.acks.set(id, { done, ack });
+  void done.then(() => proc.acks.delete(id));
   proc.send({ t: "cancel", run: id });
 }
 
@@ -237,10 +253,12 @@ function spawn(manifest: FrameworkManifest, options: HostOptions): Child {
   const encoder = new TextEncoder();
   let writes = Promise.resolve();
   const runs = new Map<number, LiveRun>();
-  const acks = new Map<number, () => void>();
-  const kill = async () => {
+  const acks: Child["acks"] = new Map();
+  const kill = async (why?: string) => {
+    if (why !== undefined) fault ??= why;
     alive = false;
     killed = true;
+    for (const pending of acks.values()) pending.ack();
     try {
       process.kill("SIGKILL");
     } catch { /* already gone */ }
@@ -303,9 +321,7 @@ function spawn(manifest: FrameworkManifest, options: HostOptions): Child {
       case "warning":
         return;
       case "cancelled":
-        acks.get(message.run)?.();
-        acks.delete(message.run);
-        return;
+        return acks.get(message.run)?.ack();
       case "done":
         return runs.get(message.run)?.resolve(message.answer);
       case "failed":
