@@ -148,6 +148,7 @@ export async function serveAdapter(adapter: FrameworkAdapter): Promise<void> {
     const message = JSON.parse(event.text) as ToChild;
     if (message.t === "run") start(message);
     else if (message.t === "cancel") cancel(message.run);
+    else if (message.t === "stats") write({ t: "stats", heap_used: Deno.memoryUsage().heapUsed });
     else reply(message);
   });
   write({ t: "ready", framework: adapter.framework });

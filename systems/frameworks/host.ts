@@ -74,6 +74,8 @@ export interface HostOptions {
   cancelAckMs?: number;
   /** Replaces the adapter's permission flags (tests). */
   permissionFlags?: readonly string[];
+  /** More V8 flags for the process (scripts/bench_frameworks.ts sizes its young generation). */
+  v8Flags?: readonly string[];
 }
 
 /** One framework's process for one system. */
@@ -86,6 +88,8 @@ export interface FrameworkHost {
    * with `signal.reason` when the signal aborts (the run is then cancelled).
    */
   run(input: RunInput, handlers: RunHandlers, signal: AbortSignal): Promise<string | null>;
+  /** The V8 heap in use in the process, in bytes (starts it if none runs). */
+  heapUsed(): Promise<number>;
   /** Kills the process. */
   close(): Promise<void>;
 }
@@ -106,6 +110,8 @@ interface Child {
   readonly ready: Promise<void>;
   readonly alive: boolean;
   runs: Map<number, LiveRun>;
+  /** Waiting for the answer to `stats`. */
+  stats: Array<(heapUsed: number) => void>;
   /** Cancels not yet acknowledged, by run: each resolves on the ack, or when the process is killed. */
   acks: Map<number, { done: Promise<void>; ack(): void }>;
 }
@@ -119,7 +125,9 @@ export function frameworkArgs(manifest: FrameworkManifest, options: HostOptions 
     "--cached-only",
     "--frozen",
     `--config=${fileURLToPath(DENO_CONFIG)}`,
-    `--v8-flags=--max-old-space-size=${FRAMEWORK_MEMORY_MB}`,
+    `--v8-flags=${
+      [`--max-old-space-size=${FRAMEWORK_MEMORY_MB}`, ...(options.v8Flags ?? [])].join(",")
+    }`,
     ...flags,
     fileURLToPath(manifest.adapter),
   ];
@@ -194,6 +202,14 @@ export function createFrameworkHost(
         });
       });
     },
+    async heapUsed() {
+      const proc = current();
+      await proc.ready;
+      return await new Promise<number>((resolve) => {
+        proc.stats.push(resolve);
+        proc.send({ t: "stats" });
+      });
+    },
     async close() {
       closed = true;
       await child?.kill();
@@ -254,6 +270,7 @@ function spawn(manifest: FrameworkManifest, options: HostOptions): Child {
   let writes = Promise.resolve();
   const runs = new Map<number, LiveRun>();
   const acks: Child["acks"] = new Map();
+  const stats: Child["stats"] = [];
   const kill = async (why?: string) => {
     if (why !== undefined) fault ??= why;
     alive = false;
@@ -280,6 +297,7 @@ function spawn(manifest: FrameworkManifest, options: HostOptions): Child {
     return tail === "" ? "no output on stderr" : cut(tail);
   };
   const failAll = (why: string) => {
+    for (const waiting of stats.splice(0)) waiting(Number.NaN);
     for (const run of runs.values()) {
       run.reject(new SystemFailedError(`the ${name} process failed: ${why}`));
     }
@@ -320,6 +338,8 @@ function spawn(manifest: FrameworkManifest, options: HostOptions): Child {
         return;
       case "warning":
         return;
+      case "stats":
+        return stats.shift()?.(message.heap_used);
       case "cancelled":
         return acks.get(message.run)?.ack();
       case "done":
@@ -392,6 +412,7 @@ function spawn(manifest: FrameworkManifest, options: HostOptions): Child {
     },
     runs,
     acks,
+    stats,
   };
   return child;
 }
@@ -407,6 +428,7 @@ function deadChild(error: Error): Child {
     alive: false,
     runs: new Map(),
     acks: new Map(),
+    stats: [],
   };
 }
 

@@ -53,7 +53,9 @@ export type ToChild =
   /** The text of a tool call's result, as the model reads it. */
   | { t: "tool"; run: number; seq: number; text: string }
   /** Stop a run: the question timed out, failed or was cancelled. */
-  | { t: "cancel"; run: number };
+  | { t: "cancel"; run: number }
+  /** Report the process's heap (scripts/bench_frameworks.ts). */
+  | { t: "stats" };
 
 /** A tool call as the model made it; `arguments` is JSON text. */
 export interface WireToolCall {
@@ -109,6 +111,8 @@ export const fromChildSchema = z.discriminatedUnion("t", [
   z.strictObject({ t: z.literal("failed"), run: z.int().positive(), message: z.string() }),
   /** A cancel was received: the process's main thread is responsive. */
   z.strictObject({ t: z.literal("cancelled"), run: z.int().positive() }),
+  /** The process's V8 heap in use, in bytes (the answer to `stats`). */
+  z.strictObject({ t: z.literal("stats"), heap_used: z.number().nonnegative() }),
   /** A problem outside any run (an unhandled rejection), for the log. */
   z.strictObject({ t: z.literal("warning"), message: z.string() }),
 ]);
