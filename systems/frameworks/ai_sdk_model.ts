@@ -20,7 +20,7 @@ import type {
   LanguageModelV4ToolResultOutput,
 } from "@ai-sdk/provider";
 import type { ChatMessage } from "../../lib/llm/model.ts";
-import { type AdapterRun, assistantMessage, CallArgs, type ModelReply } from "./adapter.ts";
+import { type AdapterRun, assistantMessage, type CallArgs, type ModelReply } from "./adapter.ts";
 import type { WireToolCall } from "./protocol.ts";
 
 /** The AI SDK prompt in ragbench's neutral shape. */
