@@ -83,7 +83,11 @@ export interface ToolResult {
   error: ToolError | null;
   /** The output was cut to the run's `max_output_chars`. */
   truncated: boolean;
-  cost_usd: number;
+  /**
+   * US dollars; null when unknown (a `search` whose embedding model has no
+   * known price), never 0 for that.
+   */
+  cost_usd: number | null;
   latency_ms: number;
 }
 
@@ -130,7 +134,8 @@ export interface RetryFields {
 export interface ModelStep extends Partial<RetryFields> {
   type: "model";
   usage: Usage;
-  cost_usd: number;
+  /** US dollars; null when the model's price is unknown (lib/llm/pricing.ts). */
+  cost_usd: number | null;
   latency_ms: number;
   content: string | null;
   tool_calls: ToolCall[];
@@ -143,7 +148,8 @@ export interface ModelStep extends Partial<RetryFields> {
    */
   cached?: true;
   recorded_usage?: Usage;
-  recorded_cost_usd?: number;
+  /** Null when the model's price is unknown. */
+  recorded_cost_usd?: number | null;
   /**
    * Framework systems: tool results the framework had reworded in the
    * conversation it sent (LlamaIndex re-quotes every result; frameworks word
@@ -191,7 +197,8 @@ export interface RetrievalStep {
   latency_ms: number;
   /** Tokens sent to an embedding endpoint for the query (0 for lexical retrievers or cache hits). */
   embedding_tokens: number;
-  cost_usd: number;
+  /** US dollars; null when the embedding model's price is unknown. */
+  cost_usd: number | null;
   /** Set when the retrieval failed (e.g. the embedding endpoint was down); results are then empty. */
   error: { kind: string; message: string } | null;
 }
@@ -221,14 +228,18 @@ export interface TraceFlags {
 /** Everything one system did on one question (one repeat). */
 export interface Trace {
   system: string;
-  /** Id of the model the system used (`Model.id`, e.g. `openai:gpt-4o`). */
-  model: string;
+  /** Id of the model the system used (`Model.id`, e.g. `openai:gpt-4o`); null when it calls none (retrieval_only). */
+  model: string | null;
   question_id: string;
   repeat: number;
   steps: Step[];
   answer: string | null;
   usage: Usage;
-  cost_usd: number;
+  /**
+   * US dollars billed; null when some step's cost is unknown (a model or
+   * embedding model with no known price), never 0 for that.
+   */
+  cost_usd: number | null;
   latency_ms: number;
   flags: TraceFlags;
   /** Replies that were not a valid action in the system's reply format (react_json, code agent). */

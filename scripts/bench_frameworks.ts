@@ -32,6 +32,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadRun } from "../lib/cli/setup.ts";
 import { planSystems } from "../lib/cli/plan.ts";
+import { priceRun } from "../lib/cli/price_checks.ts";
 import { createModels } from "../lib/llm/select.ts";
 import { type PlannedSystem, runQuestions } from "../lib/run/runner.ts";
 import { AGENT_SEARCH_PROMPT } from "../systems/agent_search.ts";
@@ -83,7 +84,11 @@ const config = {
   ...loaded.config,
   systems: loaded.config.systems.filter((s) => s.type === "agent_search"),
 };
-const models = await createModels(config.systems, { mock: true, script: loaded.script });
+const models = await createModels(config.systems, {
+  mock: true,
+  script: loaded.script,
+  prices: await priceRun(loaded.config, { mock: true }),
+});
 const plan = await planSystems(config, loaded.corpus, { concurrency: 1, models, mock: true });
 const agent = plan.systems[0];
 await agent.ready;

@@ -4,9 +4,9 @@
  * script) and `lib/retrieval/kernel/dot_kernel_bytes.ts` (the assembled
  * module, base64, so it loads with no permission and inside a compiled binary).
  *
- * Needs `wat2wasm` (Debian package `wabt`). Run after changing this file:
+ * Assembles with the npm package `wabt` (see wasm_kernel.ts). Run after changing this file:
  *
- *     deno run --allow-write=lib/retrieval/kernel --allow-read=lib/retrieval/kernel --allow-run=wat2wasm scripts/build_dot_kernel.ts
+ *     deno run --allow-write=lib/retrieval/kernel --allow-read=lib/retrieval/kernel scripts/build_dot_kernel.ts
  *
  * Exports of the module (all pointers are byte offsets into its memory,
  * 16-byte aligned; `dp` dimensions are padded to a multiple of 16):

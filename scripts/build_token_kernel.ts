@@ -4,9 +4,9 @@
  * `lib/retrieval/kernel/token_kernel_bytes.ts` (the assembled module,
  * base64, so it loads with no permission and inside a compiled binary).
  *
- * Needs `wat2wasm` (Debian package `wabt`). Run after changing this file:
+ * Assembles with the npm package `wabt` (see wasm_kernel.ts). Run after changing this file:
  *
- *     deno run --allow-write=lib/retrieval/kernel --allow-read=lib/retrieval/kernel --allow-run=wat2wasm scripts/build_token_kernel.ts
+ *     deno run --allow-write=lib/retrieval/kernel --allow-read=lib/retrieval/kernel scripts/build_token_kernel.ts
  *
  * The module imports its memory (`env.memory`, laid out by
  * `lib/retrieval/token_kernel.ts`) and exports one function:

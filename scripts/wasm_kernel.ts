@@ -1,12 +1,16 @@
 /**
  * What the WebAssembly kernel generators share: each writes its kernel's
- * text (`.wat`, under lib/retrieval/kernel/), assembles it with `wat2wasm`
- * (Debian package `wabt`) and writes the module beside it as a base64
- * TypeScript constant, so the kernel loads with no permission and inside a
- * compiled binary.
+ * text (`.wat`, under lib/retrieval/kernel/), assembles it with WABT's
+ * `wat2wasm` compiled to WebAssembly (the npm package `wabt`, pinned in
+ * deno.json: no program to install) and writes the module beside it as a
+ * base64 TypeScript constant, so the kernel loads with no permission and
+ * inside a compiled binary. The tests assemble the committed text the same
+ * way and compare the bytes.
  *
  * @module
  */
+
+import initWabt from "wabt";
 
 /** `bytes` as base64. */
 export function base64(bytes: Uint8Array): string {
@@ -27,19 +31,28 @@ export interface KernelSpec {
   title: string;
 }
 
+/**
+ * `text` (WebAssembly text format) assembled and validated, as `wat2wasm` with
+ * its default features (SIMD among them) writes it; throws WABT's message
+ * (naming `file`) when the text does not parse or validate.
+ */
+export async function assemble(file: string, text: string): Promise<Uint8Array<ArrayBuffer>> {
+  const wabt = await initWabt();
+  const module = wabt.parseWat(file, text);
+  try {
+    module.validate();
+    return new Uint8Array(module.toBinary({}).buffer);
+  } finally {
+    module.destroy();
+  }
+}
+
 /** Writes the kernel's `.wat` and assembled `_bytes.ts` files; prints what it wrote. */
 export async function writeKernel(spec: KernelSpec): Promise<void> {
   const dir = new URL("../lib/retrieval/kernel/", import.meta.url);
   const wat = new URL(`${spec.stem}_kernel.wat`, dir);
-  const wasm = new URL(`${spec.stem}_kernel.wasm.tmp`, dir);
+  const bytes = await assemble(`${spec.stem}_kernel.wat`, spec.text);
   await Deno.writeTextFile(wat, spec.text);
-  const { success, stderr } = await new Deno.Command("wat2wasm", {
-    args: [wat.pathname, "-o", wasm.pathname],
-    stderr: "piped",
-  }).output();
-  if (!success) throw new Error(`wat2wasm failed: ${new TextDecoder().decode(stderr)}`);
-  const bytes = await Deno.readFile(wasm);
-  await Deno.remove(wasm);
   const encoded = base64(bytes).match(/.{1,96}/g) ?? [];
   await Deno.writeTextFile(
     new URL(`${spec.stem}_kernel_bytes.ts`, dir),

@@ -12,7 +12,7 @@
  * @module
  */
 
-import type { ChatMessage } from "../lib/llm/model.ts";
+import { addCost, type ChatMessage } from "../lib/llm/model.ts";
 import type { TraceRecorder } from "../lib/run/trace_recorder.ts";
 import { toolMessageText } from "../tools/toolbox.ts";
 import type { SystemContext, SystemOutcome } from "./system.ts";
@@ -49,7 +49,10 @@ export function toolCallCapReached(rec: TraceRecorder, limits: AgentLimits): boo
  * recorded cost, so a replay stops where the recording did.
  */
 export function costCapReached(rec: TraceRecorder, limits: AgentLimits): boolean {
-  return limits.max_cost_usd !== null && rec.costUsd + rec.recordedCostUsd >= limits.max_cost_usd;
+  // An unknown cost cannot reach the cap; a live run with a cap and an unknown price is refused
+  // before it starts (lib/cli/price_checks.ts).
+  const spent = addCost(rec.costUsd, rec.recordedCostUsd);
+  return limits.max_cost_usd !== null && spent !== null && spent >= limits.max_cost_usd;
 }
 
 /** The per-question token cap is reached (replayed calls count their recorded tokens). */

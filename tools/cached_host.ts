@@ -7,7 +7,10 @@
  *
  * The key is the tool, its server (where it runs: `custom:<module>#<export>`
  * for a custom tool, the MCP server's identity for an MCP tool), its options
- * and the parsed arguments (cache_key.ts). A hit is returned as recorded,
+ * and the parsed arguments (cache_key.ts), and the question's repeat from
+ * repeat 2 on: a tool whose result depends on the world is called again in
+ * each repeat of a live run (as it would be with no cache), and a replay
+ * serves each repeat what that repeat saw. A hit is returned as recorded,
  * with `cost_usd` 0 (nothing was spent). Results that say the tool could not
  * run this time (`timeout`, `unavailable`) are not recorded. In `replay`
  * mode a miss is an `unavailable` error whose `detail` starts with
@@ -18,7 +21,7 @@
 
 import { z } from "zod";
 import { type CacheMode, readsCache, writesCache } from "../lib/cache/cache_mode.ts";
-import { toolKey } from "../lib/cache/cache_key.ts";
+import { repeatPart, toolKey } from "../lib/cache/cache_key.ts";
 import type { ResponseCache } from "../lib/cache/response_cache.ts";
 import type { CacheStats } from "../lib/llm/cached_model.ts";
 import { TOOL_ERROR_KINDS } from "../lib/types.ts";
@@ -55,7 +58,7 @@ const ResultEntry = z.strictObject({
     message: z.string(),
     detail: z.string().optional(),
   }).nullable(),
-  cost_usd: z.number().nonnegative(),
+  cost_usd: z.number().nonnegative().nullable(),
   result_ends: z.array(z.int().nonnegative()).optional(),
 });
 
@@ -69,6 +72,7 @@ export function withToolCache(host: ToolHost, setup: ToolCacheSetup, server: str
         server,
         options: call.options,
         arguments: call.args,
+        ...repeatPart(call.repeat),
       });
       if (readsCache(mode)) {
         const found = cache.get(key);

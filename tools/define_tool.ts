@@ -33,7 +33,11 @@ export interface ToolReturnValue {
   readonly [RESULT_BRAND]: true;
   output?: string;
   data?: JsonValue;
-  cost_usd?: number;
+  /**
+   * US dollars this call cost; absent: 0. Null (a cost that could not be priced) is for the
+   * built-in `search` over an embedding model of unknown price; a custom tool's null is an error.
+   */
+  cost_usd?: number | null;
   /**
    * Where the text of each `data.results[i]` ends in `output` (ascending
    * character offsets, one per result). With it, an output over the run's
@@ -137,7 +141,7 @@ export function defineTool<P extends z.ZodObject, O extends z.ZodObject = z.ZodO
 
 /** A successful result with structured `data` and/or a cost, beside the text the model reads. */
 export function toolResult(
-  init: { output?: string; data?: JsonValue; cost_usd?: number; result_ends?: number[] },
+  init: { output?: string; data?: JsonValue; cost_usd?: number | null; result_ends?: number[] },
 ): ToolReturnValue {
   return { [RESULT_BRAND]: true, ...init };
 }

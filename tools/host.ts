@@ -23,6 +23,8 @@ export interface HostCall {
   options: Record<string, unknown>;
   /** Identifies the question, for per-question tool state. */
   questionKey: string;
+  /** The question's repeat (1-based; absent means 1): the tool cache keys on it. */
+  repeat?: number;
   timeoutMs: number;
 }
 

@@ -17,7 +17,8 @@ export interface RawToolResult {
   output: string;
   data?: JsonValue;
   error: ToolError | null;
-  cost_usd: number;
+  /** US dollars; null when the call had a cost that could not be priced. */
+  cost_usd: number | null;
   /** Where each `data.results[i]` ends in `output` (see `ToolReturnValue.result_ends`). */
   result_ends?: number[];
 }
@@ -61,8 +62,8 @@ export async function invokeTool(
 export function normalizeReturn(toolName: string, value: unknown): RawToolResult {
   if (typeof value === "string") return { output: value, error: null, cost_usd: 0 };
   if (isToolReturnValue(value)) {
-    const cost = value.cost_usd ?? 0;
-    if (typeof cost !== "number" || !Number.isFinite(cost) || cost < 0) {
+    const cost = value.cost_usd === undefined ? 0 : value.cost_usd;
+    if (cost !== null && (typeof cost !== "number" || !Number.isFinite(cost) || cost < 0)) {
       return errorResult(
         "execution",
         GENERIC_FAILURE,

@@ -47,8 +47,12 @@ export interface ToolSession {
 export interface Toolbox {
   readonly tools: readonly OfferedTool[];
   readonly specs: readonly ToolSpec[];
-  /** A session for one question (one repeat); `questionKey` must be unique among running questions. */
-  session(questionKey: string): ToolSession;
+  /**
+   * A session for one question (one repeat); `questionKey` must be unique
+   * among running questions. `repeat` (default 1) reaches the hosts, whose
+   * tool cache keys on it.
+   */
+  session(questionKey: string, options?: { repeat?: number }): ToolSession;
 }
 
 /** Run-wide limits the toolbox enforces. */
@@ -67,7 +71,8 @@ export function createToolbox(tools: readonly OfferedTool[], rules: ToolboxRules
   return {
     tools,
     specs,
-    session(questionKey) {
+    session(questionKey, options = {}) {
+      const repeat = options.repeat ?? 1;
       const used = new Set<ToolHost>();
       return {
         specs,
@@ -90,7 +95,7 @@ export function createToolbox(tools: readonly OfferedTool[], rules: ToolboxRules
             raw = errorResult("invalid_args", parsed.message);
           } else {
             used.add(tool.host);
-            raw = await callWithTimeout(tool, parsed.value, questionKey, signal);
+            raw = await callWithTimeout(tool, parsed.value, { questionKey, repeat }, signal);
           }
           return { args, result: finish(raw, rules, performance.now() - started) };
         },
@@ -111,7 +116,7 @@ export function toolMessageText(result: ToolResult): string {
 async function callWithTimeout(
   tool: OfferedTool,
   args: JsonValue,
-  questionKey: string,
+  question: { questionKey: string; repeat: number },
   signal: AbortSignal,
 ): Promise<RawToolResult> {
   // AbortSignal.timeout, not setTimeout: Deno 2.9's global setTimeout is Node's, and the first
@@ -139,7 +144,8 @@ async function callWithTimeout(
       tool: tool.name,
       args,
       options: tool.options,
-      questionKey,
+      questionKey: question.questionKey,
+      ...(question.repeat === 1 ? {} : { repeat: question.repeat }),
       timeoutMs: tool.timeoutMs,
     }, controller.signal).catch((error) =>
       errorResult("execution", "The tool failed unexpectedly.", String(error))

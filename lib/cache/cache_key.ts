@@ -13,8 +13,24 @@ import { sha256 } from "../util/sha256.ts";
 /** A non-finite number in a request is refused rather than keyed as `null`. */
 const STRICT = { strictNumbers: true };
 
-/** Version of the key layout; a change makes every old entry a miss. */
+/**
+ * Version of the key layout; a change makes every old entry a miss. It stayed
+ * 1 when the repeat joined the key: repeat 1 is keyed as before (so a cache
+ * recorded by an older ragbench still serves it), and only repeats 2 and up
+ * carry their number (older versions never wrote such keys; they served those
+ * repeats from repeat 1's entry, which stays a genuine recording of repeat 1).
+ */
 export const CACHE_KEY_VERSION = 1;
+
+/**
+ * The `repeat` part of a key: nothing for repeat 1 (or none), `{repeat: n}`
+ * from repeat 2 on. Each repeat of a question is then its own entry: a first
+ * run sends every repeat live, a re-run replays each from its own recording,
+ * whatever order the repeats ran in.
+ */
+export function repeatPart(repeat: number | undefined): { repeat?: number } {
+  return repeat === undefined || repeat === 1 ? {} : { repeat };
+}
 
 /** What decides a model response. */
 export interface ModelKeyParts {
@@ -30,6 +46,8 @@ export interface ModelKeyParts {
   tools: unknown;
   /** Sampling and output parameters sent (temperature, max tokens); null when not sent. */
   params: { temperature: number | null; max_tokens: number | null };
+  /** The repeat, from 2 on (see {@link repeatPart}); absent for repeat 1. */
+  repeat?: number;
 }
 
 /**
@@ -44,6 +62,8 @@ export interface ToolKeyParts {
   options: unknown;
   /** The parsed arguments the model sent. */
   arguments: unknown;
+  /** The repeat, from 2 on (see {@link repeatPart}); absent for repeat 1. */
+  repeat?: number;
 }
 
 /** The key of a model response. */

@@ -1,24 +1,36 @@
 /**
  * `ragbench compare RUN_A RUN_B`: per-system change from run A (the
- * baseline) to run B — answer score B − A with a paired 95 % interval and
- * p-value over the questions both ran, cost per question and median
- * latency — and the CI gate: with `--fail-on-regression X` it exits 1 when
- * a system's score dropped by more than X and the interval lies wholly
- * below zero.
+ * baseline) to run B — the system's metric B − A with the 95 % interval and
+ * p-value of the one paired test over the questions both ran, its verdict,
+ * cost per question and median latency — and the CI gate: with
+ * `--fail-on-regression X` it exits 1 when a system's metric dropped by more
+ * than X and the interval lies wholly below zero. Systems with answers are
+ * compared on the answer score; systems without (retrieval_only, BEIR data
+ * sets) on a retrieval metric, nDCG@10 unless `--retrieval-metric` names
+ * another.
  *
  * The two runs must have used the same corpus, questions and scorer (their
  * `run.json` manifests say so); otherwise, or when a manifest is missing,
  * it refuses (exit 2) unless `--force`, which turns the refusal into a
- * warning.
+ * warning. It warns when one run was `--mock` and the other live, and when a
+ * system's model differs between the runs. A gate with nothing to compare
+ * (no system with a value on questions both runs ran) is a usage error, not
+ * a pass.
  *
  * @module
  */
 
 import { join } from "../util/paths.ts";
 import { UsageError } from "../errors.ts";
-import { formatP } from "../report/recommendation.ts";
-import { readRun } from "../report/read_run.ts";
-import { regressions, runDelta, type SystemDelta } from "../score/run_delta.ts";
+import { readRun, type RunContents } from "../report/read_run.ts";
+import { formatP, metricLabel, signed, tooFewClause } from "../report/verdict_text.ts";
+import { verdictOf } from "../score/significance.ts";
+import {
+  DEFAULT_RETRIEVAL_METRIC,
+  regressions,
+  runDelta,
+  type SystemDelta,
+} from "../score/run_delta.ts";
 import type { CommandSpec, ParsedArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
 
@@ -35,13 +47,24 @@ export const COMPARE_SPEC: CommandSpec = {
         "95 % interval below zero.",
     },
     {
+      name: "retrieval-metric",
+      value: "NAME",
+      description:
+        `Compare systems without answers on this retrieval metric (default ${DEFAULT_RETRIEVAL_METRIC}; ` +
+        "e.g. map, recall@100, mrr@10).",
+    },
+    {
       name: "force",
       description: "Compare even when the runs' corpus, questions or scorer differ (warns).",
     },
   ],
   notes: "RUN_A is the baseline: differences are B − A. Exit status: 0 no regression;\n" +
-    "1 a regression beyond --fail-on-regression; 2 usage error or runs that cannot be compared.",
+    "1 a regression beyond --fail-on-regression; 2 usage error or runs that cannot be compared\n" +
+    "(also a gate with no system to compare).",
 };
+
+/** Names of the per-question retrieval metrics a result line can hold. */
+const RETRIEVAL_METRIC = /^(?:map|(?:recall|precision|mrr|ndcg|hit_rate)@[1-9][0-9]{0,5})$/;
 
 /** Runs the command; returns the exit code. */
 export async function compareCommand(args: ParsedArgs, io: CliIO): Promise<number> {
@@ -59,21 +82,123 @@ export async function compareCommand(args: ParsedArgs, io: CliIO): Promise<numbe
     io.progress(`warning: comparing runs that differ (--force):\n${text}`);
   }
   const [a, b] = await Promise.all([readRun(dirA), readRun(dirB)]);
-  const delta = runDelta(a.lines, b.lines);
+  for (const warning of runWarnings(a, b, dirA, dirB)) io.progress(`warning: ${warning}`);
+  const metric = retrievalMetricOption(args.options.get("retrieval-metric"));
+  const delta = runDelta(a.lines, b.lines, { retrievalMetric: metric });
+  checkMetricPresent(delta.systems, metric, [a, b], [dirA, dirB]);
   io.out(deltaTable(delta.systems));
   for (const s of delta.onlyA) io.out(`only in ${dirA}: ${s}`);
   for (const s of delta.onlyB) io.out(`only in ${dirB}: ${s}`);
+  for (const s of delta.systems) {
+    if (s.shared === 0) {
+      io.progress(
+        `note: ${s.system} is not compared: no question has its ${
+          metricLabel(s.metric)
+        } in both runs`,
+      );
+    }
+  }
   if (threshold === undefined) return 0;
+  if (delta.systems.every((s) => s.shared === 0)) {
+    throw new UsageError(
+      `Nothing to gate on: no system of "${dirA}" and "${dirB}" has an answer score or a ${metric} on questions both runs ran, so --fail-on-regression cannot pass or fail.`,
+    );
+  }
   const failed = regressions(delta, threshold);
   for (const s of failed) {
     io.progress(
-      `regression: ${s.system} score ${signed(s.score!.diff.mean)} [${signed(s.score!.diff.low)}, ${
-        signed(s.score!.diff.high)
-      }] is below -${threshold} with its interval below zero`,
+      `regression: ${s.system} ${metricLabel(s.metric)} ${signed(s.score!.diff.mean)} [${
+        signed(s.score!.diff.low)
+      }, ${signed(s.score!.diff.high)}] is below -${threshold} with its interval below zero`,
+    );
+  }
+  for (const s of delta.systems) {
+    if (!s.score || failed.includes(s) || !(s.score.diff.mean < -threshold)) continue;
+    const verdict = verdictOf(s.score);
+    const why = verdict === "too_few"
+      ? tooFewClause(s.score)
+      : `its interval [${signed(s.score.diff.low)}, ${signed(s.score.diff.high)}] reaches 0`;
+    io.progress(
+      `note: ${s.system} ${metricLabel(s.metric)} dropped by ${
+        (-s.score.diff.mean).toFixed(3)
+      }, but not provably: ${why}`,
     );
   }
   if (failed.length === 0) io.progress(`no regression beyond ${threshold}`);
   return failed.length ? 1 : 0;
+}
+
+/**
+ * What a reader should know before trusting the comparison: one run under
+ * `--mock` and the other live, or a system whose model changed.
+ */
+function runWarnings(a: RunContents, b: RunContents, dirA: string, dirB: string): string[] {
+  const out: string[] = [];
+  if (a.manifest && b.manifest && a.manifest.mock !== b.manifest.mock) {
+    const [mock, live] = a.manifest.mock ? [dirA, dirB] : [dirB, dirA];
+    out.push(
+      `"${mock}" is a --mock run and "${live}" is live: scripted answers against a real model, so the differences are not the change under test`,
+    );
+  }
+  const modelsB = new Map(b.systems.map((s) => [s.name, s.model]));
+  for (const s of a.systems) {
+    const other = modelsB.get(s.name);
+    if (other === undefined || other === s.model) continue;
+    out.push(
+      `${s.name}: its model differs between the runs (${s.model ?? "none"} → ${other ?? "none"})`,
+    );
+  }
+  return out;
+}
+
+/**
+ * The `--retrieval-metric` value, lower-cased.
+ *
+ * @throws {UsageError} for a name that no result line can hold.
+ */
+function retrievalMetricOption(raw: string | undefined): string {
+  if (raw === undefined) return DEFAULT_RETRIEVAL_METRIC;
+  const name = raw.trim().toLowerCase();
+  if (!RETRIEVAL_METRIC.test(name)) {
+    throw new UsageError(
+      `--retrieval-metric must name a per-question retrieval metric: map, or recall, precision, mrr, ndcg or hit_rate at a cut-off, e.g. ndcg@10 (got "${raw}").`,
+    );
+  }
+  return name;
+}
+
+/**
+ * Refuses a retrieval metric the runs did not compute (a cut-off outside
+ * their `evaluation.retrieval_k`), naming the ones they have.
+ *
+ * @throws {UsageError} when a system compared on `metric` has lines with
+ *   retrieval metrics, none of them `metric`.
+ */
+function checkMetricPresent(
+  systems: readonly SystemDelta[],
+  metric: string,
+  runs: readonly RunContents[],
+  dirs: readonly string[],
+): void {
+  runs.forEach((run, i) => {
+    const names = new Set<string>();
+    let has = false;
+    for (const line of run.lines) {
+      const delta = systems.find((s) => s.system === line.system);
+      if (!delta || delta.metric !== metric || !line.retrieval.metrics) continue;
+      for (const key of Object.keys(line.retrieval.metrics)) names.add(key);
+      if (Object.hasOwn(line.retrieval.metrics, metric)) has = true;
+    }
+    if (names.size > 0 && !has) {
+      throw new UsageError(
+        `"${
+          dirs[i]
+        }" has no ${metric} for its systems without answers (its cut-offs are its evaluation.retrieval_k); it has ${
+          [...names].sort().join(", ")
+        }. Pass one of them with --retrieval-metric.`,
+      );
+    }
+  });
 }
 
 function thresholdOption(raw: string | undefined): number | undefined {
@@ -121,42 +246,60 @@ async function readManifest(dir: string): Promise<Record<string, unknown> | null
 function deltaTable(systems: readonly SystemDelta[]): string {
   const header = [
     "system",
+    "metric",
     "shared",
-    "score A",
-    "score B",
-    "Δ score",
+    "A",
+    "B",
+    "Δ",
     "95 % CI",
     "p",
+    "verdict",
     "$/q A → B",
     "p50 ms A → B",
   ];
   const body = systems.map((s) => [
     s.system,
+    metricLabel(s.metric),
     String(s.shared),
     fixed(s.scoreA, 3),
     fixed(s.scoreB, 3),
     s.score ? signed(s.score.diff.mean) : "-",
     s.score ? `[${signed(s.score.diff.low)}, ${signed(s.score.diff.high)}]` : "-",
     s.score ? formatP(s.score.p_value) : "-",
+    verdictWords(s),
     `${money(s.costA)} → ${money(s.costB)}`,
     `${fixed(s.p50A, 1)} → ${fixed(s.p50B, 1)}`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+  const left = (i: number) => i <= 1 || i === 8;
   const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")
+    cells.map((c, i) => (left(i) ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")
       .trimEnd();
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...body.map(line)].join("\n");
+}
+
+/** The verdict of B − A in a few words. */
+function verdictWords(s: SystemDelta): string {
+  if (!s.score) return "not compared";
+  switch (verdictOf(s.score)) {
+    case "same":
+      return "no change";
+    case "too_few":
+      return `too few differ (${s.score.differing})`;
+    case "undecided":
+      return "no significant change";
+    case "higher":
+      return "B higher";
+    case "lower":
+      return "B lower";
+  }
 }
 
 function fixed(v: number | null, digits: number): string {
   return v === null ? "-" : v.toFixed(digits);
 }
 
+/** Mean cost per question; `?` when unknown (a model with no known price), never $0. */
 function money(v: number | null): string {
-  return v === null ? "-" : `$${v.toPrecision(3)}`;
-}
-
-function signed(x: number): string {
-  const s = x.toFixed(3);
-  return x > 0 ? `+${s}` : s === "-0.000" ? "0.000" : s;
+  return v === null ? "?" : `$${v.toPrecision(3)}`;
 }

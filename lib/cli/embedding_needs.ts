@@ -5,13 +5,15 @@
  * once for them all, read and write of the cache folder and env for the
  * variables read to find it (lib/cache/cache_dir.ts). The `hashing`
  * embedder, and every embedder in `--mock`, needs nothing: `deno task bench`
- * runs with no cache and no environment.
+ * runs with no cache and no environment. With `--cache replay` an `openai`
+ * embedder reads only the embedding cache (embedders.ts), so it needs the
+ * cache folder but neither its host nor its key.
  *
  * @module
  */
 
-import type { Config } from "../config/load.ts";
-import type { EmbeddingConfig, RetrieverConfig } from "../config/retriever_schema.ts";
+import type { Config, RetrieverChoice } from "../config/load.ts";
+import type { EmbeddingConfig } from "../config/retriever_schema.ts";
 import { type EnvReader, resolveCacheDir } from "../cache/cache_dir.ts";
 import { usesEndpoint } from "../retrieval/embedders.ts";
 import { SYSTEMS } from "../../systems/registry.ts";
@@ -28,22 +30,36 @@ import { modelHost, type Need } from "./permissions.ts";
 export function configEmbeddings(
   config: Pick<Config, "systems" | "retrievers">,
 ): EmbeddingConfig[] {
-  const used: RetrieverConfig[] = [];
+  return systemRetrievers(config).filter((u) => u.retriever.config.kind !== "bm25")
+    .map((u) => u.retriever.config.embedding);
+}
+
+/**
+ * The retriever each system of `config` uses, in system order: its own, or
+ * the config's default one for a system that offers `search` without naming
+ * one; systems that retrieve nothing are left out.
+ */
+export function systemRetrievers(
+  config: Pick<Config, "systems" | "retrievers">,
+): Array<{ system: string; retriever: RetrieverChoice }> {
+  const used: Array<{ system: string; retriever: RetrieverChoice }> = [];
   for (const system of config.systems) {
     if (system.retriever) {
-      used.push(system.retriever.config);
+      used.push({ system: system.name, retriever: system.retriever });
       continue;
     }
     const offersSearch = (SYSTEMS.get(system.type)?.alwaysTools ?? []).includes(search.name) ||
       system.tools.some((t) => t.kind === "builtin" && t.name === search.name);
-    if (offersSearch) used.push(defaultRetrieverChoice(config).config);
+    if (offersSearch) used.push({ system: system.name, retriever: defaultRetrieverChoice(config) });
   }
-  return used.filter((r) => r.kind !== "bm25").map((r) => r.embedding);
+  return used;
 }
 
 /** Options of {@link embeddingNeeds}. */
 export interface EmbeddingNeedsOptions {
   mock: boolean;
+  /** `--cache replay`: vectors come from the embedding cache only, nothing is sent. */
+  replay?: boolean;
   /** `--cache-dir`, when given. */
   cacheDir?: string;
   /** Reads the variables that locate the cache (default `Deno.env.get`, checked first). */
@@ -62,7 +78,7 @@ export function embeddingNeeds(
   const remote = embeddings.filter((e) => usesEndpoint(e, options.mock));
   if (remote.length === 0) return [];
   const needs: Need[] = [];
-  for (const e of remote) {
+  for (const e of options.replay ? [] : remote) {
     if (e.api_key_env !== null) {
       needs.push({
         name: "env",

@@ -17,6 +17,7 @@ import { questionSourcePath } from "../data/questions.ts";
 import { mcpNeeds } from "../../tools/mcp/needs.ts";
 import type { EmbeddingConfig } from "../config/retriever_schema.ts";
 import { embeddingNeeds } from "./embedding_needs.ts";
+import { callsModel } from "../../systems/registry.ts";
 import { type CacheUse, hasSideEffectTools, responseCacheNeeds } from "./cache_needs.ts";
 import { frameworkNeeds } from "./framework_needs.ts";
 
@@ -56,7 +57,7 @@ export interface RunNeedsOptions {
   embeddings?: readonly EmbeddingConfig[];
   /**
    * `--cache` and friends; absent means no response cache. In `--cache replay`
-   * the model needs no network and no API key.
+   * the models and the embedders need no network and no API key.
    */
   cache?: CacheUse;
 }
@@ -88,8 +89,9 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
   );
   // In replay mode nothing is sent to a model: no key, no host.
   if (!options.mock && options.cache?.mode !== "replay") {
-    // Every system's model (each merged over the run's `model:`), deduplicated below.
-    for (const system of config.systems) {
+    // Every model a system calls (each merged over the run's `model:`), deduplicated below; a
+    // system that calls none (retrieval_only) needs no key and no host.
+    for (const system of config.systems.filter(callsModel)) {
       const model = system.model;
       const own = model !== config.model;
       const whose = own ? `system ${system.name}'s model` : "model";
@@ -103,7 +105,10 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
       needs.push({ name: "net", value: modelHost(model.base_url), why: `the ${whose} API` });
     }
   }
-  needs.push(...embeddingNeeds(options.embeddings ?? [], options));
+  needs.push(...embeddingNeeds(options.embeddings ?? [], {
+    ...options,
+    replay: options.cache?.mode === "replay",
+  }));
   if (options.cache !== undefined) {
     needs.push(...responseCacheNeeds(options.cache, {
       mock: options.mock,

@@ -21,13 +21,12 @@ import type { Retriever } from "../retrieval/types.ts";
 import type { Model } from "../llm/model.ts";
 import { createMockModel } from "../llm/mock_model.ts";
 import { EMPTY_SCRIPT } from "../llm/mock_script.ts";
-import { pricingFor } from "../llm/pricing.ts";
 import type { PlannedSystem } from "../run/runner.ts";
 import type { SummarySystem } from "../report/outputs.ts";
 import type { Corpus } from "../types.ts";
 import type { EmbedderPool } from "../retrieval/embedders.ts";
-import { SYSTEMS } from "../../systems/registry.ts";
-import { retrievalDepthOf, type SystemInstance } from "../../systems/system.ts";
+import { callsModel, SYSTEMS } from "../../systems/registry.ts";
+import { modelCallsOf, retrievalDepthOf, type SystemInstance } from "../../systems/system.ts";
 import { parametersJsonSchema } from "../../tools/define_tool.ts";
 import { createInProcessHost, type ToolHost } from "../../tools/host.ts";
 import { createWorkerHost } from "../../tools/sandbox/worker_host.ts";
@@ -203,11 +202,14 @@ export async function planSystems(
         }
         offered.push(tool);
       }
-      const model = options.models ? options.models.get(system.name) : createMockModel(
-        EMPTY_SCRIPT,
-        system.model.name,
-        pricingFor(system.model.name, system.model.price),
-      );
+      // Without run models (tools, tests), and for a system that calls none (retrieval_only, left
+      // out of them), a scripted stand-in that is never asked anything.
+      const model = options.models?.get(system.name) ??
+        (options.models && callsModel(system) ? undefined : createMockModel(
+          EMPTY_SCRIPT,
+          system.model.name,
+          system.model.price ?? null,
+        ));
       if (!model) throw new TypeError(`no model was built for system "${system.name}"`);
       // A system with a process of its own (an agent framework) starts it now, loading meanwhile.
       const instance = def.start?.(system.options, { name: system.name });
@@ -240,7 +242,8 @@ export async function planSystems(
       summary: systems.map((s) => ({
         name: s.name,
         type: s.def.type,
-        model: s.model.id,
+        // A system that makes no model call (retrieval_only) has no model to show.
+        model: modelCallsOf(s.def, s.options).max === 0 ? null : s.model.id,
         tools: s.toolbox.tools.map((t) => t.name),
         networkTools: s.toolbox.tools.filter((t) => t.sideEffects === "network").map((t) => t.name),
       })),

@@ -13,6 +13,7 @@
 import type { Config } from "../config/load.ts";
 import { RagbenchError } from "../errors.ts";
 import { describeModel } from "../llm/select.ts";
+import type { RunPrices } from "../llm/pricing.ts";
 import { dollars, type EstimateSystem, type RunEstimate } from "../run/estimate.ts";
 import { SYSTEMS } from "../../systems/registry.ts";
 import { modelCallsOf } from "../../systems/system.ts";
@@ -28,11 +29,15 @@ export const DEFAULT_PROMPT_CHARS = 500;
 export const CUSTOM_SCHEMA_CHARS = 400;
 
 /** What the estimate needs about each system of the config. */
-export function estimateSystems(config: Config, mock: boolean): EstimateSystem[] {
+export function estimateSystems(
+  config: Config,
+  mock: boolean,
+  prices: RunPrices,
+): EstimateSystem[] {
   return config.systems.map((system) => {
     const def = SYSTEMS.get(system.type);
     if (!def) throw new TypeError(`system type "${system.type}" is not registered`);
-    const model = describeModel(system.model, mock);
+    const model = describeModel(system.model, mock, prices);
     let toolChars = 0;
     const builtins = new Set([
       ...def.alwaysTools,

@@ -27,6 +27,8 @@ export const PERIODIC_MS = 30_000;
 export interface ProgressSink {
   /** Cut-off of the nDCG a `--verbose` line shows for a line without answer checks. */
   ndcgK?: number;
+  /** `--mock`: the dollars are simulated, and the status line says so. */
+  simulated?: boolean;
   /** Prints a whole line. */
   line(text: string): void;
   /** Redraws the live line (no newline); only used in `live` mode. */
@@ -49,6 +51,7 @@ export function createProgress(mode: ProgressMode, sink: ProgressSink): Progress
   let unchecked = 0;
   let errors = 0;
   let spent = 0;
+  let unknownCost = false;
   let lastPrinted = started;
   let lastTenth = 0;
   let drawn = false;
@@ -57,7 +60,8 @@ export function createProgress(mode: ProgressMode, sink: ProgressSink): Progress
       if (result.error) errors++;
       else if (result.passed) passed++;
       else if (result.passed === null) unchecked++;
-      spent += result.cost_usd;
+      if (result.cost_usd === null) unknownCost = true;
+      else spent += result.cost_usd;
       if (mode === "quiet") return;
       if (mode === "verbose") {
         sink.line(questionLine(result, done, total, sink.ndcgK ?? 10));
@@ -71,6 +75,8 @@ export function createProgress(mode: ProgressMode, sink: ProgressSink): Progress
         checked: done - unchecked,
         errors,
         spent,
+        unknownCost,
+        simulated: sink.simulated ?? false,
         elapsedMs: now - started,
       });
       if (mode === "live" && sink.redraw) {
@@ -94,7 +100,9 @@ export function createProgress(mode: ProgressMode, sink: ProgressSink): Progress
 
 /**
  * The status line: `[42/84] 50 % · pass 38/42 · errors 0 · $0.0123 · 12 s · about 12 s left`.
- * The pass count is over the lines with answer checks (`checked`, default all done).
+ * The pass count is over the lines with answer checks (`checked`, default all done). The
+ * dollars read `$0.0123 + ?` once a line's cost is unknown (a model with no known price),
+ * and `$0.0123 simulated` under `--mock`.
  */
 export function statusLine(s: {
   done: number;
@@ -103,6 +111,8 @@ export function statusLine(s: {
   checked?: number;
   errors: number;
   spent: number;
+  unknownCost?: boolean;
+  simulated?: boolean;
   elapsedMs: number;
 }): string {
   const width = String(s.total).length;
@@ -110,7 +120,7 @@ export function statusLine(s: {
     `[${String(s.done).padStart(width)}/${s.total}] ${Math.floor((s.done * 100) / s.total)} %`,
     `pass ${s.passed}/${s.checked ?? s.done}`,
     `errors ${s.errors}`,
-    `$${s.spent.toFixed(4)}`,
+    `$${s.spent.toFixed(4)}${s.unknownCost ? " + ?" : ""}${s.simulated ? " simulated" : ""}`,
     duration(s.elapsedMs),
   ];
   if (s.done < s.total) {

@@ -1,15 +1,17 @@
 /**
  * `ragbench report RUN_DIR`: re-renders a run's summaries, recommendation
- * and HTML report from its `per_question_results.jsonl` alone (streamed),
- * so a run interrupted before its end, resumed, or made by an older
- * ragbench gets the current report. Writes `metrics_summary.csv`,
+ * and HTML report from its `per_question_results.jsonl` (streamed) and the
+ * settings the run recorded in `run.json` (its retrieval cut-offs, systems,
+ * models and tools; `lib/report/read_run.ts`), so a run interrupted before
+ * its end, resumed, or made by an older ragbench gets the current report,
+ * and a finished run's files come out as `run` wrote them. Writes `metrics_summary.csv`,
  * `tool_usage.csv`, `recommendation.json`, `summary.md` and `report.html`
  * into RUN_DIR, and JUnit XML with `--junit FILE`.
  *
  * @module
  */
 
-import { summaryTable } from "../report/console_table.ts";
+import { printResults } from "./print_results.ts";
 import { summarize, writeSummaries } from "../report/outputs.ts";
 import { readRun } from "../report/read_run.ts";
 import { writeRunReport } from "../report/run_report.ts";
@@ -32,8 +34,10 @@ export const REPORT_SPEC: CommandSpec = {
 
 /** Runs the command; returns the exit code. */
 export async function reportCommand(args: ParsedArgs, io: CliIO): Promise<number> {
-  const dir = args.positionals[0];
+  // "runs/x/" (as a shell completes it) is the run "runs/x": the reports name it as run did.
+  const dir = args.positionals[0].replace(/(?<=.)\/+$/, "");
   const run = await readRun(dir);
+  for (const note of run.notes) io.progress(`note: ${note}`);
   if (run.duplicates) {
     io.progress(
       `note: ${run.duplicates} lines repeat an earlier line's system, question and repeat; the later ones are used`,
@@ -48,6 +52,7 @@ export async function reportCommand(args: ParsedArgs, io: CliIO): Promise<number
       networkTools: s.networkTools,
     })),
     run.lines,
+    run.retrievalK ? { retrievalK: run.retrievalK } : {},
   );
   await writeSummaries(dir, summaries);
   const report = await writeRunReport({
@@ -58,15 +63,13 @@ export async function reportCommand(args: ParsedArgs, io: CliIO): Promise<number
     embedded: run.embedded,
     summaries,
     indexing: run.indexing,
+    ...(run.retrievalK ? { retrievalK: run.retrievalK } : {}),
     ...(args.options.has("junit") ? { junitPath: args.options.get("junit")! } : {}),
   });
-  io.out(
-    summaryTable(summaries.systems, {
-      stats: report.stats,
-      models: new Map(run.systems.map((s) => [s.name, s.model])),
-    }),
-  );
-  if (report.recommendation.lines.length) io.out(["", ...report.recommendation.lines].join("\n"));
+  printResults(io, summaries.systems, report, {
+    models: new Map(run.systems.map((s) => [s.name, s.model])),
+    ...(run.retrievalK ? { retrievalK: run.retrievalK } : {}),
+  });
   io.progress(`report: ${dir}/report.html (${run.lines.length} result lines)`);
   return 0;
 }

@@ -14,6 +14,7 @@ import type { CacheUse } from "./cache_needs.ts";
 import { hasSideEffectTools, usesResponseCache } from "./cache_needs.ts";
 import { TOOL_REPLAY_MISS_PREFIX, type ToolCacheSetup } from "../../tools/cached_host.ts";
 import { REPLAY_MISS_PREFIX } from "../llm/cached_model.ts";
+import { EMBEDDING_REPLAY_MISS_PREFIX } from "../retrieval/replay_embedder.ts";
 import type { QuestionResult } from "../types.ts";
 import type { CliIO } from "./io.ts";
 
@@ -37,11 +38,21 @@ export function replayMisses(lines: readonly QuestionResult[], io: CliIO): numbe
     if (line.error?.message.startsWith(REPLAY_MISS_PREFIX)) {
       misses.push(line.error.message);
     }
+    const where = `question "${line.question_id}" (system ${line.system}, repeat ${line.repeat})`;
     line.steps.forEach((step, index) => {
       if (step.type === "tool" && step.result.error?.detail?.startsWith(TOOL_REPLAY_MISS_PREFIX)) {
-        const where =
-          `question "${line.question_id}" (system ${line.system}, repeat ${line.repeat})`;
         misses.push(`${step.result.error.detail} — ${where}, step ${index + 1}`);
+      }
+      // A query embedding not in the embedding cache: a retrieval step's error, or the detail
+      // of a search tool's error ("retriever NAME: <message>").
+      const embedding = step.type === "retrieval"
+        ? step.error?.message
+        : step.type === "tool"
+        ? step.result.error?.detail
+        : undefined;
+      const at = embedding?.indexOf(EMBEDDING_REPLAY_MISS_PREFIX) ?? -1;
+      if (embedding !== undefined && at >= 0) {
+        misses.push(`${embedding.slice(at)} — ${where}, step ${index + 1}`);
       }
     });
   }

@@ -15,7 +15,6 @@ import { join, relativePath } from "../util/paths.ts";
 import { describeSkipped } from "../data/corpus.ts";
 import { RagbenchError, UsageError } from "../errors.ts";
 import { createModels, describeModel } from "../llm/select.ts";
-import { summaryTable } from "../report/console_table.ts";
 import { openJsonlWriter, readJsonl, rewriteJsonl } from "../report/jsonl.ts";
 import { RUN_FILES, summarize, writeSummaries } from "../report/outputs.ts";
 import { REPORT_FILES, writeRunReport } from "../report/run_report.ts";
@@ -42,11 +41,20 @@ import { resolveCacheDir } from "../cache/cache_dir.ts";
 import { createEmbedderPool } from "../retrieval/embedders.ts";
 import { estimateLines, estimateRun } from "../run/estimate.ts";
 import { checkEstimate, estimateSystems } from "./preflight.ts";
+import {
+  checkCostCaps,
+  manifestPrices,
+  priceRun,
+  priceWarnings,
+  unpricedOf,
+} from "./price_checks.ts";
 import { VERSION } from "./version.ts";
 import { CACHE_OPTIONS, cacheUseFromArgs } from "./cache_options.ts";
 import { openRunCache, replayMisses } from "./run_cache.ts";
 import { checkResume, currentManifest, writeManifest } from "./run_manifest.ts";
 import { resumeCommand, writeFailure } from "./resume_hint.ts";
+import { printResults } from "./print_results.ts";
+import { callsModel } from "../../systems/registry.ts";
 
 /** Declaration of `ragbench run`. */
 export const RUN_SPEC: CommandSpec = {
@@ -146,26 +154,36 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   // The sandbox worker loads its modules while the data loads; the plan adopts it.
   using sandbox = !dryRun && offersBuiltins(needed) ? startWorker() : null;
   const loaded = await loadData(config, selection, { progress: io.progress });
-  const estimate = estimateRun(estimateSystems(config, mock), loaded.questions, {
+  // After --systems: only the selected systems' prices are looked up and warned about.
+  const prices = await priceRun(config, { mock });
+  const unpriced = unpricedOf(config, prices, { mock });
+  const priceLines = priceWarnings(unpriced, prices.catalog);
+  const estimate = estimateRun(estimateSystems(config, mock, prices), loaded.questions, {
     repeats: config.evaluation.repeats,
     maxOutputChars: config.tools.max_output_chars,
   });
   if (dryRun) {
-    io.out(estimateLines(estimate).join("\n"));
+    io.out(estimateLines(estimate, { simulated: mock }).join("\n"));
+    for (const warning of priceLines) io.progress(`warning: ${warning}`);
     return 0;
   }
   const concurrency = concurrencyOption ?? config.evaluation.concurrency;
   const ndcgK = Math.max(...config.evaluation.retrieval_k);
   using runCache = openRunCache(config, cacheUse, { mock });
-  const models = await createModels(config.systems, {
+  // A system that calls no model (retrieval_only) gets none: no key is read for it.
+  const models = await createModels(config.systems.filter(callsModel), {
     mock,
     script: loaded.script,
+    prices,
     ...(runCache.model === null ? {} : { cache: runCache.model }),
   });
-  const runModel = describeModel(config.model, mock);
+  const runModel = describeModel(config.model, mock, prices);
   // After the key checks, so a missing key is reported first; before any tool starts. A replay
-  // sends nothing and costs nothing, so the cap cannot be at risk.
-  if (cacheUse.mode !== "replay") {
+  // sends nothing and costs nothing, so the cap cannot be at risk; a --mock run's dollars are
+  // simulated, so it is never refused over them.
+  const replay = cacheUse.mode === "replay";
+  checkCostCaps(config, unpriced, { mock, replay });
+  if (!replay && !mock) {
     checkEstimate(estimate, config.evaluation.max_cost_usd, args.options.has("force"));
   }
   const resultsPath = join(dir, RUN_FILES.results);
@@ -183,6 +201,8 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const startedAt = new Date().toISOString();
   using embedders = createEmbedderPool({
     mock,
+    replay,
+    price: (embedding) => prices.embedding(embedding).per_mtok,
     cacheDir: () => resolveCacheDir(cacheDir).dir,
     onProgress: (line) => io.progress(line),
   });
@@ -238,9 +258,11 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
         mock,
         modelId: runModel.id,
         pricing: runModel.pricing,
+        prices: manifestPrices(config, prices, { mock }),
         limit: selection.limit ?? null,
         questions: loaded.questions.length,
         systems: plan.systems,
+        summary: plan.summary,
         startedAt,
         indexing: await plan.retrievers.indexing(),
         // Not io.signal: a first Ctrl-C here must stop the run like one during loading (exit 130
@@ -275,17 +297,24 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
       );
       await writeManifest(dir, manifest);
       // Printed once the folder, lock and resume checks have passed (their errors come first).
-      for (const line of estimateLines(estimate)) io.progress(line);
+      for (const line of estimateLines(estimate, { simulated: mock })) io.progress(line);
       io.progress(
         `ragbench ${VERSION}: ${plan.systems.length} systems × ${loaded.questions.length} questions × ${config.evaluation.repeats} repeats, ${
-          modelsLine(plan.systems)
+          modelsLine(plan.summary)
         }, writing ${dir}`,
       );
       for (const line of describeSkipped(loaded.skipped)) io.progress(line);
       for (const warning of loaded.warnings) io.progress(`warning: ${warning}`);
+      for (const warning of priceLines) io.progress(`warning: ${warning}`);
+      if (mock && config.evaluation.max_cost_usd !== null) {
+        io.progress(
+          "--mock: evaluation.max_cost_usd is not applied (the mock's dollars are simulated)",
+        );
+      }
       const writer = await openJsonlWriter(resultsPath);
       const progress = createProgress(mode, {
         ndcgK,
+        simulated: mock,
         line: (text) => io.progress(text),
         ...(io.redraw ? { redraw: io.redraw } : {}),
         now: () => performance.now(),
@@ -307,7 +336,8 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
           repeats: config.evaluation.repeats,
           concurrency,
           questionTimeoutMs: config.evaluation.question_timeout_s * 1000,
-          maxCostUsd: config.evaluation.max_cost_usd,
+          // A --mock run spends nothing: its simulated dollars never stop it.
+          maxCostUsd: mock ? null : config.evaluation.max_cost_usd,
           retrievalK: config.evaluation.retrieval_k,
           done: new Set(previous.map((r) => jobKey(r.system, r.question_id, r.repeat))),
           // Once quitting, nothing more is written: the line in progress was flushed.
@@ -357,6 +387,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
         lines: known,
         summaries,
         indexing: manifest.sessions.flatMap((s) => s.indexing ?? []),
+        retrievalK: config.evaluation.retrieval_k,
         ...(args.options.has("junit") ? { junitPath: args.options.get("junit")! } : {}),
       });
       await writeManifest(dir, finishManifest(manifest, new Date().toISOString()));
@@ -369,16 +400,10 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
       );
     }
 
-    io.out(
-      summaryTable(summaries.systems, {
-        stats: report.stats,
-        models: modelIds,
-        retrievalK: config.evaluation.retrieval_k,
-      }),
-    );
-    if (report.recommendation.lines.length) {
-      io.out(["", ...report.recommendation.lines].join("\n"));
-    }
+    printResults(io, summaries.systems, report, {
+      models: modelIds,
+      retrievalK: config.evaluation.retrieval_k,
+    });
     io.progress(
       `results: ${relativePath(Deno.cwd(), dir) || "."}/ (${
         [
@@ -484,9 +509,10 @@ function checkPermissions(configPath: string, needs: Need[], mock: boolean): voi
   );
 }
 
-/** `model X` when every system shares one model, else `models X, Y`. */
-function modelsLine(systems: ReadonlyArray<{ model: { id: string } }>): string {
-  const ids = [...new Set(systems.map((s) => s.model.id))];
+/** `model X` when every system shares one model, else `models X, Y`; `no model` when none calls one. */
+function modelsLine(systems: ReadonlyArray<{ model: string | null }>): string {
+  const ids = [...new Set(systems.flatMap((s) => s.model === null ? [] : [s.model]))];
+  if (ids.length === 0) return "no model";
   return `${ids.length === 1 ? "model" : "models"} ${ids.join(", ")}`;
 }
 

@@ -13,6 +13,7 @@ import { join } from "../util/paths.ts";
 import type { Config, RetrieverChoice } from "../config/load.ts";
 import { RagbenchError, UsageError } from "../errors.ts";
 import type { Pricing } from "../llm/model.ts";
+import type { ManifestPrices } from "../run/manifest.ts";
 import type { IndexingRecord } from "../retrieval/registry.ts";
 import type { PlannedSystem } from "../run/runner.ts";
 import { digestPaths } from "../run/digest.ts";
@@ -33,10 +34,14 @@ export interface ManifestContext {
   config: Config;
   mock: boolean;
   modelId: string;
-  pricing: Pricing;
+  pricing: Pricing | null;
+  /** Every model's and embedding model's price (run.json `prices`). */
+  prices?: ManifestPrices;
   limit: number | null;
   questions: number;
   systems: readonly PlannedSystem[];
+  /** The systems as the summaries show them (model, network tools), by name. */
+  summary: ReadonlyArray<{ name: string; model: string | null; networkTools: readonly string[] }>;
   startedAt: string;
   /** What embedding the passages cost (recorded in this session). */
   indexing?: readonly IndexingRecord[];
@@ -54,12 +59,14 @@ export async function currentManifest(ctx: ManifestContext): Promise<RunManifest
   ];
   // A system's retriever settings decide its results: hash them, not just the name it gives.
   const retrievers = new Map(config.systems.map((s) => [s.name, s.retriever]));
+  const shown = new Map(ctx.summary.map((s) => [s.name, s]));
   return buildManifest({
     version: ctx.version,
     config,
     mock: ctx.mock,
     modelId: ctx.modelId,
     pricing: ctx.pricing,
+    ...(ctx.prices === undefined ? {} : { prices: ctx.prices }),
     limit: ctx.limit,
     questions: ctx.questions,
     files: {
@@ -80,6 +87,8 @@ export async function currentManifest(ctx: ManifestContext): Promise<RunManifest
       options: withRetriever(s.options, retrievers.get(s.name) ?? null),
       prompts: s.def.prompts ?? [],
       toolSpecs: s.toolbox.specs,
+      model: shown.get(s.name)?.model ?? null,
+      networkTools: shown.get(s.name)?.networkTools ?? [],
     })),
     startedAt: ctx.startedAt,
     machine: currentMachine(),

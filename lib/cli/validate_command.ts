@@ -10,6 +10,17 @@ import { describeSkipped } from "../data/corpus.ts";
 import type { CommandSpec, ParsedArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
 import { loadRun } from "./setup.ts";
+import type { RunPrices } from "../llm/pricing.ts";
+import type { Config } from "../config/load.ts";
+import {
+  checkCostCaps,
+  manifestPrices,
+  priceRun,
+  priceWarnings,
+  unpricedOf,
+} from "./price_checks.ts";
+import { RagbenchError } from "../errors.ts";
+import { callsModel } from "../../systems/registry.ts";
 
 /** Declaration of `ragbench validate`. */
 export const VALIDATE_SPEC: CommandSpec = {
@@ -34,6 +45,9 @@ export async function validateCommand(args: ParsedArgs, io: CliIO): Promise<numb
   }
   const retrieverLine = [...retrievers.values()].map((r) => `${r.label}: ${r.users.join(", ")}`)
     .join("; ");
+  // Priced as a live run would be (embedding endpoints included).
+  const prices = await priceRun(config, { mock: false });
+  const unpriced = unpricedOf(config, prices, { mock: false });
   io.out(
     [
       `${args.positionals[0]}: OK`,
@@ -41,6 +55,7 @@ export async function validateCommand(args: ParsedArgs, io: CliIO): Promise<numb
       ...(retrieverLine ? [`  retrievers: ${retrieverLine}`] : []),
       `  tools:     ${tools.size ? [...tools].join(", ") : "none beyond each system's own"}`,
       `  models:    ${modelsSummary(config.systems)}`,
+      `  prices:    ${pricesSummary(config, prices)}`,
       `  corpus:    ${corpus.documents.length} documents, ${corpus.tables.length} tables`,
       `  questions: ${questions.length}`,
       `  mock:      ${
@@ -51,18 +66,56 @@ export async function validateCommand(args: ParsedArgs, io: CliIO): Promise<numb
     ].join("\n"),
   );
   for (const warning of loaded.warnings) io.progress(`warning: ${warning}`);
+  for (const warning of priceWarnings(unpriced, prices.catalog)) io.progress(`warning: ${warning}`);
+  try {
+    checkCostCaps(config, unpriced, { mock: false, replay: false });
+  } catch (error) {
+    if (!(error instanceof RagbenchError)) throw error;
+    io.progress(
+      "warning: a live `ragbench run` of this config will refuse to start (a --mock run will " +
+        "not): its cost cap needs every price",
+    );
+  }
   for (const line of describeSkipped(loaded.skipped)) io.progress(line);
   return 0;
 }
 
+/** Each model's and embedding model's price per million tokens and where it comes from. */
+function pricesSummary(config: Config, prices: RunPrices): string {
+  const { models, embeddings } = manifestPrices(config, prices, { mock: false });
+  const source = (p: { source: string; catalog_entry: string | null }) =>
+    p.source === "catalog" ? `catalog ${p.catalog_entry}` : p.source;
+  return [
+    ...models.map((m) =>
+      m.input_per_mtok === null
+        ? `${m.model} unknown`
+        : `${m.model} $${m.input_per_mtok} in / $${m.output_per_mtok} out (${source(m)})`
+    ),
+    ...embeddings.map((e) =>
+      e.input_per_mtok === null
+        ? `${e.model} (embedding) unknown`
+        : `${e.model} (embedding) $${e.input_per_mtok} (${source(e)})`
+    ),
+  ].join("; ") + ` — per million tokens; catalog ${prices.catalog}`;
+}
+
 /** Each distinct model (name, and endpoint when not the default) with the systems that use it. */
 function modelsSummary(
-  systems: ReadonlyArray<{ name: string; model: { name: string; base_url: string | null } }>,
+  systems: ReadonlyArray<
+    {
+      name: string;
+      type: string;
+      options: Record<string, unknown>;
+      model: { name: string; base_url: string | null };
+    }
+  >,
 ): string {
   const users = new Map<string, string[]>();
-  for (const s of systems) {
+  // A system that calls no model (retrieval_only) uses none.
+  for (const s of systems.filter(callsModel)) {
     const label = s.model.base_url ? `${s.model.name} at ${s.model.base_url}` : s.model.name;
     users.set(label, [...(users.get(label) ?? []), s.name]);
   }
+  if (users.size === 0) return "none (no system calls a model)";
   return [...users].map(([label, names]) => `${label} (${names.join(", ")})`).join("; ");
 }

@@ -71,7 +71,10 @@ export const embeddingSchema = z.strictObject({
   query_prefix: z.string().max(200).default(""),
   /** Text put before each passage (e5-style models want `"passage: "`). */
   passage_prefix: z.string().max(200).default(""),
-  /** US dollars per million input tokens; null: the known price of the model, else 0. */
+  /**
+   * US dollars per million input tokens; null: the price catalog's
+   * (lib/llm/pricing.ts), else unknown (costs null, never 0).
+   */
   price_per_mtok: z.number().nonnegative().nullable().default(null),
 });
 

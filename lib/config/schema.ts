@@ -62,7 +62,7 @@ export const isoDateSchema = z.string().refine((s) => {
   }
 }, "must be a date written YYYY-MM-DD");
 
-/** Price override, US dollars per million tokens. */
+/** A model's price, US dollars per million tokens; overrides the price catalog's. */
 export const priceSchema = z.strictObject({
   input_per_mtok: z.number().nonnegative(),
   output_per_mtok: z.number().nonnegative(),
@@ -80,6 +80,8 @@ const modelFields = {
   max_output_tokens: z.int().positive().nullable(),
   timeout_s: z.number().positive().max(3600),
   max_retries: z.int().min(0).max(10),
+  /** Model calls in a row with no response from the host that stop the run calling it. */
+  max_connection_failures: z.int().min(1).max(1_000_000),
   price: priceSchema,
 };
 
@@ -93,6 +95,7 @@ export const modelSchema = z.strictObject({
   max_output_tokens: modelFields.max_output_tokens.default(null),
   timeout_s: modelFields.timeout_s.default(60),
   max_retries: modelFields.max_retries.default(2),
+  max_connection_failures: modelFields.max_connection_failures.default(5),
   price: modelFields.price.optional(),
 });
 
@@ -109,6 +112,7 @@ export const modelOverrideSchema = z.strictObject({
   max_output_tokens: modelFields.max_output_tokens.optional(),
   timeout_s: modelFields.timeout_s.optional(),
   max_retries: modelFields.max_retries.optional(),
+  max_connection_failures: modelFields.max_connection_failures.optional(),
   price: modelFields.price.optional(),
 });
 

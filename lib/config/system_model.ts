@@ -2,7 +2,8 @@
  * The model a system uses: its own `model:` keys merged over the run's
  * `model:`. One rule beyond a plain merge: a price belongs to a model name,
  * so a system that names another model without giving its own `price` does
- * not inherit the run's price override (it gets the price table's price).
+ * not inherit the run's price override (it gets the price catalog's price, see
+ * lib/llm/pricing.ts).
  *
  * @module
  */
@@ -35,6 +36,7 @@ export function modelKey(config: ModelConfig): string {
     config.max_output_tokens,
     config.timeout_s,
     config.max_retries,
+    config.max_connection_failures,
     config.price?.input_per_mtok ?? null,
     config.price?.output_per_mtok ?? null,
   ]);

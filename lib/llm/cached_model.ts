@@ -3,14 +3,16 @@
  * up in the response cache (lib/cache/response_cache.ts) before calling the
  * model it wraps, following the run's cache mode (lib/cache/cache_mode.ts).
  * A reply served from the cache has `cached: true`; the trace recorder then
- * bills it $0 and keeps its tokens and cost as `recorded_*`.
+ * bills it $0 and keeps its tokens and cost as `recorded_*`. The request's
+ * `repeat` is part of the key (from repeat 2 on), so every repeat of a
+ * question is sampled live once and then replayed from its own recording.
  *
  * @module
  */
 
 import { z } from "zod";
 import { type CacheMode, readsCache, writesCache } from "../cache/cache_mode.ts";
-import { modelKey, type ModelKeyParts } from "../cache/cache_key.ts";
+import { modelKey, type ModelKeyParts, repeatPart } from "../cache/cache_key.ts";
 import type { ResponseCache } from "../cache/response_cache.ts";
 import type { ModelConfig } from "../config/schema.ts";
 import { type ChatResponse, type Model, ModelCallError } from "./model.ts";
@@ -37,8 +39,8 @@ export interface CachedModelOptions {
   cache: ResponseCache;
   /** Any mode but `off` (an `off` run does not wrap its model). */
   mode: CacheMode;
-  /** Everything in the key but the request itself. */
-  key: Omit<ModelKeyParts, "messages" | "tools">;
+  /** Everything in the key but the request itself (its messages, tools and repeat). */
+  key: Omit<ModelKeyParts, "messages" | "tools" | "repeat">;
   stats: CacheStats;
 }
 
@@ -111,7 +113,12 @@ export function withResponseCache(model: Model, options: CachedModelOptions): Mo
     id: model.id,
     pricing: model.pricing,
     async chat(request, signal): Promise<ChatResponse> {
-      const key = modelKey({ ...options.key, messages: request.messages, tools: request.tools });
+      const key = modelKey({
+        ...options.key,
+        messages: request.messages,
+        tools: request.tools,
+        ...repeatPart(request.repeat),
+      });
       if (readsCache(mode)) {
         const found = cache.get(key);
         const entry = found.found ? ResponseEntry.safeParse(found.value) : null;

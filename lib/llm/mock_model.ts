@@ -61,7 +61,11 @@ const QUOTE_CHARS = 300;
 const NO_EVIDENCE: readonly string[] = [];
 
 /** Builds the mock model for `script`; `name` is the configured model name (for pricing, the id and model-keyed script entries). */
-export function createMockModel(script: MockScript, name: string, pricing: Pricing): Model {
+export function createMockModel(
+  script: MockScript,
+  name: string,
+  pricing: Pricing | null,
+): Model {
   return {
     id: `mock:${name}`,
     pricing,

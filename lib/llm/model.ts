@@ -27,6 +27,12 @@ export interface ToolSpec {
 export interface ChatRequest {
   messages: ChatMessage[];
   tools: ToolSpec[];
+  /**
+   * The repeat (1-based, `evaluation.repeats`) the request belongs to; absent
+   * means 1. Never sent to the model: the response cache keys on it, so each
+   * repeat is its own sample and replays its own recording.
+   */
+  repeat?: number;
 }
 
 /** The model's reply: text, tool calls, or both. */
@@ -54,7 +60,8 @@ export interface Pricing {
 export interface Model {
   /** Provider and model name, e.g. `openai:gpt-4o-mini` or `mock:gpt-4o-mini`. */
   readonly id: string;
-  readonly pricing: Pricing;
+  /** Null when no price is known (lib/llm/pricing.ts): the calls' cost is then null, never 0. */
+  readonly pricing: Pricing | null;
   chat(request: ChatRequest, signal: AbortSignal): Promise<ChatResponse>;
 }
 
@@ -69,8 +76,14 @@ export class ModelCallError extends Error {
   }
 }
 
-/** Cost in US dollars of `usage` at `pricing`. */
-export function costOf(usage: Usage, pricing: Pricing): number {
+/** Cost in US dollars of `usage` at `pricing`; null (unknown) when the price is. */
+export function costOf(usage: Usage, pricing: Pricing | null): number | null {
+  if (pricing === null) return null;
   return (usage.input_tokens * pricing.input_per_mtok +
     usage.output_tokens * pricing.output_per_mtok) / 1_000_000;
+}
+
+/** The sum of two costs in US dollars; unknown (null) when either is. */
+export function addCost(a: number | null, b: number | null): number | null {
+  return a === null || b === null ? null : a + b;
 }

@@ -37,6 +37,7 @@ import {
 } from "./retry_policy.ts";
 
 import { OPENAI_BASE_URL } from "./endpoint_text.ts";
+import { DEFAULT_MAX_CONNECTION_FAILURES, type HostBreaker, HostBreakers } from "./host_breaker.ts";
 
 export { OPENAI_BASE_URL };
 /** Default time one HTTP attempt may take, in milliseconds. */
@@ -52,8 +53,11 @@ export interface OpenAIModelOptions {
   baseUrl?: string | null;
   /** Bearer key; null, absent or empty sends no `Authorization` header (local servers). */
   apiKey?: string | null;
-  /** USD per million input and output tokens; the model exposes a frozen copy as `pricing`. */
-  pricing: Pricing;
+  /**
+   * USD per million input and output tokens (null: unknown); the model
+   * exposes a frozen copy as `pricing`.
+   */
+  pricing: Pricing | null;
   /** Time one HTTP attempt may take, in ms (default 60 000); retries get the same again. */
   timeoutMs?: number;
   /** Retries after transient failures (default 2; 0 = none), made and recorded by retry_policy.ts. */
@@ -68,6 +72,11 @@ export interface OpenAIModelOptions {
    * may not know the newer name.
    */
   maxTokens?: number;
+  /**
+   * Stops calling the host after connection failures in a row (host_breaker.ts);
+   * default: a breaker of this model alone at the default limit.
+   */
+  breaker?: HostBreaker;
 }
 
 type ApiMessage = OpenAI.Chat.ChatCompletionMessageParam;
@@ -106,6 +115,8 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
   };
   const client = openAIClient({ apiKey, baseUrl, timeoutMs });
   const officialApi = options.baseUrl == null;
+  const breaker = options.breaker ??
+    new HostBreakers().for(baseUrl, DEFAULT_MAX_CONNECTION_FAILURES);
 
   function requestBody(messages: ChatMessage[], tools: ToolSpec[]): ApiBody {
     const body: ApiBody = { model: options.name, messages: messages.map(toApiMessage) };
@@ -126,8 +137,10 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
 
   return {
     id: context.id,
-    pricing: Object.freeze({ ...options.pricing }),
+    pricing: options.pricing && Object.freeze({ ...options.pricing }),
     async chat(request, signal) {
+      const stopped = breaker.stopped();
+      if (stopped !== null) throw new ModelCallError(stopped);
       const body = requestBody(request.messages, request.tools);
       let outcome;
       try {
@@ -142,8 +155,15 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
           maxRetries: error.report.retries,
         });
         failure.attempts = error.report;
+        if (!signal.aborted) {
+          // No attempt got a response: the host may be down. Any response shows it is up.
+          if (error.report.http_statuses.every((status) => status === 0)) {
+            breaker.failedToConnect(failure.message);
+          } else breaker.answered();
+        }
         throw failure;
       }
+      breaker.answered();
       return { ...parseReply(outcome.value, context), attempts: outcome.report };
     },
   };

@@ -14,8 +14,10 @@ import { RagbenchError } from "../errors.ts";
 import type { Model, Pricing } from "./model.ts";
 import { createMockModel } from "./mock_model.ts";
 import type { MockScript } from "./mock_script.ts";
-import { pricingFor } from "./pricing.ts";
+import type { RunPrices } from "./pricing.ts";
 import { type ModelCacheSetup, withModelCache } from "./cached_model.ts";
+import { OPENAI_BASE_URL } from "./endpoint_text.ts";
+import { HostBreakers } from "./host_breaker.ts";
 
 /**
  * Builds one model per distinct model config of `systems`, returned by
@@ -27,7 +29,7 @@ import { type ModelCacheSetup, withModelCache } from "./cached_model.ts";
  */
 export async function createModels(
   systems: ReadonlyArray<{ name: string; model: ModelConfig }>,
-  options: { mock: boolean; script: MockScript; cache?: ModelCacheSetup },
+  options: { mock: boolean; script: MockScript; prices: RunPrices; cache?: ModelCacheSetup },
 ): Promise<Map<string, Model>> {
   // In replay mode nothing is sent, so no key is read (see createModel).
   if (!options.mock && options.cache?.mode !== "replay") {
@@ -54,11 +56,13 @@ export async function createModels(
   }
   const byKey = new Map<string, Model>();
   const bySystem = new Map<string, Model>();
+  // One count of connection failures per host, whichever of the run's models call it.
+  const breakers = new HostBreakers();
   for (const s of systems) {
     const key = modelKey(s.model);
     let model = byKey.get(key);
     if (!model) {
-      model = await createModel(s.model, options);
+      model = await createModel(s.model, { ...options, breakers });
       byKey.set(key, model);
     }
     bySystem.set(s.name, model);
@@ -66,14 +70,18 @@ export async function createModels(
   return bySystem;
 }
 
-/** The id and price a model config gets, without building the model (no key is read). */
+/**
+ * The id and price a model config gets, without building the model (no key
+ * is read). `pricing` is null when no price is known.
+ */
 export function describeModel(
   config: ModelConfig,
   mock: boolean,
-): { id: string; pricing: Pricing } {
+  prices: RunPrices,
+): { id: string; pricing: Pricing | null } {
   return {
     id: `${mock ? "mock" : config.provider}:${config.name}`,
-    pricing: pricingFor(config.name, config.price),
+    pricing: prices.model(config).pricing,
   };
 }
 
@@ -87,9 +95,16 @@ export function describeModel(
  */
 export async function createModel(
   config: ModelConfig,
-  options: { mock: boolean; script: MockScript; cache?: ModelCacheSetup },
+  options: {
+    mock: boolean;
+    script: MockScript;
+    prices: RunPrices;
+    cache?: ModelCacheSetup;
+    /** The run's hosts (host_breaker.ts); default: this model's own. */
+    breakers?: HostBreakers;
+  },
 ): Promise<Model> {
-  const pricing = pricingFor(config.name, config.price);
+  const pricing = options.prices.model(config).pricing;
   if (options.mock) return createMockModel(options.script, config.name, pricing);
   const replay = options.cache?.mode === "replay";
   const apiKey = config.api_key_env === null || replay ? null : readApiKey(config.api_key_env);
@@ -101,6 +116,10 @@ export async function createModel(
     pricing,
     timeoutMs: config.timeout_s * 1000,
     maxRetries: config.max_retries,
+    breaker: (options.breakers ?? new HostBreakers()).for(
+      config.base_url ?? OPENAI_BASE_URL,
+      config.max_connection_failures,
+    ),
     temperature: config.temperature,
     ...(config.max_output_tokens === null ? {} : { maxTokens: config.max_output_tokens }),
   });

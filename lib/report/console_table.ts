@@ -47,7 +47,10 @@ export function summaryTable(
     ...(options.models ? ["model"] : []),
   ];
   const body = rows.map((r) => {
-    const interval = options.stats?.systems.find((s) => s.system === r.system)?.score;
+    // The statistics' interval is of the answer score only when that is what they rank.
+    const interval = options.stats?.metric === "answer_score"
+      ? options.stats.systems.find((s) => s.system === r.system)?.score
+      : undefined;
     return [
       r.system,
       String(r.questions),
@@ -61,7 +64,8 @@ export function summaryTable(
         : []),
       String(r.errors),
       fixed(r.p50_latency_ms, 1),
-      fixed(r.cost_per_question, 6),
+      // Unknown (no price for its model): "?", never $0.
+      r.cost_per_question === null && r.questions > 0 ? "?" : fixed(r.cost_per_question, 6),
       fixed(r.avg_tool_calls, 2),
       ...(options.models ? [options.models.get(r.system) ?? "-"] : []),
     ];
@@ -73,12 +77,16 @@ export function summaryTable(
     cells.map((c, i) => (leftAligned(i) ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")
       .trimEnd();
   const table = [line(header), line(widths.map((w) => "-".repeat(w))), ...body.map(line)];
-  const notes = ir
-    ? rows.filter((r) => shallow(r, Math.max(k, rk))).map((r) =>
-      `* ${r.system}: a ranking held only ${r.retrieval_depth} documents (its retriever's top_k ` +
-      `cut it), so its metrics at larger cut-offs count fewer documents than they name`
-    )
-    : [];
+  // One note per depth, naming every system cut to it (the bench's three `rag` rows share one).
+  const byDepth = new Map<number, string[]>();
+  for (const r of ir ? rows.filter((r) => shallow(r, Math.max(k, rk))) : []) {
+    const depth = r.retrieval_depth!;
+    byDepth.set(depth, [...(byDepth.get(depth) ?? []), r.system]);
+  }
+  const notes = [...byDepth].map(([depth, systems]) =>
+    `* ${systems.join(", ")}: a ranking held only ${depth} documents (the retriever's top_k ` +
+    `cut it), so metrics at larger cut-offs count fewer documents than they name`
+  );
   return [...table, ...(notes.length ? ["", ...notes] : [])].join("\n");
 }
 

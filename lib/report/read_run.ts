@@ -1,13 +1,19 @@
 /**
  * Reads a run directory back for `ragbench report` and `ragbench compare`:
  * the result lines of `per_question_results.jsonl`, streamed (the file is
- * never held as one string). Each line, as it passes, is added to the HTML
+ * never held as one string), each checked against the one result-line schema
+ * (`lib/run/result_line.ts`). Each line, as it passes, is added to the HTML
  * report's per-question data (kept as JSON text) and then slimmed in place
  * to what the summaries and statistics read — texts, tool outputs and
  * arguments, tool data and model replies dropped — so memory follows the
- * report's needs rather than the file's size; and the systems of
- * `config.resolved.yaml` when it is there (type, offered tools, model), else
- * the systems in the order the lines name them.
+ * report's needs rather than the file's size.
+ *
+ * Every setting the summaries depend on comes from what the run wrote about
+ * itself, in this order: `run.json` (name, systems with their type, model,
+ * offered and network tools, `evaluation.retrieval_k`, indexing costs), else
+ * `config.resolved.yaml`, else the lines (systems in the order the lines name
+ * them, with the model each line records). So `report` writes the files `run`
+ * wrote.
  *
  * A last line without its newline (a write cut off by a crash) is ignored;
  * a line seen twice for the same system, question and repeat keeps the later
@@ -23,7 +29,8 @@ import type { QuestionResult, Step } from "../types.ts";
 import { eachLine } from "../util/byte_lines.ts";
 import { describeFsError } from "../util/fs.ts";
 import { LineEmbedder } from "./html/question_data.ts";
-import { MANIFEST_FILE, parseManifest } from "../run/manifest.ts";
+import { MANIFEST_FILE, parseManifest, type RunManifest } from "../run/manifest.ts";
+import { checkResultLine } from "../run/result_line.ts";
 import type { IndexingRecord } from "../retrieval/registry.ts";
 import type { ReportSystem } from "./run_report.ts";
 
@@ -41,6 +48,12 @@ export interface RunContents {
   name: string;
   /** What embedding the passages cost, every session (empty without a readable run.json). */
   indexing: IndexingRecord[];
+  /** The run's `evaluation.retrieval_k`; null when neither run.json nor the resolved config says. */
+  retrievalK: number[] | null;
+  /** The run's `run.json`; null when it is missing or unreadable (see `notes`). */
+  manifest: RunManifest | null;
+  /** What could not be read about the run, for the reader to see (one sentence each). */
+  notes: string[];
 }
 
 /**
@@ -49,31 +62,38 @@ export interface RunContents {
  * @throws {RagbenchError} when the results file is missing or a line is not JSON.
  */
 export async function readRun(dir: string): Promise<RunContents> {
-  const resolved = await readResolvedConfig(dir);
-  const embedded = new LineEmbedder((resolved?.systems ?? []).map((s) => s.name));
-  const { lines, duplicates } = await readLines(join(dir, "per_question_results.jsonl"), embedded);
-  const systems: ReportSystem[] = [];
-  const tools = new Map<string, string[]>();
-  for (const s of resolved?.systems ?? []) {
-    systems.push({
+  const notes: string[] = [];
+  const manifest = await readManifest(dir, notes);
+  const resolved = manifest ? null : await readResolvedConfig(dir);
+  const described = manifest
+    ? manifest.systems.map((s) => ({
+      name: s.name,
+      type: s.type,
+      // run.json files written before systems recorded their model: the run's model.
+      model: s.model === undefined ? manifest.model_id : s.model,
+      tools: s.tools,
+      networkTools: s.network_tools ?? [],
+    }))
+    : (resolved?.systems ?? []).map((s) => ({
       name: s.name,
       type: s.type,
       model: s.model ?? resolved?.model ?? null,
-      networkTools: [],
-    });
-    tools.set(s.name, s.offered_tools ?? []);
+      tools: s.offered_tools ?? [],
+      networkTools: [] as string[],
+    }));
+  const embedded = new LineEmbedder(described.map((s) => s.name));
+  const { lines, duplicates } = await readLines(join(dir, "per_question_results.jsonl"), embedded);
+  const systems: ReportSystem[] = [];
+  const tools = new Map<string, string[]>();
+  for (const s of described) {
+    systems.push({ name: s.name, type: s.type, model: s.model, networkTools: s.networkTools });
+    tools.set(s.name, [...s.tools]);
   }
   const known = new Set(systems.map((s) => s.name));
   for (const line of lines) {
     if (known.has(line.system)) continue;
     known.add(line.system);
-    systems.push({
-      name: line.system,
-      type: "unknown",
-      // Each line names its system's model (older runs' lines do not).
-      model: typeof line.model === "string" ? line.model : resolved?.model ?? null,
-      networkTools: [],
-    });
+    systems.push({ name: line.system, type: "unknown", model: line.model, networkTools: [] });
     tools.set(line.system, []);
   }
   return {
@@ -82,30 +102,51 @@ export async function readRun(dir: string): Promise<RunContents> {
     lines,
     embedded,
     duplicates,
-    name: resolved?.name ?? dir.replace(/\/+$/, "").split("/").pop() ?? dir,
-    indexing: await readIndexing(dir),
+    name: manifest?.name ?? resolved?.name ?? dir.replace(/\/+$/, "").split("/").pop() ?? dir,
+    indexing: manifest?.sessions.flatMap((s) => s.indexing ?? []) ?? [],
+    retrievalK: retrievalKOf(manifest?.evaluation ?? resolved?.evaluation),
+    manifest,
+    notes,
   };
 }
 
-/** The indexing records of every session in `dir`'s run.json; none when it cannot be read. */
-async function readIndexing(dir: string): Promise<IndexingRecord[]> {
+/** `dir`'s run.json; null (with a note saying why) when it is missing or not a manifest. */
+async function readManifest(dir: string, notes: string[]): Promise<RunManifest | null> {
   const path = join(dir, MANIFEST_FILE);
   let text: string;
   try {
     text = await Deno.readTextFile(path);
-  } catch {
-    return [];
+  } catch (error) {
+    notes.push(
+      `"${path}" cannot be read (${
+        describeFsError(error)
+      }): the run's settings are taken from config.resolved.yaml or the results`,
+    );
+    return null;
   }
   try {
-    return parseManifest(text, path).sessions.flatMap((s) => s.indexing ?? []);
-  } catch {
-    return [];
+    return parseManifest(text, path);
+  } catch (error) {
+    notes.push(
+      `${
+        error instanceof RagbenchError ? error.message : String(error)
+      } The run's settings are taken from config.resolved.yaml or the results.`,
+    );
+    return null;
   }
+}
+
+/** `evaluation.retrieval_k` when it is a list of positive whole numbers; null otherwise. */
+function retrievalKOf(evaluation: Record<string, unknown> | undefined): number[] | null {
+  const k = evaluation?.retrieval_k;
+  if (!Array.isArray(k) || k.length === 0) return null;
+  return k.every((x) => Number.isSafeInteger(x) && x > 0) ? [...k] : null;
 }
 
 interface ResolvedConfig {
   name?: string;
   model?: string;
+  evaluation?: Record<string, unknown>;
   systems: Array<{ name: string; type: string; offered_tools?: string[]; model?: string }>;
 }
 
@@ -123,6 +164,9 @@ async function readResolvedConfig(dir: string): Promise<ResolvedConfig | null> {
     return {
       ...(typeof value.name === "string" ? { name: value.name } : {}),
       ...(typeof model?.id === "string" ? { model: model.id } : {}),
+      ...(value.evaluation && typeof value.evaluation === "object"
+        ? { evaluation: value.evaluation as Record<string, unknown> }
+        : {}),
       systems: systems.flatMap((s: Record<string, unknown>) => {
         if (typeof s?.name !== "string" || typeof s?.type !== "string") return [];
         const systemModel = (s.model as { id?: unknown } | undefined)?.id;
@@ -163,19 +207,20 @@ async function readLines(
   const take = (bytes: Uint8Array, _offset: number, lineNumber: number) => {
     const text = decoder.decode(bytes);
     if (text.trim() === "") return;
-    let value: QuestionResult;
+    let parsed: unknown;
     try {
-      value = JSON.parse(text);
+      parsed = JSON.parse(text);
     } catch {
       throw new RagbenchError("data", `"${path}" line ${lineNumber} is not valid JSON.`);
     }
-    const missing = missingField(value);
-    if (missing) {
+    const checked = checkResultLine(parsed);
+    if (!checked.ok) {
       throw new RagbenchError(
         "data",
-        `"${path}" line ${lineNumber} is not a ragbench result line (${missing}).`,
+        `"${path}" line ${lineNumber} is not a ragbench result line (${checked.why}).`,
       );
     }
+    const value = parsed as QuestionResult;
     const key = `${value.repeat}\u0000${value.question_id}\u0000${value.system}`;
     const earlier = byKey.get(key);
     if (earlier === undefined) {
@@ -199,19 +244,6 @@ async function readLines(
     file.close();
   }
   return { lines, duplicates };
-}
-
-/** What a value lacks to be a result line, or null. */
-function missingField(value: unknown): string | null {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return "not an object";
-  const v = value as Record<string, unknown>;
-  for (const key of ["system", "question_id", "question"]) {
-    if (typeof v[key] !== "string") return `no text "${key}"`;
-  }
-  if (typeof v.repeat !== "number") return 'no number "repeat"';
-  if (!Array.isArray(v.steps) || !Array.isArray(v.checks)) return 'no "steps" or "checks" list';
-  if (typeof v.flags !== "object" || v.flags === null) return 'no "flags"';
-  return null;
 }
 
 const NO_CALLS: never[] = [];

@@ -17,11 +17,11 @@ import type { Pricing } from "../llm/model.ts";
 export interface RunFacts {
   version: string;
   mock: boolean;
-  /** Id and price of the run's `model:`. */
+  /** Id and price of the run's `model:` (null: unknown). */
   modelId: string;
-  pricing: Pricing;
-  /** Id and price of each system's model, by system name. */
-  models: ReadonlyMap<string, { id: string; pricing: Pricing }>;
+  pricing: Pricing | null;
+  /** Id and price of each system's model, by system name (null: unknown). */
+  models: ReadonlyMap<string, { id: string; pricing: Pricing | null }>;
   concurrency: number;
   /** Offered tool names by system name. */
   tools: ReadonlyMap<string, readonly string[]>;

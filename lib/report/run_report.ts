@@ -12,7 +12,8 @@
 import type { IndexingRecord } from "../retrieval/registry.ts";
 import { join } from "../util/paths.ts";
 import type { SystemSummary, ToolUsage } from "../score/summary.ts";
-import { type RunStats, runStats } from "../score/comparison.ts";
+import { ANSWER_SCORE, metricValue, type RunStats, runStats } from "../score/comparison.ts";
+import { DEFAULT_RETRIEVAL_K } from "../score/retrieval.ts";
 import type { QuestionResult } from "../types.ts";
 import { writeChunksAtomic, writeFileAtomic } from "../util/fs.ts";
 import type { LineEmbedder } from "./html/question_data.ts";
@@ -20,6 +21,7 @@ import { reportChunks } from "./html/report.ts";
 import { junitXml } from "./junit.ts";
 import { recommend, type Recommendation } from "./recommendation.ts";
 import { summaryMarkdown } from "./summary_md.ts";
+import { costNotes } from "./cost_notes.ts";
 
 /** Files the report writes into a run directory. */
 export const REPORT_FILES = {
@@ -51,6 +53,22 @@ export interface RunReportInput {
   junitPath?: string;
   /** What embedding the passages cost, every session of the run (run.json). */
   indexing?: readonly IndexingRecord[];
+  /** The run's `evaluation.retrieval_k` (default {@link DEFAULT_RETRIEVAL_K}). */
+  retrievalK?: readonly number[];
+}
+
+/**
+ * The retrieval metrics a report leads with: `rank`, nDCG at 10 (the IR
+ * convention; at the cut-off nearest 10 when 10 is not one), ranks systems
+ * that give no answer; `columns` adds recall at the deepest cut-off.
+ */
+export function retrievalHeadline(
+  retrievalK: readonly number[] = DEFAULT_RETRIEVAL_K,
+): { rank: string; columns: string[] } {
+  const ks = retrievalK.length ? retrievalK : DEFAULT_RETRIEVAL_K;
+  const near = [...ks].sort((x, y) => Math.abs(x - 10) - Math.abs(y - 10) || y - x)[0];
+  const rank = `ndcg@${near}`;
+  return { rank, columns: [...new Set([rank, `recall@${Math.max(...ks)}`])] };
 }
 
 /** The statistics and recommendation the files were written from. */
@@ -62,10 +80,18 @@ export interface RunReport {
 /** Computes the statistics and recommendation (no file is written). */
 export function analyseRun(input: RunReportInput): RunReport {
   const names = input.systems.map((s) => s.name);
-  const stats = runStats(names, input.lines);
+  const headline = retrievalHeadline(input.retrievalK);
+  // Answers are ranked by their score; a run with no answer at all by its retrieval headline.
+  const metric = !input.lines.some((l) => l.answer_score !== null) &&
+      input.lines.some((l) => metricValue(l, headline.rank) !== null)
+    ? headline.rank
+    : ANSWER_SCORE;
+  const stats = runStats(names, input.lines, { metric });
   const budget = new Map<string, number>();
+  const firstError = new Map<string, string>();
   for (const line of input.lines) {
     if (line.flags.budget_exhausted) budget.set(line.system, (budget.get(line.system) ?? 0) + 1);
+    if (line.error && !firstError.has(line.system)) firstError.set(line.system, line.error.message);
   }
   const figures = systemFigures(input);
   const recommendation = recommend(
@@ -77,6 +103,7 @@ export function analyseRun(input: RunReportInput): RunReport {
         budget_exhausted: budget.get(s.name) ?? 0,
         network_tools: s.networkTools,
         tool_cuts: input.summaries.tools.filter((t) => t.system === s.name),
+        first_error: firstError.get(s.name) ?? null,
       };
     }),
     stats,
@@ -87,8 +114,12 @@ export function analyseRun(input: RunReportInput): RunReport {
 /** The headline figures of each system, from its summary row (zeros and nulls without one). */
 function systemFigures(input: RunReportInput) {
   const bySystem = new Map(input.summaries.systems.map((s) => [s.system, s]));
+  const { columns } = retrievalHeadline(input.retrievalK);
   return (s: ReportSystem) => {
     const summary = bySystem.get(s.name);
+    const retrieval = Object.fromEntries(
+      columns.map((k) => [k, (summary?.[k as `${string}@${number}`] as number | null) ?? null]),
+    );
     return {
       system: s.name,
       model: s.model,
@@ -96,6 +127,7 @@ function systemFigures(input: RunReportInput) {
       errors: summary?.errors ?? 0,
       cost_per_question: summary?.cost_per_question ?? null,
       p50_latency_ms: summary?.p50_latency_ms ?? null,
+      ...(Object.values(retrieval).some((v) => v !== null) ? { retrieval } : {}),
       summary,
     };
   };
@@ -111,6 +143,7 @@ export async function writeRunReport(input: RunReportInput): Promise<RunReport> 
   const { stats, recommendation } = report;
   const statsBySystem = new Map(stats.systems.map((s) => [s.system, s]));
   const figures = systemFigures(input);
+  const notes = costNotes(input.systems.map((s) => figures(s)));
   await writeFileAtomic(
     join(input.dir, REPORT_FILES.recommendation),
     JSON.stringify(recommendation, null, 2) + "\n",
@@ -130,6 +163,7 @@ export async function writeRunReport(input: RunReportInput): Promise<RunReport> 
       recommendation,
       stats.pairs,
       input.indexing ?? [],
+      notes,
     ),
   );
   await writeChunksAtomic(
@@ -144,6 +178,7 @@ export async function writeRunReport(input: RunReportInput): Promise<RunReport> 
       recommendation,
       ...(input.indexing ? { indexing: input.indexing } : {}),
       ...(input.embedded ? { embedded: input.embedded } : {}),
+      costNotes: notes,
     }),
   );
   if (input.junitPath !== undefined) {

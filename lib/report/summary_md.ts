@@ -1,14 +1,17 @@
 /**
  * `summary.md`: the run's result as Markdown, for a CI job summary or a
- * pull-request comment — the systems table with 95 % intervals, the
- * recommendation and its warnings, and every paired comparison.
+ * pull-request comment — systems whose every question errored first, the
+ * systems table with 95 % intervals (and the headline retrieval metrics when
+ * systems retrieve), the recommendation and its warnings, and every paired
+ * comparison on the recommendation's metric.
  *
  * @module
  */
 
 import type { IndexingRecord } from "../retrieval/registry.ts";
 import type { PairStats, SystemStats } from "../score/comparison.ts";
-import { comparisonSentence, type Recommendation } from "./recommendation.ts";
+import type { Recommendation } from "./recommendation.ts";
+import { betterFirst, comparisonSentence, metricLabel } from "./verdict_text.ts";
 
 /** One system's row: its summary figures and its statistics. */
 export interface MarkdownRow {
@@ -20,6 +23,8 @@ export interface MarkdownRow {
   p50_latency_ms: number | null;
   avg_tool_calls: number | null;
   stats: SystemStats;
+  /** Headline retrieval metrics (e.g. `ndcg@10`, `recall@100`), when it retrieves. */
+  retrieval?: Readonly<Record<string, number | null>>;
 }
 
 /** The whole `summary.md` text. */
@@ -29,13 +34,19 @@ export function summaryMarkdown(
   recommendation: Recommendation,
   pairs: readonly PairStats[],
   indexing: readonly IndexingRecord[] = [],
+  costNotes: readonly string[] = [],
 ): string {
+  const ranked = recommendation.metric !== "answer_score";
+  // The ranked metric has its own column, with its interval.
+  const retrieval = [...new Set(rows.flatMap((r) => Object.keys(r.retrieval ?? {})))]
+    .filter((k) => k !== recommendation.metric);
   const header = [
     "system",
     "model",
     "questions",
-    "score [95 % CI]",
-    "accuracy [95 % CI]",
+    `${ranked ? metricLabel(recommendation.metric) : "score"} [95 % CI]`,
+    ...(ranked ? [] : ["accuracy [95 % CI]"]),
+    ...retrieval.map(metricLabel),
     "$/question",
     "p50 ms",
     "tool calls/q",
@@ -51,8 +62,15 @@ export function summaryMarkdown(
           r.model ?? "-",
           String(r.questions),
           interval(r.stats.score),
-          interval(r.stats.accuracy),
-          r.cost_per_question === null ? "-" : `$${r.cost_per_question.toPrecision(3)}`,
+          ...(ranked ? [] : [interval(r.stats.accuracy)]),
+          ...retrieval.map((k) => {
+            const v = r.retrieval?.[k];
+            return typeof v === "number" ? v.toFixed(3) : "-";
+          }),
+          // Unknown (no price for its model): empty, never $0.
+          r.cost_per_question === null
+            ? r.questions > 0 ? "" : "-"
+            : `$${r.cost_per_question.toPrecision(3)}`,
           r.p50_latency_ms === null ? "-" : r.p50_latency_ms.toFixed(1),
           r.avg_tool_calls === null ? "-" : r.avg_tool_calls.toFixed(2),
           String(r.errors),
@@ -60,14 +78,18 @@ export function summaryMarkdown(
       } |`
     ),
   ];
-  const out = [`# ragbench: ${cell(run.name)}`, "", `Run directory: \`${run.dir}\``, "", ...table];
+  const out = [`# ragbench: ${cell(run.name)}`, "", `Run directory: \`${run.dir}\``, ""];
+  for (const failed of recommendation.failed) out.push(`**Failed:** ${cell(failed)}`, "");
+  out.push(...table);
+  if (costNotes.length) out.push("", ...costNotes.map((n) => `_${cell(n)}_`));
   if (recommendation.lines.length) {
     out.push("", "## Recommendation", "", ...recommendation.lines.map((l) => `- ${cell(l)}`));
   }
   if (pairs.length) {
+    const label = ranked ? metricLabel(recommendation.metric) : "answer score";
     out.push(
       "",
-      "## Paired comparisons (answer score)",
+      `## Paired comparisons (${label})`,
       "",
       ...pairs.map((p) => `- ${cell(comparisonSentence(betterFirst(p)))}`),
     );
@@ -78,11 +100,18 @@ export function summaryMarkdown(
 
 /** What embedding the passages cost: paid once per run (or not at all, from the cache). */
 function indexingSection(records: readonly IndexingRecord[]): string[] {
-  const total = records.reduce((sum, r) => sum + r.cost_usd, 0);
+  const total = records.reduce<number | null>(
+    (sum, r) => sum === null || r.cost_usd === null ? null : sum + r.cost_usd,
+    0,
+  );
   return [
     "## Building the indexes",
     "",
-    `Embedding the passages cost $${total.toFixed(4)} in all; this is not in \`$/question\`. ` +
+    `Embedding the passages cost ${
+      total === null
+        ? "an unknown amount (no price for an embedding model)"
+        : `$${total.toFixed(4)}`
+    } in all; this is not in \`$/question\`. ` +
     "Passages found in the embedding cache cost nothing.",
     "",
     "| retriever | embedder | passages | from the cache | tokens | cost |",
@@ -95,27 +124,11 @@ function indexingSection(records: readonly IndexingRecord[]): string[] {
           String(r.passages),
           String(r.cached),
           String(r.tokens),
-          `$${r.cost_usd.toFixed(4)}`,
+          r.cost_usd === null ? "" : `$${r.cost_usd.toFixed(4)}`,
         ].map(cell).join(" | ")
       } |`
     ),
   ];
-}
-
-/** The pair turned round when its second system scored higher, so sentences say "beats". */
-function betterFirst(pair: PairStats): PairStats {
-  if (pair.score.diff.mean >= 0) return pair;
-  const { diff } = pair.score;
-  return {
-    a: pair.b,
-    b: pair.a,
-    score: { ...pair.score, diff: { mean: -diff.mean, low: -diff.high, high: -diff.low } },
-    accuracy: {
-      only_a: pair.accuracy.only_b,
-      only_b: pair.accuracy.only_a,
-      p_value: pair.accuracy.p_value,
-    },
-  };
 }
 
 function interval(i: { mean: number; low: number; high: number } | null): string {

@@ -6,7 +6,9 @@
  *
  * In `--mock` every `openai` embedder is replaced by the offline `hashing`
  * one with the same dimensions (or 384), and a progress line says so: a mock
- * run makes no network request and needs no cache.
+ * run makes no network request and needs no cache. With `--cache replay` an
+ * `openai` embedder reads the embedding cache only (replay_embedder.ts): no
+ * request, no API key.
  *
  * @module
  */
@@ -18,6 +20,7 @@ import { EmbeddingCache } from "./embedding_cache.ts";
 import { createHashingEmbedder, HASHING_DEFAULT_DIMENSIONS } from "./hashing_embedder.ts";
 import { openAIEmbedderId } from "./openai_embedder_id.ts";
 import type { OpenAIEmbedderOptions } from "./openai_embedder.ts";
+import { createReplayEmbedder } from "./replay_embedder.ts";
 import type { Embedder } from "./types.ts";
 
 /**
@@ -42,10 +45,17 @@ export function usesEndpoint(config: EmbeddingConfig, mock: boolean): boolean {
 /** Options of {@link createEmbedderPool}. */
 export interface EmbedderPoolOptions {
   mock: boolean;
+  /** `--cache replay`: `openai` embedders read the embedding cache and send nothing. */
+  replay?: boolean;
   /** The cache folder (lib/cache/cache_dir.ts); resolved lazily, only if an endpoint embedder is used. */
   cacheDir: () => string;
   /** Reads the API key variable; default `Deno.env.get`. */
   env?: (name: string) => string | undefined;
+  /**
+   * US dollars per million tokens of an `openai` embedding (the run's prices,
+   * lib/llm/pricing.ts); default: its `price_per_mtok`, null (unknown) when unset.
+   */
+  price?: (config: EmbeddingConfig) => number | null;
   /** Progress lines (the `--mock` substitution, the cache opened). */
   onProgress?: (line: string) => void;
 }
@@ -88,6 +98,15 @@ export function createEmbedderPool(options: EmbedderPoolOptions): EmbedderPool {
     if (known) return known;
     const embedder = used.provider === "hashing"
       ? createHashingEmbedder(used.dimensions ?? HASHING_DEFAULT_DIMENSIONS)
+      : options.replay
+      ? createReplayEmbedder({
+        id: openAIEmbedderId(used.model, used.base_url, used.dimensions),
+        model: used.model,
+        dimensions: used.dimensions,
+        queryPrefix: used.query_prefix,
+        passagePrefix: used.passage_prefix,
+        cache: openCache(),
+      })
       : lazyOpenAIEmbedder({
         model: used.model,
         baseUrl: used.base_url,
@@ -98,7 +117,7 @@ export function createEmbedderPool(options: EmbedderPoolOptions): EmbedderPool {
         timeoutMs: used.timeout_s * 1000,
         queryPrefix: used.query_prefix,
         passagePrefix: used.passage_prefix,
-        pricePerMtok: used.price_per_mtok,
+        pricePerMtok: options.price ? options.price(used) : used.price_per_mtok,
         cache: openCache(),
       });
     byConfig.set(key, embedder);

@@ -10,6 +10,7 @@
  */
 
 import { DEFAULT_TOP_K, type RetrieverConfig } from "../config/retriever_schema.ts";
+import { addCost } from "../llm/model.ts";
 import { reciprocalRankFusion } from "./fusion.ts";
 import type { Passage } from "./passages.ts";
 import type { RetrievalOutcome, Retriever } from "./types.ts";
@@ -85,7 +86,7 @@ export async function buildHybridRetriever(
       return {
         hits: fused.map((item) => ({ passage: passages[item.index], score: item.score })),
         embedding_tokens: lexical.embedding_tokens + dense.embedding_tokens,
-        cost_usd: lexical.cost_usd + dense.cost_usd,
+        cost_usd: addCost(lexical.cost_usd, dense.cost_usd),
       };
     },
   };

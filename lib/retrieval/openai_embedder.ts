@@ -18,7 +18,8 @@
  * Failures are {@link EmbeddingError}s naming the host and model, never the key.
  *
  * Tokens are the reply's `usage.prompt_tokens` (else `total_tokens`, else an
- * estimate of 4 characters a token); cost is tokens × price per million.
+ * estimate of 4 characters a token); cost is tokens × price per million
+ * (null when the price is unknown).
  *
  * @module
  */
@@ -37,13 +38,6 @@ import {
 import type { Embedder, Embeddings, EmbedKind } from "./types.ts";
 
 export { openAIEmbedderId };
-
-/** US dollars per million input tokens of OpenAI's embedding models (published prices). */
-export const KNOWN_EMBEDDING_PRICES: ReadonlyMap<string, number> = new Map([
-  ["text-embedding-3-small", 0.02],
-  ["text-embedding-3-large", 0.13],
-  ["text-embedding-ada-002", 0.10],
-]);
 
 /** First retry delay, in ms; each further retry doubles it. */
 export const RETRY_BASE_MS = 500;
@@ -65,7 +59,11 @@ export interface OpenAIEmbedderOptions {
   timeoutMs: number;
   queryPrefix: string;
   passagePrefix: string;
-  /** USD per million tokens; null: {@link KNOWN_EMBEDDING_PRICES}, else 0. */
+  /**
+   * USD per million tokens (the config's or the price catalog's, see
+   * lib/llm/pricing.ts); null: unknown, and a call that sends texts then
+   * costs null, never 0 (one served wholly from the cache costs 0).
+   */
   pricePerMtok: number | null;
   /** Where vectors are looked up and stored; null: no cache. */
   cache: EmbeddingCache | null;
@@ -95,7 +93,7 @@ export function createOpenAIEmbedder(options: OpenAIEmbedderOptions): Embedder {
     timeoutMs: options.timeoutMs,
   };
   const id = openAIEmbedderId(options.model, options.baseUrl, options.dimensions);
-  const price = options.pricePerMtok ?? KNOWN_EMBEDDING_PRICES.get(options.model) ?? 0;
+  const price = options.pricePerMtok;
   const sleep = options.sleep ?? abortableSleep;
   const client = openAIClient({ apiKey, baseUrl, timeoutMs: options.timeoutMs });
   let dimensions = options.dimensions;
@@ -224,7 +222,7 @@ export function createOpenAIEmbedder(options: OpenAIEmbedderOptions): Embedder {
         vectors,
         dimensions: size,
         tokens,
-        cost_usd: tokens * price / 1_000_000,
+        cost_usd: tokens === 0 ? 0 : price === null ? null : tokens * price / 1_000_000,
         cached,
       };
       return result;

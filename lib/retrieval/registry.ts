@@ -157,7 +157,8 @@ export interface IndexingRecord {
   embedder: string;
   /** Tokens embedded in this run (0 when every passage came from the cache). */
   tokens: number;
-  cost_usd: number;
+  /** US dollars; null when tokens were billed at an unknown price. */
+  cost_usd: number | null;
   /** Passages whose vectors came from the embedding cache. */
   cached: number;
 }

@@ -19,7 +19,8 @@ export interface Embeddings {
   dimensions: number;
   /** Tokens billed for the texts actually sent (cache hits cost 0). */
   tokens: number;
-  cost_usd: number;
+  /** US dollars; null when tokens were billed at an unknown price. */
+  cost_usd: number | null;
   /** Texts answered from the cache rather than the endpoint. */
   cached: number;
 }
@@ -47,7 +48,8 @@ export interface RetrievalOutcome {
   hits: RetrievalHit[];
   /** Embedding tokens spent on the query (0 for BM25 or a cache hit). */
   embedding_tokens: number;
-  cost_usd: number;
+  /** US dollars; null when the embedding model's price is unknown. */
+  cost_usd: number | null;
 }
 
 /** A named retriever, built once per run and shared by every system that names it. */

@@ -18,8 +18,9 @@ import {
   type RetrieverConfig,
 } from "../config/retriever_schema.ts";
 import { RagbenchError } from "../errors.ts";
-import { ModelCallError } from "../llm/model.ts";
+import { addCost, ModelCallError } from "../llm/model.ts";
 import { EmbeddingError } from "./embedding_error.ts";
+import { EMBEDDING_REPLAY_MISS_PREFIX } from "./replay_embedder.ts";
 import type { Passage } from "./passages.ts";
 import type { Embedder, RetrievalOutcome, Retriever } from "./types.ts";
 import { VectorIndex } from "./vector_index.ts";
@@ -45,7 +46,7 @@ export interface VectorRetriever extends Retriever {
   readonly embedder: Embedder;
   readonly index: VectorIndex;
   /** Tokens and cost of embedding the passages (0 when they all came from the cache). */
-  readonly indexing: { tokens: number; cost_usd: number; cached: number };
+  readonly indexing: { tokens: number; cost_usd: number | null; cached: number };
 }
 
 /** The text embedded for a passage. */
@@ -72,7 +73,7 @@ export async function buildVectorRetriever(
   let packed: Float32Array | null = null;
   let dimensions = 0;
   let tokens = 0;
-  let cost = 0;
+  let cost: number | null = 0;
   let cached = 0;
   try {
     for (let start = 0; start < passages.length; start += INDEX_CHUNK) {
@@ -89,7 +90,7 @@ export async function buildVectorRetriever(
       }
       packed?.set(got.vectors, start * dimensions);
       tokens += got.tokens;
-      cost += got.cost_usd;
+      cost = addCost(cost, got.cost_usd);
       cached += got.cached;
       const now = performance.now();
       if (deps.onProgress && now - last > PROGRESS_EVERY_MS) {
@@ -103,11 +104,14 @@ export async function buildVectorRetriever(
     }
   } catch (error) {
     if (!(error instanceof ModelCallError) || deps.signal.aborted) throw error;
+    const kept = error.message.startsWith(EMBEDDING_REPLAY_MISS_PREFIX)
+      ? ""
+      : " Batches embedded before the failure are kept in the embedding cache, " +
+        "so a re-run continues where this one stopped.";
     throw new RagbenchError(
       "model",
       `Cannot build retriever "${name}" (kind ${config.kind}): embedding its ${passages.length} passages failed. ` +
-        `${error.message} Batches embedded before the failure are kept in the embedding cache, ` +
-        "so a re-run continues where this one stopped.",
+        `${error.message}${kept}`,
       { cause: error },
     );
   }
@@ -120,9 +124,9 @@ export async function buildVectorRetriever(
   const index = new VectorIndex(packed, dimensions);
   deps.onProgress?.(
     `retriever ${name}: ${passages.length} passages embedded with ${embedder.id} ` +
-      `(${cached} from the cache, ${tokens} tokens, $${cost.toFixed(4)}) in ${
-        ((performance.now() - started) / 1000).toFixed(1)
-      } s`,
+      `(${cached} from the cache, ${tokens} tokens, ${
+        cost === null ? "cost unknown: no price for the embedding model" : `$${cost.toFixed(4)}`
+      }) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
   return {
     name,

@@ -23,6 +23,7 @@
  */
 
 import type { Pricing } from "../llm/model.ts";
+import type { Usage } from "../types.ts";
 import { costOf } from "../llm/model.ts";
 
 /** Output tokens a call is assumed to produce at least (a reply is at least one token). */
@@ -36,7 +37,8 @@ export const TURN_OVERHEAD_TOKENS = 50;
 export interface EstimateSystem {
   name: string;
   modelId: string;
-  pricing: Pricing;
+  /** Null when the model's price is unknown: the system's cost is then left out, and said so. */
+  pricing: Pricing | null;
   /** Model calls per question: the fewest and the most its limits allow. */
   calls: { min: number; max: number };
   /** Characters of the system prompt plus the offered tools' specs. */
@@ -50,8 +52,8 @@ export interface SystemEstimate {
   name: string;
   modelId: string;
   calls: { min: number; max: number };
-  /** US dollars over every question and repeat. */
-  costUsd: { min: number; max: number };
+  /** US dollars over every question and repeat; null when the model's price is unknown. */
+  costUsd: { min: number; max: number } | null;
 }
 
 /** The estimate of a run. */
@@ -62,7 +64,10 @@ export interface RunEstimate {
   /** systems × questions × repeats. */
   jobs: number;
   perSystem: SystemEstimate[];
+  /** Over the systems whose price is known. */
   costUsd: { min: number; max: number };
+  /** Systems left out of `costUsd` because their model's price is unknown. */
+  unpriced: string[];
 }
 
 /** Estimates a run. Pure. */
@@ -76,16 +81,19 @@ export function estimateRun(
     : questions.reduce((n, q) => n + q.question.length, 0) / questions.length;
   const runs = questions.length * options.repeats;
   const perSystem = systems.map((s): SystemEstimate => {
+    // A system that calls no model (retrieval_only) costs nothing here, whatever its model's price.
+    const pricing = s.calls.max === 0 ? { input_per_mtok: 0, output_per_mtok: 0 } : s.pricing;
+    if (pricing === null) {
+      return { name: s.name, modelId: s.modelId, calls: s.calls, costUsd: null };
+    }
+    const price = (usage: Usage) => costOf(usage, pricing)!;
     const fixed = Math.ceil((s.fixedChars + meanQuestionChars) / 4);
-    const low = s.calls.min * costOf(
-      { input_tokens: fixed, output_tokens: MIN_OUTPUT_TOKENS },
-      s.pricing,
-    );
+    const low = s.calls.min * price({ input_tokens: fixed, output_tokens: MIN_OUTPUT_TOKENS });
     const turn = Math.ceil(options.maxOutputChars / 4) + TURN_OVERHEAD_TOKENS;
     const output = s.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
     let high = 0;
     for (let k = 1; k <= s.calls.max; k++) {
-      high += costOf({ input_tokens: fixed + (k - 1) * turn, output_tokens: output }, s.pricing);
+      high += price({ input_tokens: fixed + (k - 1) * turn, output_tokens: output });
     }
     return {
       name: s.name,
@@ -101,31 +109,51 @@ export function estimateRun(
     jobs: systems.length * runs,
     perSystem,
     costUsd: {
-      min: perSystem.reduce((n, s) => n + s.costUsd.min, 0),
-      max: perSystem.reduce((n, s) => n + s.costUsd.max, 0),
+      min: perSystem.reduce((n, s) => n + (s.costUsd?.min ?? 0), 0),
+      max: perSystem.reduce((n, s) => n + (s.costUsd?.max ?? 0), 0),
     },
+    unpriced: perSystem.filter((s) => s.costUsd === null).map((s) => s.name),
   };
 }
 
-/** The estimate as lines for the console. */
-export function estimateLines(estimate: RunEstimate): string[] {
+/**
+ * The estimate as lines for the console. `simulated` (`--mock`): the
+ * dollars are what the mock's token counts would cost, nothing is spent.
+ */
+export function estimateLines(
+  estimate: RunEstimate,
+  options: { simulated?: boolean } = {},
+): string[] {
   const lines = [
     `plan: ${estimate.systems} systems × ${estimate.questions} questions × ${estimate.repeats} repeats = ${estimate.jobs} runs`,
   ];
   for (const s of estimate.perSystem) {
+    if (s.calls.max === 0) {
+      lines.push(`  ${s.name}: no model call`);
+      continue;
+    }
     const calls = s.calls.min === s.calls.max
       ? `${s.calls.min} model call${s.calls.min === 1 ? "" : "s"}`
       : `${s.calls.min}–${s.calls.max} model calls`;
-    lines.push(
-      `  ${s.name} (${s.modelId}): ${calls} a question, ${dollars(s.costUsd.min)}–${
-        dollars(s.costUsd.max)
-      }`,
-    );
+    const cost = s.costUsd === null
+      ? "cost unknown (no price for its model)"
+      : `${dollars(s.costUsd.min)}–${dollars(s.costUsd.max)}`;
+    lines.push(`  ${s.name} (${s.modelId}): ${calls} a question, ${cost}`);
   }
+  const what = options.simulated
+    ? "estimated cost, simulated (--mock spends nothing)"
+    : "estimated cost";
+  const range = `${dollars(estimate.costUsd.min)}–${dollars(estimate.costUsd.max)}`;
+  const priced = estimate.perSystem.length - estimate.unpriced.length;
+  if (priced === 0 && estimate.perSystem.length > 0) {
+    lines.push(`${what}: unknown (no system's model has a known price)`);
+    return lines;
+  }
+  const without = estimate.unpriced.length === 0
+    ? ""
+    : `; not counting ${estimate.unpriced.join(", ")}: price unknown`;
   lines.push(
-    `estimated cost: ${dollars(estimate.costUsd.min)}–${
-      dollars(estimate.costUsd.max)
-    } (list prices; tokens estimated from prompt, question and tool sizes)`,
+    `${what}: ${range} (list prices; tokens estimated from prompt, question and tool sizes${without})`,
   );
   return lines;
 }

@@ -3,7 +3,8 @@
  * can be traced to its inputs and `--resume` can refuse to mix two runs.
  * It holds the ragbench version; a hash of the resolved config and the parts
  * that decide results (model, evaluation, tool rules, each system's entry,
- * prompts and tool schemas); content hashes of the corpus, question, mock
+ * prompts and tool schemas); each system's type, model and offered tools
+ * (what `ragbench report` and `compare` read back); content hashes of the corpus, question, mock
  * script and custom tool files (a tool's entry module only, and only when
  * the run may read it); the question selection; the scorer version
  * and metric definitions; start and end times and the machine.
@@ -48,6 +49,10 @@ export interface ManifestSystemInput {
   prompts: readonly string[];
   /** The tools as the model sees them. */
   toolSpecs: readonly ToolSpec[];
+  /** Its model's id as the summaries show it; null when it calls no model. */
+  model: string | null;
+  /** Offered tools with network side effects. */
+  networkTools: readonly string[];
 }
 
 /** Everything {@link buildManifest} records. */
@@ -57,8 +62,10 @@ export interface ManifestInputs {
   config: Config;
   mock: boolean;
   modelId: string;
-  /** The price the run applies (the config's, or the built-in table's for the model). */
-  pricing: Pricing;
+  /** The price the run applies (the config's, or the price catalog's); null when unknown. */
+  pricing: Pricing | null;
+  /** The price of every model and embedding model of the run, and where each came from. */
+  prices?: ManifestPrices;
   /** `--limit`, or null. */
   limit: number | null;
   /** Questions the run covers (after `--limit`). */
@@ -99,6 +106,10 @@ const systemSchema = z.looseObject({
   prompts_sha256: z.string(),
   tool_schemas_sha256: z.string(),
   tools: z.array(z.string()),
+  /** Its model's id; null when it calls no model. Absent in run.json files of earlier versions. */
+  model: z.string().nullable().optional(),
+  /** Offered tools with network side effects. Absent in run.json files of earlier versions. */
+  network_tools: z.array(z.string()).optional(),
 });
 
 const indexingSchema = z.looseObject({
@@ -106,7 +117,7 @@ const indexingSchema = z.looseObject({
   passages: z.number(),
   embedder: z.string(),
   tokens: z.number(),
-  cost_usd: z.number(),
+  cost_usd: z.number().nullable(),
   cached: z.number(),
 });
 
@@ -117,6 +128,34 @@ const sessionSchema = z.looseObject({
   /** Absent in run.json files of earlier versions. */
   indexing: z.array(indexingSchema).optional(),
 });
+
+/** A price as `run.json` records it (`prices.models[]` / `prices.embeddings[]`). */
+const priceSchema = z.looseObject({
+  model: z.string(),
+  base_url: z.string().nullable(),
+  /** The systems that use it. */
+  systems: z.array(z.string()),
+  /** US dollars per million (input) tokens; null: unknown. */
+  input_per_mtok: z.number().nullable(),
+  /** Chat models only. */
+  output_per_mtok: z.number().nullable().optional(),
+  source: z.enum(["config", "catalog", "unknown"]),
+  /** The catalog entry used (`provider/model`), when the price came from the catalog. */
+  catalog_entry: z.string().nullable(),
+});
+
+/** `run.json`'s `prices`: informational (a resume does not compare it; `model` does). */
+export const manifestPricesSchema = z.looseObject({
+  /** The price catalog's package name@version (consulted or not). */
+  catalog: z.string(),
+  /** `--mock`: every dollar figure of the run is simulated (nothing was spent). */
+  simulated: z.boolean(),
+  models: z.array(priceSchema),
+  embeddings: z.array(priceSchema),
+});
+
+/** A parsed `prices` of `run.json`. */
+export type ManifestPrices = z.infer<typeof manifestPricesSchema>;
 
 /** The schema of `run.json` (loose: a later version may add keys). */
 export const manifestSchema = z.looseObject({
@@ -146,6 +185,8 @@ export const manifestSchema = z.looseObject({
   ended_at: z.string().nullable(),
   sessions: z.array(sessionSchema),
   machine: z.looseObject({}),
+  /** Absent in run.json files of earlier versions. */
+  prices: manifestPricesSchema.optional(),
 });
 
 /** A parsed `run.json`. */
@@ -168,6 +209,8 @@ export function buildManifest(inputs: ManifestInputs): RunManifest {
     prompts_sha256: hashValue(s.prompts),
     tool_schemas_sha256: hashValue(s.toolSpecs),
     tools: s.toolSpecs.map((t) => t.name),
+    model: s.model,
+    network_tools: [...s.networkTools],
   }));
   const model = JSON.parse(
     JSON.stringify({ ...config.model, applied_price: inputs.pricing }),
@@ -205,6 +248,9 @@ export function buildManifest(inputs: ManifestInputs): RunManifest {
       indexing: (inputs.indexing ?? []).map((r) => ({ ...r })),
     }],
     machine: { ...inputs.machine },
+    ...(inputs.prices === undefined
+      ? {}
+      : { prices: JSON.parse(JSON.stringify(inputs.prices)) as ManifestPrices }),
   };
 }
 

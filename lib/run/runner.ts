@@ -19,7 +19,7 @@ import { ReplayMissError } from "../llm/cached_model.ts";
 import { scoreTrace } from "../score/score.ts";
 import type { QuestionResult, StepError, Trace, TraceFlags } from "../types.ts";
 import type { Retriever } from "../retrieval/types.ts";
-import type { RetrievalDepth, SystemDef } from "../../systems/system.ts";
+import { modelCallsOf, type RetrievalDepth, type SystemDef } from "../../systems/system.ts";
 import type { Toolbox } from "../../tools/toolbox.ts";
 import { JobQueue } from "./job_queue.ts";
 import { RetrievalFailedError, TraceRecorder } from "./trace_recorder.ts";
@@ -187,12 +187,17 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
       const mark = childExitMark();
       const trace = await runJob(job, options);
       queue.finished(job);
-      spent += trace.cost_usd;
+      // An unknown cost counts 0 here: a live run with this cap and an unknown price is refused
+      // before it starts (lib/cli/price_checks.ts), and a --mock run passes no cap.
+      spent += trace.cost_usd ?? 0;
       if (interruptedSince(mark, options.signal.aborted)) {
         interrupted++;
         continue;
       }
-      const result = scoreTrace(trace, job.question, { retrievalK: options.retrievalK });
+      const result = scoreTrace(trace, job.question, {
+        retrievalK: options.retrievalK,
+        canRetrieve: job.system.retriever !== null || job.system.toolbox.tools.length > 0,
+      });
       results.push(result);
       try {
         await options.sink(result);
@@ -224,9 +229,9 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
 
 async function runJob(job: Job, options: RunOptions): Promise<Trace> {
   const started = performance.now();
-  const recorder = new TraceRecorder(job.system.model);
+  const recorder = new TraceRecorder(job.system.model, job.repeat);
   const key = `${job.system.name}/${job.question.id}/${job.repeat}`;
-  const session = job.system.toolbox.session(key);
+  const session = job.system.toolbox.session(key, { repeat: job.repeat });
   const signal = AbortSignal.timeout(options.questionTimeoutMs);
   let answer: string | null = null;
   let flags: TraceFlags = { best_effort: false, budget_exhausted: false, format_error: false };
@@ -252,7 +257,7 @@ async function runJob(job: Job, options: RunOptions): Promise<Trace> {
   }
   return {
     system: job.system.name,
-    model: job.system.model.id,
+    model: modelCallsOf(job.system.def, job.system.options).max === 0 ? null : job.system.model.id,
     question_id: job.question.id,
     repeat: job.repeat,
     steps: recorder.steps,

@@ -9,7 +9,7 @@
  */
 
 import type { ChatRequest, ChatResponse, Model } from "../llm/model.ts";
-import { costOf } from "../llm/model.ts";
+import { addCost, costOf } from "../llm/model.ts";
 import type { RetrievalHit, Retriever } from "../retrieval/types.ts";
 import type { ModelStep, RetrievalStep, Step, ToolCall, ToolResult, Usage } from "../types.ts";
 import { ReplayMissError } from "../llm/cached_model.ts";
@@ -30,12 +30,16 @@ export class RetrievalFailedError extends Error {
 export class TraceRecorder {
   readonly steps: Step[] = [];
   readonly usage: Usage = { input_tokens: 0, output_tokens: 0 };
-  /** Model and tool cost so far, US dollars (billed: replayed calls cost 0). */
-  costUsd = 0;
+  /**
+   * Model, tool and retrieval cost so far, US dollars (billed: replayed calls
+   * cost 0); null once any part is unknown (a model or embedding model with
+   * no known price).
+   */
+  costUsd: number | null = 0;
   /** Tokens of model calls served from the response cache, as recorded. */
   readonly recordedUsage: Usage = { input_tokens: 0, output_tokens: 0 };
-  /** Cost of those calls when they were recorded, US dollars (at the run's prices). */
-  recordedCostUsd = 0;
+  /** Cost of those calls when they were recorded, US dollars (at the run's prices); null if unknown. */
+  recordedCostUsd: number | null = 0;
   modelCalls = 0;
   toolCalls = 0;
   /** Embedding tokens spent on retrieval queries so far. */
@@ -43,7 +47,11 @@ export class TraceRecorder {
   /** Replies that were not a valid action in the system's reply format. */
   formatErrors = 0;
 
-  constructor(readonly model: Model) {}
+  /**
+   * `repeat` (1-based; default 1) is stamped on every request, so the
+   * response cache keeps each repeat's recording apart (see `ChatRequest.repeat`).
+   */
+  constructor(readonly model: Model, readonly repeat = 1) {}
 
   /**
    * Calls the model and records the step. `final` marks the forced answer
@@ -53,7 +61,10 @@ export class TraceRecorder {
     const started = performance.now();
     let reply: ChatResponse;
     try {
-      reply = await this.model.chat(request, signal);
+      reply = await this.model.chat(
+        this.repeat === 1 ? request : { ...request, repeat: this.repeat },
+        signal,
+      );
     } catch (error) {
       if (error instanceof ReplayMissError) {
         error.step = this.steps.length + 1;
@@ -81,7 +92,7 @@ export class TraceRecorder {
       // Billed nothing; what the recording cost is kept beside it.
       this.recordedUsage.input_tokens += reply.usage.input_tokens;
       this.recordedUsage.output_tokens += reply.usage.output_tokens;
-      this.recordedCostUsd += cost;
+      this.recordedCostUsd = addCost(this.recordedCostUsd, cost);
       Object.assign(step, {
         usage: { input_tokens: 0, output_tokens: 0 },
         cost_usd: 0,
@@ -92,7 +103,7 @@ export class TraceRecorder {
     } else {
       this.usage.input_tokens += reply.usage.input_tokens;
       this.usage.output_tokens += reply.usage.output_tokens;
-      this.costUsd += cost;
+      this.costUsd = addCost(this.costUsd, cost);
     }
     this.steps.push(step);
     return reply;
@@ -106,7 +117,7 @@ export class TraceRecorder {
   /** Executes a tool call through the session and records the step. Never rejects. */
   async tool(session: ToolSession, call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
     const { args, result } = await session.execute(call.name, call.arguments, signal);
-    this.costUsd += result.cost_usd;
+    this.costUsd = addCost(this.costUsd, result.cost_usd);
     this.toolCalls++;
     this.steps.push({ type: "tool", tool: call.name, call_id: call.id, args, result });
     return result;
@@ -136,7 +147,7 @@ export class TraceRecorder {
     const started = performance.now();
     let hits: RetrievalHit[] = [];
     let tokens = 0;
-    let cost = 0;
+    let cost: number | null = 0;
     let error: RetrievalStep["error"] = null;
     let asked = k;
     try {
@@ -153,7 +164,7 @@ export class TraceRecorder {
           const outcome = await retriever.search(query, asked, signal);
           hits = outcome.hits;
           tokens += outcome.embedding_tokens;
-          cost += outcome.cost_usd;
+          cost = addCost(cost, outcome.cost_usd);
           if (hits.length < asked || asked >= available || distinctDocs(hits) >= documents) break;
           asked = Math.min(available, asked * 2);
         }
@@ -164,7 +175,7 @@ export class TraceRecorder {
         message: caught instanceof Error ? caught.message : String(caught),
       };
     }
-    this.costUsd += cost;
+    this.costUsd = addCost(this.costUsd, cost);
     this.embeddingTokens += tokens;
     const step: RetrievalStep = {
       type: "retrieval",

@@ -13,15 +13,18 @@
  *    reply format (`flags.format_error`; react_json). It ranks above the
  *    retrieval labels: with no valid answer, what was retrieved is not why
  *    the question failed.
- * 5. `retrieval_miss` — the question has `evidence` and no evidence document
- *    was ever returned by a tool (search, grep, read or any tool listing
- *    `doc_id`s) or by the system's own retrieval.
+ * 5. `retrieval_miss` — the question has `evidence`, the system can retrieve
+ *    (it has a retriever or offers tools), and no evidence document was ever
+ *    returned by a tool (search, grep, read or any tool listing `doc_id`s) or
+ *    by the system's own retrieval. A system that cannot retrieve
+ *    (`closed_book`) never misses a retrieval: its wrong answers are `other`.
  * 6. `generation_miss` — an evidence document was seen, and the answer is
  *    still wrong.
  * 7. `other` — anything else: an internal error (a ragbench bug), the
- *    system's own failure (error of kind `system`: a framework threw), or a
+ *    system's own failure (error of kind `system`: a framework threw), a
  *    wrong answer to a question without evidence (an unanswerable item
- *    answered from memory, a tool question computed wrongly).
+ *    answered from memory, a tool question computed wrongly), or a wrong
+ *    answer of a system that cannot retrieve.
  *
  * @module
  */
@@ -56,6 +59,7 @@ export interface FailureInput {
 export function failureLabel(
   line: FailureInput,
   question: { evidence?: readonly { id: string }[]; requires_tools?: readonly string[] },
+  system: { canRetrieve: boolean } = { canRetrieve: true },
 ): FailureLabel | null {
   if (line.passed !== false) return null;
   if (line.error?.kind === "model") return "model_error";
@@ -64,7 +68,7 @@ export function failureLabel(
   if (line.flags.budget_exhausted || line.error?.kind === "timeout") return "budget_exhausted";
   if (line.flags.format_error) return "format_error";
   const evidence = new Set((question.evidence ?? []).map((e) => e.id));
-  if (evidence.size > 0) {
+  if (evidence.size > 0 && system.canRetrieve) {
     return evidenceSeen(line.steps, evidence) ? "generation_miss" : "retrieval_miss";
   }
   return "other";

@@ -1,37 +1,48 @@
 /**
  * What changed between two runs of the same benchmark (`ragbench compare A
- * B`): for each system both runs have, the answer-score difference B − A on
- * the questions both ran (repeats averaged within a question), with its
- * paired-bootstrap interval and sign-flip p-value, and the change in cost
- * per question and median latency. A regression beyond a threshold is a
- * drop larger than the threshold whose interval lies wholly below zero —
- * the condition a CI gate fails on.
+ * B`): for each system both runs have, the change B − A of its metric on the
+ * questions both ran (repeats averaged within a question), with the interval
+ * and p-value of the one paired test (`significance.ts`), and the change in
+ * cost per question and median latency. A system with answers is compared on
+ * its answer score; a system without any (retrieval_only, a BEIR data set)
+ * on a retrieval metric, nDCG@10 unless another is asked for. A regression
+ * beyond a threshold is a drop larger than the threshold whose interval lies
+ * wholly below zero — the condition a CI gate fails on.
  *
  * @module
  */
 
 import { percentile } from "./stats.ts";
+import { ANSWER_SCORE, metricValue, type ScoredLine } from "./comparison.ts";
 import { type PairedComparison, pairedComparison } from "./significance.ts";
 
+/** The retrieval metric systems without answers are compared on by default. */
+export const DEFAULT_RETRIEVAL_METRIC = "ndcg@10";
+
 /** The fields of a result line a comparison reads. */
-export interface DeltaLine {
+export interface DeltaLine extends Pick<ScoredLine, "retrieval"> {
   system: string;
   question_id: string;
   repeat: number;
   answer_score: number | null;
-  cost_usd: number;
+  /** Null when unknown (a model with no known price). */
+  cost_usd: number | null;
   latency_ms: number;
 }
 
 /** One system's change from run A to run B. */
 export interface SystemDelta {
   system: string;
-  /** Questions both runs scored for this system. */
+  /** What it is compared on: `answer_score`, or the retrieval metric. */
+  metric: string;
+  /** Questions both runs have a value of the metric for. */
   shared: number;
+  /** Mean of the metric over each run's own questions. */
   scoreA: number | null;
   scoreB: number | null;
   /** B − A on the shared questions; null when none is shared. */
   score: PairedComparison | null;
+  /** Mean cost per line; null when some line's cost is unknown. */
   costA: number | null;
   costB: number | null;
   p50A: number | null;
@@ -45,27 +56,39 @@ export interface RunDelta {
   onlyB: string[];
 }
 
-/** Compares the lines of run A with those of run B. */
-export function runDelta(a: readonly DeltaLine[], b: readonly DeltaLine[]): RunDelta {
+/**
+ * Compares the lines of run A with those of run B; systems without any
+ * answer score in either run are compared on `retrievalMetric` (default
+ * {@link DEFAULT_RETRIEVAL_METRIC}).
+ */
+export function runDelta(
+  a: readonly DeltaLine[],
+  b: readonly DeltaLine[],
+  options: { retrievalMetric?: string } = {},
+): RunDelta {
+  const retrievalMetric = options.retrievalMetric ?? DEFAULT_RETRIEVAL_METRIC;
   const groupedA = group(a);
   const groupedB = group(b);
   const systems: SystemDelta[] = [];
   for (const [system, linesA] of groupedA) {
     const linesB = groupedB.get(system);
     if (!linesB) continue;
-    const scoresA = foldScores(linesA);
-    const scoresB = foldScores(linesB);
+    const answers = [...linesA, ...linesB].some((l) => l.answer_score !== null);
+    const metric = answers ? ANSWER_SCORE : retrievalMetric;
+    const scoresA = foldScores(linesA, metric);
+    const scoresB = foldScores(linesB, metric);
     const shared = [...scoresA.keys()].filter((q) => scoresB.has(q)).sort();
     systems.push({
       system,
+      metric,
       shared: shared.length,
       scoreA: meanOf([...scoresA.values()]),
       scoreB: meanOf([...scoresB.values()]),
       score: shared.length
         ? pairedComparison(shared.map((q) => scoresB.get(q)!), shared.map((q) => scoresA.get(q)!))
         : null,
-      costA: meanOf(linesA.map((l) => l.cost_usd)),
-      costB: meanOf(linesB.map((l) => l.cost_usd)),
+      costA: meanCost(linesA),
+      costB: meanCost(linesB),
       p50A: percentile(linesA.map((l) => l.latency_ms), 50),
       p50B: percentile(linesB.map((l) => l.latency_ms), 50),
     });
@@ -77,11 +100,17 @@ export function runDelta(a: readonly DeltaLine[], b: readonly DeltaLine[]): RunD
   };
 }
 
-/** The systems whose score dropped by more than `threshold` with the interval below zero. */
+/** The systems whose metric dropped by more than `threshold` with the interval below zero. */
 export function regressions(delta: RunDelta, threshold: number): SystemDelta[] {
   return delta.systems.filter((s) =>
     s.score !== null && s.score.diff.mean < -threshold && s.score.diff.high < 0
   );
+}
+
+/** The mean cost of `lines`; null (unknown) when any line's is. */
+function meanCost(lines: readonly DeltaLine[]): number | null {
+  const costs = lines.map((l) => l.cost_usd);
+  return costs.some((c) => c === null) ? null : meanOf(costs as number[]);
 }
 
 function group(lines: readonly DeltaLine[]): Map<string, DeltaLine[]> {
@@ -94,12 +123,13 @@ function group(lines: readonly DeltaLine[]): Map<string, DeltaLine[]> {
   return out;
 }
 
-function foldScores(lines: readonly DeltaLine[]): Map<string, number> {
+function foldScores(lines: readonly DeltaLine[], metric: string): Map<string, number> {
   const sums = new Map<string, { total: number; n: number }>();
   for (const line of lines) {
-    if (line.answer_score === null) continue;
+    const value = metricValue(line, metric);
+    if (value === null) continue;
     const s = sums.get(line.question_id) ?? { total: 0, n: 0 };
-    s.total += line.answer_score;
+    s.total += value;
     s.n++;
     sums.set(line.question_id, s);
   }

@@ -18,6 +18,11 @@ import { trajectoryScores } from "./trajectory.ts";
 export interface ScoreOptions {
   /** Cut-offs of the retrieval metrics (default [1, 5, 10]). */
   retrievalK?: readonly number[];
+  /**
+   * The system can retrieve: it has a retriever or offers tools (default
+   * true). One that cannot (`closed_book`) never gets `retrieval_miss`.
+   */
+  canRetrieve?: boolean;
 }
 
 /**
@@ -46,7 +51,9 @@ export function scoreTrace(
     answer: trace.answer,
     passed,
     answer_score: checked ? (errored ? 0 : passedCount / checks.length) : null,
-    failure_label: failureLabel({ ...trace, passed }, question),
+    failure_label: failureLabel({ ...trace, passed }, question, {
+      canRetrieve: options.canRetrieve ?? true,
+    }),
     checks,
     error: trace.error,
     flags: trace.flags,

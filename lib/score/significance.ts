@@ -1,53 +1,53 @@
 /**
  * What a difference between two systems proves: bootstrap confidence
- * intervals, paired tests and the minimum detectable difference. Pure
- * functions over per-question values (repeats already averaged within a
+ * intervals of one system's mean, the paired test of two systems with its
+ * interval and minimum detectable difference, McNemar's test and flip rates.
+ * Pure functions over per-question values (repeats already averaged within a
  * question), deterministic: every random draw comes from a PRNG seeded with
  * {@link STATS_SEED}, so a run's report is the same every time.
  *
  * Definitions (n = questions; for paired functions, the questions both
  * systems ran, with d_i = a_i − b_i):
- * - **Bootstrap CI** of a mean: {@link BOOTSTRAP_RESAMPLES} resamples of the n
- *   values with replacement; the interval is the 2.5th and 97.5th percentiles
- *   (linear interpolation) of the resampled means (the percentile method).
- *   From n = {@link NORMAL_MIN_N} questions on, the interval is the normal one,
- *   mean ± 1.96 · s / √n, which the bootstrap converges to at that size and
- *   which costs nothing (a 10,000-question run would otherwise spend seconds
- *   per interval).
- * - **Paired bootstrap CI** of the mean difference: the same over the d_i,
- *   resampling questions (so both systems' values of a question move together).
- * - **Sign-flip permutation test** (scores): under "no difference" each d_i is
- *   as likely to be +|d_i| as −|d_i|. The two-sided p-value is the share of
- *   sign assignments whose |Σ d| is at least the observed |Σ d|: exact (all
- *   2^m assignments of the m non-zero differences) when m ≤ {@link EXACT_SIGN_FLIP_MAX},
- *   estimated from {@link PERMUTATION_RESAMPLES} random assignments as
- *   (hits + 1) / (resamples + 1) up to m = {@link NORMAL_MIN_N}, and from
- *   there on taken from the normal approximation of the permutation
- *   distribution (mean 0, variance Σ d_i²): p = 2 · (1 − Φ(|Σ d| / √Σ d_i²)).
+ * - **Bootstrap CI** of one system's mean: {@link BOOTSTRAP_RESAMPLES}
+ *   resamples of the n values with replacement; the interval is the 2.5th and
+ *   97.5th percentiles (linear interpolation) of the resampled means (the
+ *   percentile method). From n = {@link NORMAL_MIN_N} questions on, the
+ *   interval is the normal one, mean ± 1.96 · s / √n, which the bootstrap
+ *   converges to at that size and which costs nothing.
+ * - **Paired comparison**: the sign-flip permutation test and the interval
+ *   that inverts it (`sign_flip.ts`): the p-value, the interval and the
+ *   verdict are one procedure, so they agree. With fewer than
+ *   {@link MIN_DIFFERING} differing questions no result can reach p < 0.05:
+ *   the comparison is marked not decidable.
+ * - **Minimum detectable difference**: the smallest mean difference the same
+ *   test tells from 0 given this spread of per-question differences — the
+ *   larger distance from the mean to an end of its interval (the interval
+ *   moves with the mean and keeps its shape). An observed difference under it
+ *   is not significant; one over it, on its side, is. Null when the
+ *   comparison is not decidable.
  * - **Exact McNemar test** (accuracy): with b questions correct only for A and
  *   c correct only for B, p = min(1, 2 · P(X ≤ min(b, c))) for X ~ Binomial(b + c, ½).
- * - **Minimum detectable difference** at α = 0.05 (two-sided) and 80 % power:
- *   (z₀.₉₇₅ + z₀.₈) · s_d / √n = 2.8016 · s_d / √n, with s_d the sample
- *   standard deviation of the d_i (n − 1 in the denominator). A smaller true
- *   difference would usually not be told from noise at this sample size.
  *
  * @module
  */
 
 import { createRng } from "../util/prng.ts";
+import {
+  ALPHA,
+  MIN_DIFFERING,
+  NORMAL_MIN_N,
+  PERMUTATION_RESAMPLES,
+  signFlipTest,
+  type TestMethod,
+} from "./sign_flip.ts";
+
+export { ALPHA, MIN_DIFFERING, NORMAL_MIN_N, PERMUTATION_RESAMPLES, type TestMethod };
+export { normalCdf } from "./sign_flip.ts";
 
 /** Seed of every random draw in the statistics (fixed, so reports are reproducible). */
 export const STATS_SEED = 20_260_101;
 /** Resamples of every bootstrap interval. */
 export const BOOTSTRAP_RESAMPLES = 2000;
-/** Random sign assignments when the exact sign-flip test would be too large. */
-export const PERMUTATION_RESAMPLES = 10_000;
-/** From this many values on, intervals and the sign-flip p-value use the normal approximation. */
-export const NORMAL_MIN_N = 200;
-/** Most non-zero differences for which the sign-flip test enumerates every assignment. */
-export const EXACT_SIGN_FLIP_MAX = 16;
-/** z₀.₉₇₅ + z₀.₈: the multiplier of the minimum detectable difference. */
-export const MDE_MULTIPLIER = 1.959964 + 0.841621;
 
 /** A mean with its 95 % interval. */
 export interface Interval {
@@ -60,12 +60,34 @@ export interface Interval {
 export interface PairedComparison {
   /** Questions both systems ran. */
   n: number;
-  /** Mean of a − b, with its paired-bootstrap 95 % interval. */
+  /** Questions whose values differ between the two. */
+  differing: number;
+  /** Mean of a − b, with the 95 % interval of the test (every difference it does not reject). */
   diff: Interval;
-  /** Two-sided p-value of the sign-flip permutation test. */
+  /** Two-sided p-value of "no difference", from the same test: below 0.05 exactly when 0 is outside `diff`. */
   p_value: number;
-  /** Minimum detectable difference at this n (see the module documentation); null for n < 2. */
+  /** How the test was computed (`sign_flip.ts`). */
+  method: TestMethod;
+  /** At least {@link MIN_DIFFERING} questions differ, so a result could reach p < 0.05. */
+  decidable: boolean;
+  /** Minimum detectable difference (see the module documentation); null when not decidable. */
   mde: number | null;
+}
+
+/**
+ * What a comparison says, a − b: `same` (no question differs), `too_few`
+ * (fewer than {@link MIN_DIFFERING} differ: no test can decide), `undecided`
+ * (p ≥ 0.05, 0 inside the interval), `higher` or `lower` (p < 0.05, the
+ * interval wholly above or below 0).
+ */
+export type Verdict = "same" | "too_few" | "undecided" | "higher" | "lower";
+
+/** The {@link Verdict} of a comparison. */
+export function verdictOf(c: PairedComparison): Verdict {
+  if (c.differing === 0) return "same";
+  if (!c.decidable) return "too_few";
+  if (c.p_value >= ALPHA) return "undecided";
+  return c.diff.mean > 0 ? "higher" : "lower";
 }
 
 /** The seeded PRNG the resampling draws from (re-exported for tests). */
@@ -106,62 +128,49 @@ export function bootstrapMean(
 }
 
 /**
- * Compares paired values (`a[i]` and `b[i]` are one question's values).
+ * Compares paired values (`a[i]` and `b[i]` are one question's values, each
+ * in `bounds`, default 0..1).
  *
  * @throws {RangeError} when the lists differ in length or are empty.
  */
 export function pairedComparison(
   a: readonly number[],
   b: readonly number[],
-  options: { resamples?: number; seed?: number } = {},
+  options: { resamples?: number; seed?: number; bounds?: readonly [number, number] } = {},
 ): PairedComparison {
   if (a.length !== b.length) {
     throw new RangeError(`paired lists differ in length (${a.length} and ${b.length})`);
   }
   if (a.length === 0) throw new RangeError("a paired comparison needs at least one question");
-  const diffs = a.map((value, i) => value - b[i]);
+  const [min, max] = options.bounds ?? [0, 1];
+  const test = signFlipTest(a.map((value, i) => value - b[i]), {
+    seed: options.seed ?? STATS_SEED,
+    bounds: [min - max, max - min],
+    ...(options.resamples === undefined ? {} : { resamples: options.resamples }),
+  });
+  const decidable = test.differing >= MIN_DIFFERING;
   return {
-    n: diffs.length,
-    diff: bootstrapMean(diffs, options)!,
-    p_value: signFlipPValue(diffs, options),
-    mde: minimumDetectableDifference(diffs),
+    n: test.n,
+    differing: test.differing,
+    diff: { mean: test.mean, low: test.low, high: test.high },
+    p_value: test.p_value,
+    method: test.method,
+    decidable,
+    mde: decidable ? Math.max(test.mean - test.low, test.high - test.mean) : null,
   };
 }
 
-/** Two-sided p-value of the sign-flip permutation test on paired differences. */
+/** Two-sided p-value of the sign-flip permutation test on paired differences (`sign_flip.ts`). */
 export function signFlipPValue(
   diffs: readonly number[],
   options: { resamples?: number; seed?: number } = {},
 ): number {
-  // Rounding keeps 0.1 + 0.2 and 0.3 from counting as different sums.
-  const nonZero = diffs.filter((d) => Math.abs(d) > 1e-12).map((d) => Math.abs(d));
-  const m = nonZero.length;
-  if (m === 0) return 1;
-  const observed = Math.abs(sum(diffs)) - 1e-9;
-  if (m <= EXACT_SIGN_FLIP_MAX) {
-    let hits = 0;
-    const total = 2 ** m;
-    for (let mask = 0; mask < total; mask++) {
-      let s = 0;
-      for (let i = 0; i < m; i++) s += (mask >>> i) & 1 ? nonZero[i] : -nonZero[i];
-      if (Math.abs(s) >= observed) hits++;
-    }
-    return hits / total;
-  }
-  if (m >= NORMAL_MIN_N) {
-    let squares = 0;
-    for (const d of nonZero) squares += d * d;
-    return Math.min(1, 2 * (1 - normalCdf(Math.abs(sum(diffs)) / Math.sqrt(squares))));
-  }
-  const resamples = options.resamples ?? PERMUTATION_RESAMPLES;
-  const rng = createRng((options.seed ?? STATS_SEED) ^ 0x5bd1e995);
-  let hits = 0;
-  for (let r = 0; r < resamples; r++) {
-    let s = 0;
-    for (let i = 0; i < m; i++) s += rng() < 0.5 ? nonZero[i] : -nonZero[i];
-    if (Math.abs(s) >= observed) hits++;
-  }
-  return (hits + 1) / (resamples + 1);
+  const bound = Math.max(1, ...diffs.map((d) => Math.abs(d)));
+  return signFlipTest(diffs, {
+    seed: options.seed ?? STATS_SEED,
+    bounds: [-bound, bound],
+    ...(options.resamples === undefined ? {} : { resamples: options.resamples }),
+  }).p_value;
 }
 
 /**
@@ -189,16 +198,6 @@ export function mcnemarExact(onlyA: number, onlyB: number): number {
   return Math.min(1, 2 * cdf);
 }
 
-/** 2.8016 · s_d / √n (see the module documentation); null for fewer than two values. */
-export function minimumDetectableDifference(diffs: readonly number[]): number | null {
-  const n = diffs.length;
-  if (n < 2) return null;
-  const mean = sum(diffs) / n;
-  let squares = 0;
-  for (const d of diffs) squares += (d - mean) ** 2;
-  return MDE_MULTIPLIER * Math.sqrt(squares / (n - 1)) / Math.sqrt(n);
-}
-
 /**
  * How often a question's verdict changed between consecutive repeats:
  * changes / (repeats − 1), in repeat order; null for a single repeat.
@@ -208,27 +207,6 @@ export function flipRate(verdicts: readonly boolean[]): number | null {
   let changes = 0;
   for (let i = 1; i < verdicts.length; i++) if (verdicts[i] !== verdicts[i - 1]) changes++;
   return changes / (verdicts.length - 1);
-}
-
-/**
- * The standard normal CDF Φ(x), from the complementary error function
- * (Numerical Recipes' erfc approximation, relative error below 1.2e-7).
- */
-export function normalCdf(x: number): number {
-  const z = Math.abs(x) / Math.SQRT2;
-  const t = 1 / (1 + 0.5 * z);
-  const erfc = t * Math.exp(
-    -z * z - 1.26551223 +
-      t * (1.00002368 +
-          t * (0.37409196 +
-              t * (0.09678418 +
-                  t * (-0.18628806 +
-                      t * (0.27886807 +
-                          t *
-                            (-1.13520398 +
-                              t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
-  );
-  return x >= 0 ? 1 - erfc / 2 : erfc / 2;
 }
 
 function sum(values: ArrayLike<number>): number {

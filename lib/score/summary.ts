@@ -7,6 +7,7 @@
  * @module
  */
 
+import { addCost } from "../llm/model.ts";
 import type { QuestionResult } from "../types.ts";
 import { DEFAULT_RETRIEVAL_K } from "./retrieval.ts";
 import { retrievalColumns, retrievalSummary, systemRetrieves } from "./retrieval_summary.ts";
@@ -49,7 +50,9 @@ interface CoreSummary {
   avg_latency_ms: number | null;
   p50_latency_ms: number | null;
   p95_latency_ms: number | null;
-  total_cost_usd: number;
+  /** US dollars billed; null when some line's cost is unknown (a model with no known price). */
+  total_cost_usd: number | null;
+  /** `total_cost_usd` / questions; null when unknown or there are no lines. */
   cost_per_question: number | null;
   /** Mean input + output tokens per line. */
   avg_tokens: number | null;
@@ -89,7 +92,8 @@ export interface ToolUsage {
   /** Lines in which the tool was called at least once. */
   questions_using: number;
   avg_latency_ms: number | null;
-  total_cost_usd: number;
+  /** US dollars; null when some call's cost is unknown (a search whose embedding price is). */
+  total_cost_usd: number | null;
 }
 
 /** The fixed columns of `metrics_summary.csv`, before the retrieval ones. */
@@ -157,11 +161,11 @@ export function summarizeSystem(
   const n = lines.length;
   let toolCalls = 0;
   let toolErrors = 0;
-  let cost = 0;
+  let cost: number | null = 0;
   for (const line of lines) {
     toolCalls += line.trajectory.tool_calls;
     toolErrors += line.trajectory.tool_errors;
-    cost += line.cost_usd;
+    cost = addCost(cost, line.cost_usd);
   }
   const required = lines
     .map((l) => l.trajectory.required_tools_used)
@@ -184,7 +188,7 @@ export function summarizeSystem(
     p50_latency_ms: percentile(latencies, 50),
     p95_latency_ms: percentile(latencies, 95),
     total_cost_usd: cost,
-    cost_per_question: n === 0 ? null : cost / n,
+    cost_per_question: n === 0 || cost === null ? null : cost / n,
     avg_tokens: mean(lines.map((l) => l.usage.input_tokens + l.usage.output_tokens)),
     avg_steps: mean(lines.map((l) => l.steps.filter((s) => s.type === "model").length)),
     avg_tool_calls: n === 0 ? null : toolCalls / n,
@@ -251,7 +255,7 @@ export function toolUsage(
       r.calls++;
       if (step.result.error) r.errors++;
       if (step.result.truncated) r.truncated++;
-      r.total_cost_usd += step.result.cost_usd;
+      r.total_cost_usd = addCost(r.total_cost_usd, step.result.cost_usd);
       r.latencies.push(step.result.latency_ms);
       usedHere.add(step.tool);
     }

@@ -132,14 +132,12 @@ Deno.test("bad model input: a 5 MB reply is recorded and scored, not a crash; re
 
 Deno.test("bad model input: a model that hangs is stopped by the question timeout, even with a longer model timeout", async () => {
   await using server = startBlackHoleServer();
-  const started = performance.now();
   const { line } = await runAgainst(server.baseUrl, {
     timeout_s: 60,
     evaluation: ", question_timeout_s: 0.5",
   });
-  const elapsed = performance.now() - started;
   assert.equal(line.error?.kind, "timeout");
+  // The question's limit ended it, not the model's own 60 s one.
   assert.match(line.error!.message, /took longer than 0\.5 s \(evaluation\.question_timeout_s\)/);
   assert.equal(line.failure_label, "budget_exhausted");
-  assert.ok(elapsed < 10_000, `the run took ${Math.round(elapsed)} ms`);
 });

@@ -76,12 +76,11 @@ systems:
 `,
   });
   const out = t.path("out");
-  const started = performance.now();
   const result = await runCli(["run", t.path("c.yaml"), "--mock", "--out", out, "--quiet"]);
-  assert.ok(performance.now() - started < 15_000);
   const [line] = await readJsonl(join(out, "per_question_results.jsonl")) as QuestionResult[];
   assert.equal(result.code, 1, "every question of the system errored");
   assert.match(result.stderr, /every question of code errored/);
+  // The question's limit ended it, not the program's own 600 s one.
   assert.deepEqual(line.error, {
     kind: "timeout",
     message: "the question took longer than 1 s (evaluation.question_timeout_s)",

@@ -44,7 +44,7 @@ Deno.test("compare: identical runs show no change and pass the regression gate",
   assert.equal(result.code, 0, result.stderr);
   assert.match(
     result.stdout,
-    /^agent_search\s+15\s+1\.000\s+1\.000\s+0\.000\s+\[0\.000, 0\.000\]\s+1\.000 /m,
+    /^agent_search\s+score\s+15\s+1\.000\s+1\.000\s+0\.000\s+\[0\.000, 0\.000\]\s+1\.000\s+no change /m,
   );
   assert.match(result.stderr, /no regression beyond 0\.05/);
 });
@@ -64,7 +64,7 @@ Deno.test("compare --fail-on-regression exits 1 on a drop whose interval is belo
   assert.equal(plain.code, 0);
   assert.match(
     plain.stdout,
-    /^agent_search\s+15\s+1\.000\s+0\.000\s+-1\.000\s+\[-1\.000, -1\.000\]\s+< 0\.001 /m,
+    /^agent_search\s+score\s+15\s+1\.000\s+0\.000\s+-1\.000\s+\[-1\.000, -1\.000\]\s+< 0\.001\s+B lower /m,
   );
   // A drop smaller than the threshold does not fail.
   assert.equal((await runCli(["compare", a, b, "--fail-on-regression", "1"])).code, 0);

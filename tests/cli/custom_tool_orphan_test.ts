@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { ROOT, spawnCli } from "../support/cli.ts";
-import { toolProcesses, waitUntil } from "../support/probe_host.ts";
+import { toolProcesses } from "../support/probe_host.ts";
+import { waitUntil } from "../support/wait.ts";
 import { tempTree } from "../support/temp.ts";
 
 const SPIN_CALL = `import { defineTool, z } from "ragbench/tool";
@@ -26,8 +27,8 @@ async function startRun(t: Awaited<ReturnType<typeof tempTree>>) {
     [`--allow-read=${ROOT},${t.dir}`, `--allow-write=${t.dir}`, `--allow-run=${Deno.execPath()}`],
     ["run", t.path("c.yaml"), "--mock", "--out", t.path("out")],
   );
-  const marker = t.path("spin.ts").replaceAll(".", "\\.");
-  const started = await waitUntil(() => toolProcesses(marker).length > 0, 10_000);
+  const marker = t.path("spin.ts");
+  const started = await waitUntil(() => toolProcesses(marker).length > 0);
   return { child, marker, started };
 }
 
@@ -59,7 +60,7 @@ systems: [{type: agent_search, tools: [{name: spin, path: "./spin.ts#spin"}]}]
       child.kill(c.signal);
       await child.status;
       assert.ok(
-        await waitUntil(() => toolProcesses(marker).length === 0, 5000),
+        await waitUntil(() => toolProcesses(marker).length === 0),
         `tool processes left: ${toolProcesses(marker).join(", ")}`,
       );
     } finally {

@@ -4,6 +4,9 @@ import { readJsonl } from "../../lib/report/jsonl.ts";
 import type { QuestionResult, ToolStep } from "../../lib/types.ts";
 import { execCli, ROOT, runCli, spawnCli } from "../support/cli.ts";
 import { tempTree } from "../support/temp.ts";
+import { killAll } from "../support/processes.ts";
+import { waitUntil } from "../support/wait.ts";
+import { toolProcesses } from "../support/probe_host.ts";
 
 Deno.test("a run with the example custom tool: it is offered, called in its process, and scored", async () => {
   await using t = await tempTree();
@@ -100,13 +103,6 @@ systems:
   );
 });
 
-/** Pids of running tool processes whose command line contains `marker` (uses pgrep). */
-function processesWith(marker: string): number[] {
-  const { stdout } = new Deno.Command("pgrep", { args: ["-f", "--", `__tool-host.*${marker}`] })
-    .outputSync();
-  return new TextDecoder().decode(stdout).split("\n").filter(Boolean).map(Number);
-}
-
 Deno.test("Ctrl-C twice quits at once and kills a custom tool's spinning process on the way out", async () => {
   await using t = await tempTree({
     "spin.ts": `import { defineTool, z } from "ragbench/tool";
@@ -139,22 +135,24 @@ systems: [{type: agent_search, tools: [{name: spin, path: "./spin.ts#spin"}]}]
     ["run", t.path("c.yaml"), "--mock", "--out", t.path("out")],
   );
   const marker = t.path("spin.ts");
-  for (let i = 0; i < 200 && processesWith(marker).length === 0; i++) {
-    await new Promise((r) => setTimeout(r, 25));
+  try {
+    await waitUntil(() => toolProcesses(marker).length > 0);
+    assert.equal(toolProcesses(marker).length, 1, "the tool's process started");
+    await new Promise((r) => setTimeout(r, 800)); // the call is now spinning
+    // The first Ctrl-C waits for the question in progress, which spins until its 60 s timeout;
+    // the second quits at once. (Two signals sent together may arrive as one.)
+    child.kill("SIGINT");
+    await new Promise((r) => setTimeout(r, 500));
+    child.kill("SIGINT");
+    const status = await child.output();
+    assert.equal(status.code, 130);
+    await waitUntil(() => toolProcesses(marker).length === 0);
+    assert.deepEqual(toolProcesses(marker), [], "no tool process outlives ragbench");
+  } finally {
+    // A tool process that outlived ragbench is no longer this process's descendant.
+    killAll([child.pid, ...toolProcesses(marker)]);
+    await child.status;
   }
-  assert.equal(processesWith(marker).length, 1, "the tool's process started");
-  await new Promise((r) => setTimeout(r, 800)); // the call is now spinning
-  // The first Ctrl-C waits for the question in progress, which spins until its 60 s timeout;
-  // the second quits at once. (Two signals sent together may arrive as one.)
-  child.kill("SIGINT");
-  await new Promise((r) => setTimeout(r, 500));
-  child.kill("SIGINT");
-  const status = await child.output();
-  assert.equal(status.code, 130);
-  for (let i = 0; i < 40 && processesWith(marker).length > 0; i++) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.deepEqual(processesWith(marker), [], "no tool process outlives ragbench");
 });
 
 Deno.test("a process that exits without closing its tool hosts still kills their processes", async () => {
@@ -165,9 +163,11 @@ Deno.test("a process that exits without closing its tool hosts still kills their
     stdout: "piped",
     stderr: "piped",
   }).output();
-  assert.equal(output.code, 3, new TextDecoder().decode(output.stderr));
-  for (let i = 0; i < 40 && processesWith(marker).length > 0; i++) {
-    await new Promise((r) => setTimeout(r, 50));
+  try {
+    assert.equal(output.code, 3, new TextDecoder().decode(output.stderr));
+    await waitUntil(() => toolProcesses(marker).length === 0);
+    assert.deepEqual(toolProcesses(marker), []);
+  } finally {
+    killAll(toolProcesses(marker));
   }
-  assert.deepEqual(processesWith(marker), []);
 });

@@ -39,3 +39,13 @@ Deno.test("hashing embedders, and every embedder in --mock, need nothing", () =>
   );
   assert.deepEqual(embeddingNeeds([embeddingSchema.parse({})], { mock: true, env: none }), []);
 });
+
+Deno.test("--cache replay: an openai embedder needs the cache folder, not its host or key", () => {
+  const needs = embeddingNeeds([
+    embeddingSchema.parse({ base_url: "http://127.0.0.1:11434/v1", api_key_env: "EMBED_KEY" }),
+  ], { mock: false, replay: true, cacheDir: "/tmp/c" });
+  assert.deepEqual(permissionFlags(needs, "/elsewhere"), [
+    "--allow-read=/tmp/c",
+    "--allow-write=/tmp/c",
+  ]);
+});

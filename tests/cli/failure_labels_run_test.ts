@@ -99,3 +99,20 @@ systems:
   assert.equal(react.failures_format_error, "1");
   assert.equal(react.format_errors, "3");
 });
+
+Deno.test("a closed_book system's wrong answers are never retrieval_miss: it cannot retrieve", async () => {
+  await using t = await tempTree();
+  const out = join(t.dir, "run");
+  const config = join(ROOT, "configs/rag.yaml");
+  const result = await runCli(["run", config, "--mock", "--out", out, "--quiet"]);
+  assert.equal(result.code, 0, result.stderr);
+  const lines = await readJsonl(join(out, "per_question_results.jsonl")) as QuestionResult[];
+  const closed = lines.filter((l) => l.system === "closed_book" && l.passed === false);
+  assert.ok(closed.length > 5, `${closed.length} failed closed_book lines`);
+  assert.deepEqual([...new Set(closed.map((l) => l.failure_label))], ["other"]);
+  // The agent beside it, which can search, still gets retrieval labels where they apply.
+  const rows = parse(Deno.readTextFileSync(join(out, "metrics_summary.csv")), {
+    columns: true,
+  }) as Array<Record<string, string>>;
+  assert.equal(rows.find((r) => r.system === "closed_book")!.failures_retrieval_miss, "0");
+});

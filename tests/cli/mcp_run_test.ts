@@ -9,7 +9,8 @@ import {
   startBlackHoleServer,
   startFakeOpenAIServer,
 } from "../support/fake_openai_server.ts";
-import { processAlive, waitGone } from "../support/mcp.ts";
+import { waitGone } from "../support/mcp.ts";
+import { commandLines, isRunning, killAll, processTable } from "../support/processes.ts";
 import { tempTree } from "../support/temp.ts";
 
 /** Every file under `dir`, recursively. */
@@ -23,11 +24,9 @@ async function filesUnder(dir: string): Promise<string[]> {
   return files;
 }
 
-/** Processes whose command line holds `marker`. */
-async function processesWith(marker: string): Promise<string[]> {
-  const { stdout } = await new Deno.Command("ps", { args: ["-eo", "stat=,args="] }).output();
-  return new TextDecoder().decode(stdout).split("\n")
-    .filter((l) => l.includes(marker) && !l.trim().startsWith("Z"));
+/** Running processes whose command line holds `marker` ("pid args"). */
+function processesWith(marker: string): string[] {
+  return commandLines().filter((c) => c.args.includes(marker)).map((c) => `${c.pid} ${c.args}`);
 }
 
 const SECRET = "s3cr3t-mcp-value-7731";
@@ -154,7 +153,7 @@ Deno.test("a live run calls real MCP servers, prices calls and keeps secrets out
     "never-called tool has a row",
   );
 
-  assert.deepEqual(await processesWith(marker), [], "the servers were closed when the run ended");
+  assert.deepEqual(processesWith(marker), [], "the servers were closed when the run ended");
 
   const everything = [result.stdout, result.stderr];
   for (const file of await filesUnder(out)) everything.push(await Deno.readTextFile(file));
@@ -248,12 +247,10 @@ async function runWithLiveServers(dir: string) {
   let pids: number[] = [];
   for (let i = 0; i < 300 && pids.length < 2; i++) {
     await new Promise((r) => setTimeout(r, 100));
-    const { stdout } = await new Deno.Command("ps", {
-      args: ["-o", "pid=,args=", "--ppid", String(child.pid)],
-    }).output();
-    pids = new TextDecoder().decode(stdout).split("\n")
-      .filter((l) => /mcp_server\.ts|faulty_server\.ts/.test(l))
-      .map((l) => Number(l.trim().split(/\s+/)[0]));
+    const children = new Set(processTable().filter((e) => e.ppid === child.pid).map((e) => e.pid));
+    pids = commandLines()
+      .filter((c) => children.has(c.pid) && /mcp_server\.ts|faulty_server\.ts/.test(c.args))
+      .map((c) => c.pid);
   }
   // Wait until the run reached the model, so the servers finished their handshake.
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -271,11 +268,12 @@ for (const signal of ["SIGTERM", "SIGKILL"] as const) {
     const { child, pids, blackHole } = await runWithLiveServers(t.dir);
     try {
       assert.equal(pids.length, 2, "both servers started");
-      for (const pid of pids) assert.ok(await processAlive(pid));
+      for (const pid of pids) assert.ok(isRunning(pid));
       child.kill(signal);
       await child.status;
-      for (const pid of pids) assert.ok(await waitGone(pid, 10_000), `server ${pid} exited`);
+      for (const pid of pids) assert.ok(await waitGone(pid), `server ${pid} exited`);
     } finally {
+      killAll(pids); // once ragbench is gone they are no longer this process's descendants
       try {
         child.kill("SIGKILL");
       } catch { /* gone */ }
@@ -296,8 +294,9 @@ Deno.test("Ctrl-C closes the MCP servers before ragbench exits", async () => {
     await new Promise((r) => setTimeout(r, 200));
     child.kill("SIGINT");
     await child.status;
-    for (const pid of pids) assert.ok(await waitGone(pid, 10_000), `server ${pid} exited`);
+    for (const pid of pids) assert.ok(await waitGone(pid), `server ${pid} exited`);
   } finally {
+    killAll(pids);
     await child.stdout.cancel();
     await child.stderr.cancel();
     await blackHole.close();
@@ -359,5 +358,5 @@ Deno.test("a server that fails to start stops the run before any question and cl
   );
   assert.ok(!result.stderr.includes(SECRET));
   assert.throws(() => Deno.statSync(out), Deno.errors.NotFound);
-  assert.deepEqual(await processesWith(marker), [], "the example server started first was closed");
+  assert.deepEqual(processesWith(marker), [], "the example server started first was closed");
 });

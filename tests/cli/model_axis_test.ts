@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { createModels } from "../../lib/llm/select.ts";
 import { EMPTY_SCRIPT } from "../../lib/llm/mock_script.ts";
+import { configPrices } from "../../lib/llm/pricing.ts";
 import { modelSchema } from "../../lib/config/schema.ts";
 import { readJsonl } from "../../lib/report/jsonl.ts";
 import type { QuestionResult } from "../../lib/types.ts";
@@ -101,6 +102,7 @@ Deno.test("every distinct API key variable is checked before any model is built,
     createModels([{ name: "x", model: a }, { name: "y", model: b }, { name: "z", model: a }], {
       mock: false,
       script: EMPTY_SCRIPT,
+      prices: configPrices(),
     }),
     (error: Error) =>
       /set RAGBENCH_TEST_UNSET_A/.test(error.message) &&
@@ -115,7 +117,7 @@ Deno.test("systems with equal model configs share one Model; a differing one get
       name: "z",
       model: { ...a, temperature: 1 },
     }],
-    { mock: false, script: EMPTY_SCRIPT },
+    { mock: false, script: EMPTY_SCRIPT, prices: configPrices() },
   );
   assert.equal(models.get("x"), models.get("y"));
   assert.notEqual(models.get("x"), models.get("z"));

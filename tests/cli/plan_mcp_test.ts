@@ -8,7 +8,7 @@ import { REGISTRIES } from "../../lib/cli/setup.ts";
 import { parseConfig } from "../../lib/config/load.ts";
 import { ROOT } from "../support/cli.ts";
 import { unusedPort } from "../support/fake_openai_server.ts";
-import { everythingEntry, startHttpServer, waitGone } from "../support/mcp.ts";
+import { denoChildEnv, everythingCommand, startHttpServer, waitGone } from "../support/mcp.ts";
 
 const CORPUS = { documents: [], tables: [] };
 
@@ -56,13 +56,14 @@ Deno.test("two systems naming the same server share one connection, closed with 
   } finally {
     await plan.close();
   }
-  assert.ok(await waitGone(pid, 5000), "the server is gone after the plan closed");
+  assert.ok(await waitGone(pid), "the server is gone after the plan closed");
 });
 
 Deno.test("server-everything over Streamable HTTP: prefix, price, its own description and schema", async () => {
   const port = unusedPort();
-  await using server = await startHttpServer("node", [everythingEntry(), "streamableHttp"], {
-    env: { PORT: String(port), PATH: Deno.env.get("PATH") ?? "" },
+  const [command, ...args] = everythingCommand("streamableHttp");
+  await using server = await startHttpServer(command, args, {
+    env: { PORT: String(port) },
     urlPattern: /listening on port (\d+)/,
     path: "/mcp",
   });
@@ -99,12 +100,14 @@ Deno.test("server-everything over stdio: an allow-list typo fails with a did-you
   await assert.rejects(
     planWithMocks(
       config(`  - type: agent_search
-    tools: [{type: mcp, server: {command: [node, ${everythingEntry()}, stdio]}, allow: [ech]}]
+    tools: [{type: mcp, server: {command: ${JSON.stringify(everythingCommand("stdio"))}, env: ${
+        JSON.stringify(denoChildEnv())
+      }}, allow: [ech]}]
 `),
       CORPUS,
       { concurrency: 1 },
     ),
-    /MCP server "node .*index\.js stdio" does not offer a tool "ech" \(under allow in system "agent_search"\) — did you mean "echo"\?/,
+    /MCP server "deno run --quiet .*everything\.ts stdio" does not offer a tool "ech" \(under allow in system "agent_search"\) — did you mean "echo"\?/,
   );
 });
 

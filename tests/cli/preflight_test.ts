@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { CUSTOM_SCHEMA_CHARS, estimateSystems } from "../../lib/cli/preflight.ts";
+import { priceRun } from "../../lib/cli/price_checks.ts";
+import { chatCompletion, startFakeOpenAIServer } from "../support/fake_openai_server.ts";
 import { REGISTRIES } from "../../lib/cli/setup.ts";
 import { parseConfig } from "../../lib/config/load.ts";
 import { AGENT_SEARCH_PROMPT } from "../../systems/agent_search.ts";
@@ -52,30 +54,45 @@ Deno.test("every run starts with the estimate line", async () => {
   ]);
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stderr, /^plan: 2 systems × 15 questions × 1 repeats = 30 runs\n/);
-  assert.match(result.stderr, /\nestimated cost: \$/);
+  assert.match(result.stderr, /\nestimated cost, simulated \(--mock spends nothing\): \$/);
 });
 
-function cappedConfig(cap: number): string {
+function cappedConfig(cap: number, model = ""): string {
   return Deno.readTextFileSync(join(ROOT, "configs/rag.yaml"))
     .replaceAll("../arenas/", `${ROOT}arenas/`)
     .replace(/^evaluation:.*$/m, "")
-    .concat(`\nevaluation: {max_cost_usd: ${cap}}\n`);
+    .replace(/^model:.*$/m, model)
+    .concat(`\nevaluation: {max_cost_usd: ${cap}, concurrency: 1}\n`);
 }
 
-Deno.test("a run whose lower estimate is over evaluation.max_cost_usd stops before the first question; --force starts it", async () => {
-  await using t = await tempTree({ "c.yaml": cappedConfig(0.0000001) });
+Deno.test("a live run whose lower estimate is over evaluation.max_cost_usd stops before the first question; --force starts it", async () => {
+  await using server = startFakeOpenAIServer(() => ({
+    json: chatCompletion({
+      content: "It is 330.",
+      usage: { prompt_tokens: 100, completion_tokens: 5 },
+    }),
+  }));
+  await using t = await tempTree({
+    "c.yaml": cappedConfig(
+      0.0000001,
+      `model: {name: test-model, base_url: "${server.baseUrl}", api_key_env: null, max_retries: 0,` +
+        " price: {input_per_mtok: 1, output_per_mtok: 2}}",
+    ),
+  });
   const out = join(t.dir, "run");
-  const stopped = await runCli(["run", t.path("c.yaml"), "--mock", "--out", out]);
+  const stopped = await runCli(["run", t.path("c.yaml"), "--cache", "off", "--out", out]);
   assert.equal(stopped.code, 1);
   assert.match(
     stopped.stderr,
     /Not starting the run: its lower cost estimate, \$[0-9.e-]+, is over evaluation\.max_cost_usd \(\$1\.0e-7\)\. Raise the cap, run less \(--limit, --systems\), or pass --force to start anyway\.$/,
   );
   assert.throws(() => Deno.statSync(out), Deno.errors.NotFound, "no run directory, no question");
+  assert.equal(server.requests.length, 0);
   const forced = await runCli([
     "run",
     t.path("c.yaml"),
-    "--mock",
+    "--cache",
+    "off",
     "--out",
     out,
     "--force",
@@ -83,16 +100,27 @@ Deno.test("a run whose lower estimate is over evaluation.max_cost_usd stops befo
   ]);
   assert.equal(forced.code, 1, "the run's own cap then stops it after the first questions");
   assert.match(forced.stderr, /stopped: evaluation\.max_cost_usd/);
-  const roomy = await runCli([
-    "run",
-    t.path("c.yaml").replace("c.yaml", "c.yaml"),
-    "--mock",
-    "--dry-run",
-  ]);
+  assert.equal(server.requests.length, 1, "one question, then the cap");
+  const roomy = await runCli(["run", t.path("c.yaml"), "--dry-run"]);
   assert.equal(roomy.code, 0, "--dry-run never stops on the cap");
 });
 
-Deno.test("estimateSystems counts the prompt, built-in schemas, and a fixed allowance per custom and MCP tool", () => {
+Deno.test("a --mock run is never refused or stopped over evaluation.max_cost_usd: its dollars are simulated", async () => {
+  await using t = await tempTree({ "c.yaml": cappedConfig(0.0000001) });
+  const out = join(t.dir, "run");
+  const result = await runCli(["run", t.path("c.yaml"), "--mock", "--out", out]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.doesNotMatch(result.stderr, /Not starting the run|stopped: evaluation\.max_cost_usd/);
+  assert.match(
+    result.stderr,
+    /\n--mock: evaluation\.max_cost_usd is not applied \(the mock's dollars are simulated\)\n/,
+  );
+  assert.match(result.stderr, /\nestimated cost, simulated \(--mock spends nothing\): \$/);
+  const lines = Deno.readTextFileSync(join(out, "per_question_results.jsonl")).trim().split("\n");
+  assert.equal(lines.length, 30, "every question ran");
+});
+
+Deno.test("estimateSystems counts the prompt, built-in schemas, and a fixed allowance per custom and MCP tool", async () => {
   const config = parseConfig(
     `name: t
 corpus: c.json
@@ -112,7 +140,11 @@ systems:
     { file: "t.yaml", absolute: join(ROOT, "t.yaml") },
     REGISTRIES,
   );
-  const [closed, plain, extra] = estimateSystems(config, true);
+  const [closed, plain, extra] = estimateSystems(
+    config,
+    true,
+    await priceRun(config, { mock: true }),
+  );
   assert.deepEqual(closed.calls, { min: 1, max: 1 });
   assert.equal(closed.fixedChars, CLOSED_BOOK_PROMPT.length);
   assert.deepEqual(plain.calls, { min: 1, max: 8 });

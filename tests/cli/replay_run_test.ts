@@ -67,7 +67,7 @@ function asRecorded(line: QuestionResult): QuestionResult {
     if (step.type !== "model") continue;
     usage.input_tokens += step.usage.input_tokens;
     usage.output_tokens += step.usage.output_tokens;
-    cost += step.cost_usd;
+    cost += step.cost_usd!;
   }
   return { ...line, steps, usage, cost_usd: cost };
 }

@@ -12,10 +12,15 @@ Deno.test("report RUN_DIR rebuilds the same report files from the results file a
   assert.equal((await runCli(["run", CONFIG, "--mock", "--out", out, "--quiet"])).code, 0);
   const before = new Map(REPORT_FILES.map((f) => [f, Deno.readTextFileSync(join(out, f))]));
   for (const f of REPORT_FILES) Deno.removeSync(join(out, f));
-  // Without the resolved config too: the systems come from the lines.
+  // Without run.json and the resolved config: the systems come from the lines.
   Deno.renameSync(join(out, "config.resolved.yaml"), join(t.dir, "config.resolved.yaml"));
+  Deno.renameSync(join(out, "run.json"), join(t.dir, "run.json"));
   const result = await runCli(["report", out, "--junit", join(t.dir, "j.xml")]);
   assert.equal(result.code, 0, result.stderr);
+  assert.match(
+    result.stderr,
+    /note: ".*run\.json" cannot be read \(.*\): the run's settings are taken from config\.resolved\.yaml or the results/,
+  );
   assert.match(result.stdout, /^best score: agent_search/m);
   assert.equal(
     Deno.readTextFileSync(join(out, "recommendation.json")),
@@ -26,6 +31,12 @@ Deno.test("report RUN_DIR rebuilds the same report files from the results file a
     Deno.readTextFileSync(join(out, "metrics_summary.csv")).replaceAll(",unknown,", ","),
     before.get("metrics_summary.csv")!.replace(/,(closed_book|agent_search),/g, ","),
   );
+  // run.json alone is enough: it records every system's type, model and tools.
+  Deno.renameSync(join(t.dir, "run.json"), join(out, "run.json"));
+  assert.equal((await runCli(["report", out])).code, 0);
+  for (const f of REPORT_FILES) {
+    assert.equal(Deno.readTextFileSync(join(out, f)), before.get(f), `${f} differs`);
+  }
   Deno.renameSync(join(t.dir, "config.resolved.yaml"), join(out, "config.resolved.yaml"));
   assert.equal((await runCli(["report", out])).code, 0);
   for (const f of REPORT_FILES) {
@@ -130,5 +141,8 @@ Deno.test("report names a missing results file and a line that is not JSON", asy
   assert.match(bad.stderr, /"[^"]*bad\/per_question_results\.jsonl" line 1 is not valid JSON\./);
   const odd = await runCli(["report", t.path("odd")]);
   assert.equal(odd.code, 2);
-  assert.match(odd.stderr, /line 1 is not a ragbench result line \(no text "system"\)\./);
+  assert.match(
+    odd.stderr,
+    /line 1 is not a ragbench result line \(system: Invalid input: expected string, received undefined\)\./,
+  );
 });

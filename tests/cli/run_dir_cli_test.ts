@@ -180,7 +180,7 @@ Deno.test("resume refuses a results file whose lines are not ragbench results", 
   assert.equal(result.code, 2);
   assert.match(
     result.stderr,
-    /": result 3 is not a ragbench result line \(it needs system, question_id, repeat, passed and answer_score\)/,
+    /": result 3 is not a ragbench result line \(system: Invalid input: expected string, received undefined\)/,
   );
 });
 

@@ -5,6 +5,9 @@ import type { QuestionResult } from "../../lib/types.ts";
 import { execCli, ROOT, spawnCli } from "../support/cli.ts";
 import { slowEndpointRun, waitForLines } from "../support/slow_run.ts";
 import { tempTree } from "../support/temp.ts";
+import { killAll } from "../support/processes.ts";
+import { waitUntil } from "../support/wait.ts";
+import { toolProcesses } from "../support/probe_host.ts";
 
 const RESULTS = "per_question_results.jsonl";
 const decode = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -76,13 +79,6 @@ Deno.test("a second Ctrl-C quits at once (exit 130) with its lines intact and th
   assert.throws(() => Deno.statSync(join(out, "run.lock")), Deno.errors.NotFound);
 });
 
-/** Pids of running tool processes whose command line contains `marker` (uses pgrep). */
-function processesWith(marker: string): number[] {
-  const { stdout } = new Deno.Command("pgrep", { args: ["-f", "--", `__tool-host.*${marker}`] })
-    .outputSync();
-  return decode(stdout).split("\n").filter(Boolean).map(Number);
-}
-
 Deno.test("SIGTERM during a custom tool call closes the tool's process and exits 143", async () => {
   const probes = join(ROOT, "tests/fixtures/tools/probe_tools.ts");
   await using t = await tempTree({
@@ -101,18 +97,20 @@ systems: [{type: agent_search, tools: [{name: hang, path: "${probes}#hang"}]}]
     ["run", t.path("c.yaml"), "--mock", "--out", t.path("out")],
   );
   const marker = `${probes} hang`;
-  for (let i = 0; i < 200 && processesWith(marker).length === 0; i++) {
-    await new Promise((r) => setTimeout(r, 25));
+  try {
+    await waitUntil(() => toolProcesses(marker).length > 0);
+    assert.equal(toolProcesses(marker).length, 1, "the tool's process started");
+    await new Promise((r) => setTimeout(r, 500)); // the call is now waiting
+    child.kill("SIGTERM");
+    const status = await child.output();
+    assert.equal(status.code, 143, decode(status.stderr));
+    await waitUntil(() => toolProcesses(marker).length === 0);
+    assert.deepEqual(toolProcesses(marker), [], "no tool process outlives ragbench");
+  } finally {
+    // A tool process that outlived ragbench is no longer this process's descendant.
+    killAll([child.pid, ...toolProcesses(marker)]);
+    await child.status;
   }
-  assert.equal(processesWith(marker).length, 1, "the tool's process started");
-  await new Promise((r) => setTimeout(r, 500)); // the call is now waiting
-  child.kill("SIGTERM");
-  const status = await child.output();
-  assert.equal(status.code, 143, decode(status.stderr));
-  for (let i = 0; i < 40 && processesWith(marker).length > 0; i++) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.deepEqual(processesWith(marker), [], "no tool process outlives ragbench");
 });
 
 Deno.test("Ctrl-C stops a --mock run whose questions never wait, soon after it is pressed", async () => {

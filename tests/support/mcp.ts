@@ -8,7 +8,10 @@
 
 import { join } from "node:path";
 import type { McpServerDef, McpToolRef } from "../../lib/config/mcp_ref.ts";
+import { PASSED_ENV } from "../../tools/sandbox/tool_process.ts";
 import { ROOT } from "./cli.ts";
+import { isRunning } from "./processes.ts";
+import { PATIENCE_MS, waitUntil } from "./wait.ts";
 
 /** The faulty fixture server in `mode` (see tests/fixtures/mcp/faulty_server.ts). */
 export function faultyServer(mode: string, env: Record<string, string> = {}): McpServerDef {
@@ -47,24 +50,41 @@ export function mcpRef(
   return { kind: "mcp", name: "mcp test", server, allow, prefix: "", cost_usd: 0, ...extra };
 }
 
-/** Where `.ci/run` (or scripts/install_test_servers.sh) installs server-everything. */
-export const EVERYTHING_DIR = Deno.env.get("RAGBENCH_TEST_SERVERS") ??
-  "/tmp/ragbench-test-servers";
+/**
+ * The command that starts `@modelcontextprotocol/server-everything` (pinned in
+ * deno.json) under this Deno on `transport` (see tests/fixtures/mcp/everything.ts).
+ * Its permissions: the environment (it reads settings from it) and, over
+ * HTTP, 127.0.0.1 only; `--frozen` keeps it to the versions in deno.lock.
+ */
+export function everythingCommand(transport: "stdio" | "streamableHttp"): string[] {
+  return [
+    Deno.execPath(),
+    "run",
+    "--quiet",
+    "--no-prompt",
+    "--frozen",
+    `--config=${join(ROOT, "deno.json")}`,
+    "--allow-env",
+    ...(transport === "stdio" ? [] : ["--allow-net=127.0.0.1"]),
+    join(ROOT, "tests/fixtures/mcp/everything.ts"),
+    transport,
+  ];
+}
 
-/** The entry point of the installed server-everything; throws with the install command when missing. */
-export function everythingEntry(): string {
-  const entry = join(
-    EVERYTHING_DIR,
-    "node_modules/@modelcontextprotocol/server-everything/dist/index.js",
-  );
-  try {
-    Deno.statSync(entry);
-  } catch {
-    throw new Error(
-      `@modelcontextprotocol/server-everything is not installed in ${EVERYTHING_DIR}; run scripts/install_test_servers.sh`,
-    );
+/**
+ * What a child `deno` started with a cleared environment (an MCP server gets
+ * only HOME, PATH and a few more) needs from this one, when set: where Deno
+ * keeps its cache (or it looks in another one) and the certificates to trust
+ * (or a download through a TLS-inspecting proxy fails): the variables a
+ * custom tool's process gets (`PASSED_ENV`) and `XDG_CACHE_HOME`.
+ */
+export function denoChildEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of [...PASSED_ENV, "XDG_CACHE_HOME"]) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) env[name] = value;
   }
-  return entry;
+  return env;
 }
 
 /** A started process serving Streamable HTTP, with its URL. */
@@ -142,20 +162,7 @@ export function startExampleHttpServer(): Promise<HttpServerProcess> {
   ], { urlPattern: /127\.0\.0\.1:(\d+)\/mcp/, path: "/mcp" });
 }
 
-/** Whether process `pid` still runs, from the process table (`ps`; zombies count as gone). */
-export async function processAlive(pid: number): Promise<boolean> {
-  const { stdout } = await new Deno.Command("ps", { args: ["-o", "stat=", "-p", String(pid)] })
-    .output();
-  const stat = new TextDecoder().decode(stdout).trim();
-  return stat !== "" && !stat.startsWith("Z");
-}
-
-/** Waits until `pid` is gone; false after `ms`. */
-export async function waitGone(pid: number, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (!(await processAlive(pid))) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return !(await processAlive(pid));
+/** Waits until `pid` is gone; false when it still runs after `limitMs` (default: the patience of wait.ts). */
+export function waitGone(pid: number, limitMs = PATIENCE_MS): Promise<boolean> {
+  return waitUntil(() => !isRunning(pid), limitMs);
 }

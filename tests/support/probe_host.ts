@@ -10,6 +10,7 @@ import type { SideEffects } from "../../lib/types.ts";
 import { type CustomToolHost, startCustomTool } from "../../tools/sandbox/subprocess_host.ts";
 import { createToolbox } from "../../tools/toolbox.ts";
 import { corpusOf } from "./tool_context.ts";
+import { processesWith } from "./processes.ts";
 
 /** The probe module's path. */
 export const PROBES = fileURLToPath(new URL("../fixtures/tools/probe_tools.ts", import.meta.url));
@@ -54,34 +55,7 @@ export function probeSession(host: CustomToolHost, name: string, key = "q", time
   }], { max_output_chars: 4000 }).session(key);
 }
 
-/** Pids of running tool processes whose command line contains `marker` (uses pgrep). */
+/** Pids of running tool processes whose command line holds `marker` (after `__tool-host`). */
 export function toolProcesses(marker: string): number[] {
-  const { stdout } = new Deno.Command("pgrep", {
-    args: ["-f", "--", `__tool-host.*${marker}`],
-  }).outputSync();
-  return new TextDecoder().decode(stdout).split("\n").filter(Boolean).map(Number);
-}
-
-/** CPU time (user + system) a process has used, in ms, from /proc; 0 once it is gone. */
-export function cpuMsOf(pid: number): number {
-  let stat: string;
-  try {
-    stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-  } catch {
-    return 0;
-  }
-  // Fields after the command name (which may hold spaces) start after the last ")".
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
-  return ticks * 10; // USER_HZ is 100 on Linux
-}
-
-/** Waits until `done()` holds, polling every 50 ms for at most `ms`; returns whether it held. */
-export async function waitUntil(done: () => boolean, ms: number): Promise<boolean> {
-  const until = performance.now() + ms;
-  while (!done()) {
-    if (performance.now() > until) return false;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return true;
+  return processesWith("__tool-host", marker);
 }

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { ROOT } from "./cli.ts";
 import { chatCompletion, startFakeOpenAIServer } from "./fake_openai_server.ts";
 import { tempTree } from "./temp.ts";
+import { waitUntil } from "./wait.ts";
 
 /** A config over the rag arena whose model is the OpenAI-compatible endpoint at `baseUrl`. */
 export function endpointConfig(baseUrl: string, extra = ""): string {
@@ -54,12 +55,10 @@ export async function slowEndpointRun(delayMs: number) {
   };
 }
 
-/** Waits (bounded: 10 s) until `path` has `count` complete lines. */
+/** Waits (bounded: the patience of wait.ts) until `path` has `count` complete lines. */
 export async function waitForLines(path: string, count: number): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    const text = await Deno.readTextFile(path).catch(() => "");
-    if (text.split("\n").length - 1 >= count) return;
-    await new Promise((r) => setTimeout(r, 25));
+  const lines = async () => (await Deno.readTextFile(path).catch(() => "")).split("\n").length - 1;
+  if (!(await waitUntil(async () => await lines() >= count))) {
+    throw new Error(`${path} never reached ${count} lines`);
   }
-  throw new Error(`${path} never reached ${count} lines`);
 }

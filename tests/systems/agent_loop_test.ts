@@ -74,7 +74,7 @@ Deno.test("agent loop: searches, reads the results, answers on its own (no flags
   ]);
   assert.equal(recorder.modelCalls, 3);
   assert.equal(recorder.toolCalls, 2);
-  assert.ok(Math.abs(recorder.costUsd - 3 * 15 / 1e6) < 1e-12);
+  assert.ok(Math.abs(recorder.costUsd! - 3 * 15 / 1e6) < 1e-12);
 });
 
 Deno.test("agent loop: max_steps forces a final answer call without tools (best effort)", async () => {

@@ -4,6 +4,7 @@ import { defineTool } from "../../tools/define_tool.ts";
 import { createInProcessHost } from "../../tools/host.ts";
 import { createToolbox, toolMessageText } from "../../tools/toolbox.ts";
 import { corpusOf } from "../support/tool_context.ts";
+import { PATIENCE_MS } from "../support/wait.ts";
 
 const long = defineTool({
   name: "long",
@@ -191,13 +192,13 @@ Deno.test("toolbox: a finished call's deadline keeps no process alive", async ()
     const { result } = await box.session("q").execute("t", "{}", new AbortController().signal);
     console.log(result.output);
   `;
-  const started = performance.now();
+  // Killed by the guard, it would fail: a process waiting for the hour-long deadline.
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--no-check", "--allow-read", "-"],
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
-    signal: AbortSignal.timeout(20_000),
+    signal: AbortSignal.timeout(PATIENCE_MS),
   }).spawn();
   const writer = out.stdin.getWriter();
   await writer.write(new TextEncoder().encode(script));
@@ -205,5 +206,4 @@ Deno.test("toolbox: a finished call's deadline keeps no process alive", async ()
   const { success, stdout, stderr } = await out.output();
   assert.ok(success, new TextDecoder().decode(stderr));
   assert.equal(new TextDecoder().decode(stdout).trim(), "done");
-  assert.ok(performance.now() - started < 15_000, "the process waited for the deadline");
 });

@@ -141,7 +141,7 @@ const resultSchema = z.strictObject({
     message: z.string(),
     detail: z.string().optional(),
   }).nullable(),
-  cost_usd: z.number(),
+  cost_usd: z.number().nullable(),
   result_ends: z.array(z.int().nonnegative()).optional(),
 });
 
@@ -372,6 +372,15 @@ function checkedResult(raw: unknown): RawToolResult | null {
   if (!parsed.success) return null;
   const result = restoreProtoKeys(parsed.data) as RawToolResult;
   const cost = result.cost_usd;
+  // A custom tool prices its own calls: an unknown (null) cost would let it slip past the run's
+  // cost cap, which only a built-in's unpriced embedding may do (refused up front when capped).
+  if (cost === null) {
+    return errorResult(
+      "execution",
+      "The tool failed unexpectedly.",
+      "it reported cost_usd null; report the call's cost in US dollars (0 when it cost nothing)",
+    );
+  }
   if (!Number.isFinite(cost) || cost < 0 || cost > MAX_CALL_COST_USD) {
     return errorResult(
       "execution",

@@ -44,7 +44,8 @@ export interface ReportLine {
   checks: ReadonlyArray<{ type: string; passed: boolean; detail: string }>;
   error: { kind: string; message: string } | null;
   latency_ms: number;
-  cost_usd: number;
+  /** Null when unknown (a model with no known price). */
+  cost_usd: number | null;
   failure_label?: string | null;
   steps: readonly Step[];
 }
@@ -69,7 +70,7 @@ export interface EmbeddedLine {
   answer: string;
   label: string | null;
   ms: number;
-  cost: number;
+  cost: number | null;
   error: string | null;
   checks: Array<[string, boolean, string]>;
   steps: EmbeddedStep[];

@@ -14,6 +14,7 @@
 import type { IndexingRecord } from "../../retrieval/registry.ts";
 import type { RunStats } from "../../score/comparison.ts";
 import type { Recommendation } from "../recommendation.ts";
+import { metricLabel } from "../verdict_text.ts";
 import { escapeHtml as h, scriptSafe } from "./escape.ts";
 import { pageChunks, questionSection } from "./page.ts";
 import { LineEmbedder, type ReportLine } from "./question_data.ts";
@@ -46,6 +47,8 @@ export interface ReportInput {
   recommendation: Recommendation;
   /** What embedding the passages cost, every session (run.json); none when absent. */
   indexing?: readonly IndexingRecord[];
+  /** What the dollar figures mean (lib/report/cost_notes.ts), shown under the systems table. */
+  costNotes?: readonly string[];
   /**
    * The per-question data, already built (a streaming reader builds it while
    * the full lines pass by, then keeps only slimmed lines); built from
@@ -71,6 +74,7 @@ export function* reportChunks(input: ReportInput): Generator<string> {
     header,
     recommendationSection(input.recommendation),
     summarySection(input.systems, input.summaries, input.stats),
+    (input.costNotes ?? []).map((n) => `<p class="note cost-note">${h(n)}</p>`).join(""),
     plotsSection(input),
     comparisonSection(names, input.stats),
     breakdownSection(names, input.lines),
@@ -108,6 +112,9 @@ function plotsSection(input: ReportInput): string {
         ? [{ label: String(row.system), x, y }]
         : [];
     });
+  const metric = input.stats.metric === "answer_score"
+    ? "answer score"
+    : metricLabel(input.stats.metric);
   const cost = points("cost_per_question");
   const latency = points("p50_latency_ms");
   if (cost.length === 0 && latency.length === 0) return "";
@@ -117,21 +124,25 @@ function plotsSection(input: ReportInput): string {
     `<div class="plots">${
       cost.length
         ? scatterPlot(cost, {
-          title: "Answer score against cost per question",
+          title: `${capital(metric)} against cost per question`,
           xLabel: "US dollars per question",
-          yLabel: "answer score",
+          yLabel: metric,
           formatX: (x) => (x === 0 ? "0" : `$${x.toPrecision(2)}`),
         })
         : ""
     }${
       latency.length
         ? scatterPlot(latency, {
-          title: "Answer score against median latency",
+          title: `${capital(metric)} against median latency`,
           xLabel: "p50 latency (ms)",
-          yLabel: "answer score",
+          yLabel: metric,
           formatX: (x) => (x >= 100 ? x.toFixed(0) : x.toPrecision(2)),
         })
         : ""
     }</div>`,
   );
+}
+
+function capital(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -7,8 +7,9 @@
 
 import type { IndexingRecord } from "../../retrieval/registry.ts";
 import { pairOf, type RunStats } from "../../score/comparison.ts";
-import { flipRate } from "../../score/significance.ts";
-import { ALPHA, formatP, type Recommendation } from "../recommendation.ts";
+import { flipRate, MIN_DIFFERING, verdictOf } from "../../score/significance.ts";
+import type { Recommendation } from "../recommendation.ts";
+import { comparisonSentence, metricLabel, pClause, signed, small } from "../verdict_text.ts";
 import { escapeHtml as h } from "./escape.ts";
 import type { ReportLine } from "./question_data.ts";
 
@@ -32,7 +33,8 @@ export function summarySection(
         num(s.questions, 0),
         interval(st?.score),
         interval(st?.accuracy),
-        money(s.cost_per_question),
+        // Unknown (no price for its model): empty, never $0.
+        s.cost_per_question === null && Number(s.questions) > 0 ? "" : money(s.cost_per_question),
         num(s.p50_latency_ms, 1),
         num(s.avg_tool_calls, 2),
         num(s.errors, 0),
@@ -45,7 +47,8 @@ export function summarySection(
     "summary",
     "Systems",
     `<table id="summary-table"><thead><tr><th>system</th><th>model</th><th>questions</th>` +
-      `<th>score [95 % CI]</th><th>accuracy [95 % CI]</th><th>$/question</th><th>p50 ms</th>` +
+      `<th>${h(metricLabel(stats.metric))} [95 % CI]</th><th>accuracy [95 % CI]</th>` +
+      `<th>$/question</th><th>p50 ms</th>` +
       `<th>tool calls/q</th><th>errors</th><th>best effort</th><th>flip rate</th></tr></thead>` +
       `<tbody>${rows.join("")}</tbody></table>` +
       `<p class="note">Intervals: percentile bootstrap over questions (repeats averaged within a ` +
@@ -66,7 +69,7 @@ export function recommendationSection(rec: Recommendation): string {
   );
 }
 
-/** The matrix of paired differences (row − column). */
+/** The matrix of paired differences (row − column), each cell coloured by its verdict. */
 export function comparisonSection(systems: readonly string[], stats: RunStats): string {
   const scored = systems.filter((s) => stats.systems.find((x) => x.system === s)?.score);
   if (scored.length < 2) return "";
@@ -77,31 +80,55 @@ export function comparisonSection(systems: readonly string[], stats: RunStats): 
       const pair = pairOf(stats, a, b);
       if (!pair) return `<td>-</td>`;
       const { diff, p_value } = pair.score;
-      const cls = p_value < ALPHA ? (diff.mean > 0 ? "better" : "worse") : "level";
-      return `<td class="${cls}" title="n = ${pair.score.n}">${signed(diff.mean)}<br><small>[${
-        signed(diff.low)
-      }, ${signed(diff.high)}] p = ${h(formatP(p_value))}</small></td>`;
+      const verdict = verdictOf(pair.score);
+      const cls = verdict === "higher" ? "better" : verdict === "lower" ? "worse" : "level";
+      const note = verdict === "too_few"
+        ? `only ${pair.score.differing} differ`
+        : verdict === "same"
+        ? "no question differs"
+        : pClause(p_value);
+      return `<td class="${cls}" title="${h(comparisonSentence(pair))}">${signed(diff.mean)}` +
+        `<br><small>[${signed(diff.low)}, ${signed(diff.high)}] ${h(note)}</small></td>`;
     }).join("");
     return `<tr><th scope="row">${h(a)}</th>${cells}</tr>`;
   }).join("");
-  const mdes = stats.pairs.map((p) => p.score.mde).filter((m): m is number => m !== null);
-  const n = Math.max(0, ...stats.pairs.map((p) => p.score.n));
-  const noise = mdes.length
-    ? `<p class="note">With ${n} questions, differences under about ${
-      Math.min(...mdes).toFixed(3)
-    }–${
-      Math.max(...mdes).toFixed(3)
-    } cannot be told from noise (minimum detectable difference at ` +
-      `α = 0.05, 80 % power).</p>`
-    : "";
   return section(
     "comparisons",
     "Paired comparisons",
-    `<p class="note">Each cell: mean answer-score difference row − column on the questions both ` +
-      `ran, paired-bootstrap 95 % interval, sign-flip permutation p-value. Green: row significantly ` +
-      `better; red: significantly worse.</p><table class="matrix"><thead><tr><th></th>${head}` +
-      `</tr></thead><tbody>${body}</tbody></table>${noise}`,
+    `<p class="note">Each cell: mean ${h(metricLabel(stats.metric))} difference row − column on ` +
+      `the questions both ran, with the 95 % interval and p-value of one test (the sign-flip ` +
+      `permutation test, the interval being every difference it does not reject), so a cell is ` +
+      `green or red exactly when its interval excludes 0. Green: row significantly better; red: ` +
+      `significantly worse. Hover a cell for its sentence.</p><table class="matrix"><thead><tr>` +
+      `<th></th>${head}</tr></thead><tbody>${body}</tbody></table>${noiseNote(stats)}`,
   );
+}
+
+/** What the undecided pairs could not see, and how many had too few differing questions. */
+function noiseNote(stats: RunStats): string {
+  const undecided = stats.pairs.filter((p) => verdictOf(p.score) === "undecided");
+  const tooFew = stats.pairs.filter((p) => verdictOf(p.score) === "too_few").length;
+  const notes: string[] = [];
+  if (undecided.length) {
+    const mdes = undecided.map((p) => p.score.mde!);
+    const n = Math.max(...undecided.map((p) => p.score.n));
+    notes.push(
+      `Of the pairs that cannot be separated, differences under about ${small(Math.min(...mdes))}–${
+        small(Math.max(...mdes))
+      } cannot be told from noise with ${n} questions (the smallest ` +
+        `difference the test separates from 0 at each pair's spread).`,
+    );
+  }
+  if (tooFew) {
+    notes.push(
+      `${tooFew} ${
+        tooFew === 1 ? "pair differs" : "pairs differ"
+      } on fewer than ${MIN_DIFFERING} questions: no test at 5 % can decide ${
+        tooFew === 1 ? "it" : "them"
+      }.`,
+    );
+  }
+  return notes.length ? `<p class="note">${h(notes.join(" "))}</p>` : "";
 }
 
 /** Mean answer score per system by question kind and by tag. */
@@ -255,11 +282,16 @@ export function toolSection(toolUsage: readonly Row[], lines: readonly ReportLin
 /** What embedding the passages cost (run.json's `indexing`), which `$/question` leaves out. */
 export function indexingSection(records: readonly IndexingRecord[]): string {
   if (records.length === 0) return "";
-  const total = records.reduce((sum, r) => sum + r.cost_usd, 0);
+  const total = records.reduce<number | null>(
+    (sum, r) => sum === null || r.cost_usd === null ? null : sum + r.cost_usd,
+    0,
+  );
   return section(
     "indexing",
     "Building the indexes",
-    `<p>Embedding the passages cost ${h(money(total))} in all; this is not in $/question. ` +
+    `<p>Embedding the passages cost ${
+      total === null ? "an unknown amount (no price for an embedding model)" : h(money(total))
+    } in all; this is not in $/question. ` +
       "Passages found in the embedding cache cost nothing.</p>" +
       genericTable(
         ["retriever", "embedder", "passages", "cached", "tokens", "cost_usd"],
@@ -285,6 +317,9 @@ export function section(id: string, title: string, body: string): string {
   return `<section id="${h(id)}"><h2>${h(title)}</h2>${body}</section>`;
 }
 
+/** Columns holding US dollars (`total_cost_usd`, `cost_per_question`, `cost_usd`). */
+const COST_COLUMN = /(^|_)cost(_|$)/;
+
 /** A plain table of `rows` in `columns` order; numbers right-aligned. */
 export function genericTable(columns: readonly string[], rows: readonly Row[]): string {
   const head = columns.map((c) => `<th>${h(c)}</th>`).join("");
@@ -292,9 +327,11 @@ export function genericTable(columns: readonly string[], rows: readonly Row[]): 
     `<tr>${
       columns.map((c) => {
         const v = r[c];
+        // A null cost is an unknown price: empty, as in the CSV (never "$0", nor "-" for n/a).
+        const none = v === null && COST_COLUMN.test(c) ? "" : "-";
         return typeof v === "number"
           ? `<td class="num">${h(formatCell(v))}</td>`
-          : `<td>${h(v === null || v === undefined ? "-" : String(v))}</td>`;
+          : `<td>${h(v === null || v === undefined ? none : String(v))}</td>`;
       }).join("")
     }</tr>`
   ).join("");
@@ -362,11 +399,6 @@ function money(v: unknown): string {
 
 function pct(v: unknown): string {
   return typeof v === "number" ? `${Math.round(v * 100)} %` : "-";
-}
-
-function signed(x: number): string {
-  const s = x.toFixed(3);
-  return x > 0 ? `+${s}` : s === "-0.000" ? "0.000" : s;
 }
 
 function formatCell(v: number): string {

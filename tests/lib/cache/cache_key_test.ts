@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { modelKey, toolKey } from "../../../lib/cache/cache_key.ts";
+import { modelKey, repeatPart, toolKey } from "../../../lib/cache/cache_key.ts";
 
 const BASE = {
   provider: "openai",
@@ -109,4 +109,14 @@ Deno.test("a tool key changes with the tool, server, options and arguments, and 
   ];
   assert.equal(new Set(keys).size, keys.length);
   assert.equal(toolKey({ ...base, arguments: { q: "x" } }), keys[0]);
+});
+
+Deno.test("each repeat from 2 on has its own key; repeat 1 keeps the key earlier versions recorded", () => {
+  const tool = { tool: "web", server: "custom:/t.ts#web", options: {}, arguments: { q: "x" } };
+  assert.equal(modelKey({ ...BASE, ...repeatPart(1) }), modelKey(BASE));
+  assert.equal(modelKey({ ...BASE, ...repeatPart(undefined) }), modelKey(BASE));
+  assert.equal(toolKey({ ...tool, ...repeatPart(1) }), toolKey(tool));
+  const models = [1, 2, 3, 10].map((r) => modelKey({ ...BASE, ...repeatPart(r) }));
+  const tools = [1, 2, 3, 10].map((r) => toolKey({ ...tool, ...repeatPart(r) }));
+  assert.equal(new Set([...models, ...tools]).size, 8);
 });

@@ -373,13 +373,11 @@ Deno.test("replies that are not chat completions reject as malformed", async () 
   }
 });
 
-Deno.test("an unreachable endpoint rejects quickly with 'connection refused'", async () => {
+Deno.test("an unreachable endpoint rejects with 'connection refused', not at its time limit", async () => {
   const baseUrl = `http://127.0.0.1:${unusedPort()}/v1`;
-  const started = performance.now();
 
   const error = await modelCallError(modelAt(baseUrl).chat(ask("q"), AbortSignal.timeout(10_000)));
 
-  assert.ok(performance.now() - started < 2000, "should fail fast");
   assert.equal(
     error.message,
     `Model API at ${baseUrl} could not be reached: connection refused. ` +
@@ -419,12 +417,11 @@ Deno.test("aborting the signal cancels the HTTP request and rejects", async () =
   const controller = new AbortController();
   const pending = modelAt(server.baseUrl).chat(ask("q"), controller.signal);
   await server.requestArrived;
-  const started = performance.now();
   controller.abort();
 
+  // The black hole never answers: only the abort can end the call.
   const error = await modelCallError(pending);
 
-  assert.ok(performance.now() - started < 2000, "should reject promptly after abort");
   await server.clientHungUp; // the connection was closed, not left running
   assert.equal(
     error.message,

@@ -1,71 +1,99 @@
 import assert from "node:assert/strict";
-import { costOf } from "../../../lib/llm/model.ts";
-import { isKnownModel, knownModelNames, pricingFor } from "../../../lib/llm/pricing.ts";
+import { addCost, costOf } from "../../../lib/llm/model.ts";
+import { configPrices, resolvePrices } from "../../../lib/llm/pricing.ts";
+import { PRICE_CATALOG, type PriceCatalog } from "../../../lib/llm/price_catalog.ts";
 
-Deno.test("pricingFor returns the list price of each known model", () => {
-  const table: [string, number, number][] = [
-    ["gpt-4o-mini", 0.15, 0.60],
-    ["gpt-4o", 2.50, 10.00],
-    ["gpt-4.1", 2.00, 8.00],
-    ["gpt-4.1-mini", 0.40, 1.60],
-    ["gpt-4.1-nano", 0.10, 0.40],
-    ["o4-mini", 1.10, 4.40],
-  ];
-  for (const [name, input, output] of table) {
-    assert.deepEqual(pricingFor(name), { input_per_mtok: input, output_per_mtok: output }, name);
-    assert.equal(isKnownModel(name), true, name);
-  }
-  assert.deepEqual(knownModelNames(), table.map(([name]) => name));
+/** A catalog that knows one chat and one embedding model, and counts its loads. */
+function fakeCatalog() {
+  let loads = 0;
+  const catalog: PriceCatalog = {
+    name: PRICE_CATALOG,
+    chat: (name) =>
+      name === "known" ? { input_per_mtok: 1, output_per_mtok: 2, entry: "p/known" } : null,
+    embedding: (name) => name === "embed" ? { per_mtok: 0.5, entry: "p/embed" } : null,
+  };
+  return {
+    load: () => {
+      loads++;
+      return Promise.resolve(catalog);
+    },
+    loads: () => loads,
+  };
+}
+
+const model = (name: string, price?: { input_per_mtok: number; output_per_mtok: number }) => ({
+  name,
+  base_url: null,
+  ...(price ? { price } : {}),
+});
+const embedding = (name: string, price: number | null = null) => ({
+  model: name,
+  base_url: null,
+  price_per_mtok: price,
 });
 
-Deno.test("an unknown model costs 0/0 and is not known", () => {
-  for (const name of ["llama3.1:8b", "GPT-4o-mini", "gpt-4o-mini-2024-07-18", "", "constructor"]) {
-    assert.deepEqual(pricingFor(name), { input_per_mtok: 0, output_per_mtok: 0 }, name);
-    assert.equal(isKnownModel(name), false, name);
-  }
-});
-
-Deno.test("an override replaces either price, for known and unknown models", () => {
-  const cases: [string, Parameters<typeof pricingFor>[1], number, number][] = [
-    ["gpt-4o-mini", { input_per_mtok: 0.075 }, 0.075, 0.60],
-    ["gpt-4o-mini", { output_per_mtok: 0.30 }, 0.15, 0.30],
-    ["gpt-4o", { input_per_mtok: 0, output_per_mtok: 0 }, 0, 0],
-    ["my-local-model", { input_per_mtok: 1, output_per_mtok: 2 }, 1, 2],
-    ["my-local-model", { output_per_mtok: 3 }, 0, 3],
-    ["gpt-4.1", {}, 2.00, 8.00],
-  ];
-  for (const [name, override, input, output] of cases) {
-    assert.deepEqual(pricingFor(name, override), {
-      input_per_mtok: input,
-      output_per_mtok: output,
-    });
-  }
-});
-
-Deno.test("a negative or non-finite override is refused with the field named", () => {
-  const cases: [Parameters<typeof pricingFor>[1], string][] = [
-    [{ input_per_mtok: -1 }, "Price input_per_mtok must be a finite number >= 0, got -1"],
+Deno.test("a price comes from the config, else the catalog, else it is unknown (never 0)", async () => {
+  const fake = fakeCatalog();
+  const prices = await resolvePrices(
     [
-      { output_per_mtok: Number.NaN },
-      "Price output_per_mtok must be a finite number >= 0, got NaN",
+      model("known"),
+      model("house-model"),
+      model("house-model", { input_per_mtok: 0, output_per_mtok: 0 }),
     ],
-    [
-      { input_per_mtok: Number.POSITIVE_INFINITY },
-      "Price input_per_mtok must be a finite number >= 0, got Infinity",
-    ],
-  ];
-  for (const [override, message] of cases) {
-    assert.throws(() => pricingFor("gpt-4o", override), { name: "RangeError", message });
-  }
+    [embedding("embed"), embedding("house-embed"), embedding("house-embed", 0.01)],
+    { catalog: fake.load },
+  );
+  assert.equal(fake.loads(), 1);
+  assert.equal(prices.catalog, PRICE_CATALOG);
+  assert.deepEqual(prices.model(model("known")), {
+    pricing: { input_per_mtok: 1, output_per_mtok: 2 },
+    source: "catalog",
+    entry: "p/known",
+  });
+  assert.deepEqual(prices.model(model("house-model")), {
+    pricing: null,
+    source: "unknown",
+    entry: null,
+  });
+  assert.deepEqual(
+    prices.model(model("house-model", { input_per_mtok: 0, output_per_mtok: 0 })),
+    { pricing: { input_per_mtok: 0, output_per_mtok: 0 }, source: "config", entry: null },
+  );
+  // The config's price overrides the catalog's.
+  assert.deepEqual(
+    prices.model(model("known", { input_per_mtok: 5, output_per_mtok: 6 })).pricing,
+    { input_per_mtok: 5, output_per_mtok: 6 },
+  );
+  assert.deepEqual(prices.embedding(embedding("embed")), {
+    per_mtok: 0.5,
+    source: "catalog",
+    entry: "p/embed",
+  });
+  assert.equal(prices.embedding(embedding("house-embed")).per_mtok, null);
+  assert.equal(prices.embedding(embedding("house-embed", 0.01)).per_mtok, 0.01);
+  assert.throws(() => prices.model(model("never-asked")), TypeError);
 });
 
-Deno.test("pricingFor returns a fresh object the caller may change", () => {
-  const first = pricingFor("gpt-4o-mini");
-  first.input_per_mtok = 99;
-  assert.equal(pricingFor("gpt-4o-mini").input_per_mtok, 0.15);
+Deno.test("the catalog is not loaded when the config prices every model", async () => {
+  const fake = fakeCatalog();
+  const prices = await resolvePrices(
+    [model("a", { input_per_mtok: 1, output_per_mtok: 1 })],
+    [embedding("e", 0)],
+    { catalog: fake.load },
+  );
+  assert.equal(fake.loads(), 0);
+  assert.equal(
+    prices.model(model("a", { input_per_mtok: 1, output_per_mtok: 1 })).source,
+    "config",
+  );
+  assert.equal(configPrices().model(model("x")).pricing, null);
 });
 
-Deno.test("a million input and output tokens of gpt-4o-mini cost 0.75 USD", () => {
+Deno.test("a cost at an unknown price is unknown, and so is any sum that includes it", () => {
   const usage = { input_tokens: 1_000_000, output_tokens: 1_000_000 };
-  assert.equal(costOf(usage, pricingFor("gpt-4o-mini")), 0.75);
+  assert.equal(costOf(usage, { input_per_mtok: 0.15, output_per_mtok: 0.6 }), 0.75);
+  assert.equal(costOf(usage, null), null);
+  assert.equal(addCost(1, 2), 3);
+  assert.equal(addCost(1, null), null);
+  assert.equal(addCost(null, 0), null);
 });

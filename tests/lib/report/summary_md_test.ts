@@ -43,16 +43,78 @@ Deno.test("summaryMarkdown: table with intervals, recommendation and comparisons
     "| system | model | questions | score [95 % CI] | accuracy [95 % CI] | $/question | p50 ms | tool calls/q | errors |",
     "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     "| a | mock:x\\|y | 4 | 1.000 [1.000, 1.000] | 1.000 [1.000, 1.000] | $0.00123 | 12.3 | 1.50 | 0 |",
-    "| b | - | 4 | 0.000 [0.000, 0.000] | 0.000 [0.000, 0.000] | - | 12.3 | - | 0 |",
+    // Its cost is unknown (no price): an empty cell, never $0.
+    "| b | - | 4 | 0.000 [0.000, 0.000] | 0.000 [0.000, 0.000] |  | 12.3 | - | 0 |",
     "",
     "## Recommendation",
     "",
   ].join("\n");
   assert.ok(md.startsWith(expectedStart), md);
-  // Four wins out of four: exact sign-flip p = 2/16.
+  // Four wins out of four: exact sign-flip p = 2/16, and no difference is rejected, so the interval
+  // is the whole range: the sentence says why, and never calls the interval decisive.
   assert.match(
     md,
-    /## Paired comparisons \(answer score\)\n\n- a is not distinguishable from b: difference \+1\.000 \[\+1\.000, \+1\.000\], p = 0\.125 \(n = 4\)\n$/,
+    /## Paired comparisons \(answer score\)\n\n- a and b cannot be separated: all 4 questions differ, but no test at 5 % can decide with fewer than 6 differing; difference \+1\.000 \[-1\.000, \+1\.000\], p = 0\.125\n$/,
+  );
+});
+
+Deno.test("summaryMarkdown: a system whose every question errored comes first; retrieval metrics get columns", () => {
+  const retrieval = (system: string, values: number[]): ScoredLine[] =>
+    values.map((v, i) => ({
+      system,
+      question_id: `q${i}`,
+      repeat: 1,
+      answer_score: null,
+      passed: null,
+      retrieval: { metrics: { "ndcg@10": v } },
+    }));
+  const stats = runStats(["bm25", "dead"], retrieval("bm25", [0.5, 0.7, 0.6]), {
+    metric: "ndcg@10",
+  });
+  const rows = stats.systems.map((s, i) => ({
+    system: s.system,
+    model: null,
+    questions: 3,
+    errors: i === 1 ? 3 : 0,
+    cost_per_question: 0,
+    p50_latency_ms: 1,
+    avg_tool_calls: 0,
+    stats: s,
+    ...(i === 0 ? { retrieval: { "ndcg@10": 0.6, "recall@100": 0.75 } } : {}),
+  }));
+  const rec = recommend(
+    rows.map((r, i) => ({
+      ...r,
+      best_effort_rate: 0,
+      budget_exhausted: 0,
+      network_tools: [],
+      first_error: i === 1
+        ? "Model API at http://127.0.0.1:1/v1 could not be reached: connection refused."
+        : null,
+    })),
+    stats,
+  );
+  const md = summaryMarkdown({ name: "beir", dir: "runs/beir" }, rows, rec, stats.pairs);
+  assert.ok(
+    md.startsWith(
+      [
+        "# ragbench: beir",
+        "",
+        "Run directory: `runs/beir`",
+        "",
+        "**Failed:** dead: every question errored (3 of 3), so its figures mean nothing; the first error: Model API at http://127.0.0.1:1/v1 could not be reached: connection refused.",
+        "",
+        "| system | model | questions | nDCG@10 [95 % CI] | recall@100 | $/question | p50 ms | tool calls/q | errors |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| bm25 | - | 3 | 0.600 [0.500, 0.700] | 0.750 | $0.00 | 1.0 | 0.00 | 0 |",
+        "| dead | - | 3 | - | - | $0.00 | 1.0 | 0.00 | 3 |",
+      ].join("\n"),
+    ),
+    md,
+  );
+  assert.match(
+    md,
+    /^- best nDCG@10: bm25 \(nDCG@10 0\.600 .*; the only system ranked on nDCG@10$/m,
   );
 });
 

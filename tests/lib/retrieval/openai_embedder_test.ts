@@ -11,6 +11,8 @@ import {
   startFakeEmbeddingsServer,
 } from "../../support/fake_embeddings_server.ts";
 import { startBlackHoleServer, unusedPort } from "../../support/fake_openai_server.ts";
+import { EmbeddingCache } from "../../../lib/retrieval/embedding_cache.ts";
+import { tempTree } from "../../support/temp.ts";
 
 const signal = new AbortController().signal;
 const KEY = "sk-test-secret-key-1234567890";
@@ -92,18 +94,23 @@ Deno.test("openai embedder sends a repeated text once and never sends an empty o
   assert.ok(got.vectors.subarray(32, 64).every((v) => v === 0));
 });
 
-Deno.test("known OpenAI models are priced by default, unknown ones cost 0", async () => {
+Deno.test("texts sent cost tokens × the price; at an unknown price they cost null, never 0", async () => {
+  await using t = await tempTree();
   await using server = startFakeEmbeddingsServer();
-  const price = async (model: string) =>
-    (await createOpenAIEmbedder(options(server.baseUrl, { model }).all).embed(["x y"], {
+  using cache = EmbeddingCache.open(t.path("e.sqlite"));
+  const embed = (pricePerMtok: number | null, text: string) =>
+    createOpenAIEmbedder(options(server.baseUrl, { pricePerMtok, cache }).all).embed([text], {
       kind: "passage",
       signal,
-    })).cost_usd;
+    });
   // "passage: x y" is three words, three tokens.
-  assert.equal(await price("text-embedding-3-small"), 3 * 0.02 / 1e6);
-  assert.equal(await price("text-embedding-3-large"), 3 * 0.13 / 1e6);
-  assert.equal(await price("text-embedding-ada-002"), 3 * 0.10 / 1e6);
-  assert.equal(await price("nomic-embed-text"), 0);
+  assert.equal((await embed(0.02, "x y")).cost_usd, 3 * 0.02 / 1e6);
+  assert.equal((await embed(0, "x y z")).cost_usd, 0);
+  assert.equal((await embed(null, "x y z w")).cost_usd, null);
+  // Served from the cache: nothing billed, so 0 even at an unknown price.
+  const cached = await embed(null, "x y");
+  assert.equal(cached.cached, 1);
+  assert.equal(cached.cost_usd, 0);
 });
 
 Deno.test("openai embedder retries 429 honouring Retry-After, and 5xx with exponential backoff", async () => {

@@ -27,6 +27,7 @@ function config(): Config {
       max_output_tokens: null,
       timeout_s: 60,
       max_retries: 2,
+      max_connection_failures: 5,
     },
     evaluation: {
       tools_now: "2026-01-01",
@@ -64,6 +65,8 @@ function inputs(change: (i: ManifestInputs) => void = () => {}): ManifestInputs 
         options: { type: "agent_search", name: "agent", max_steps: 8 },
         prompts: ["You answer questions."],
         toolSpecs: [{ name: "search", description: "Search.", parameters: { type: "object" } }],
+        model: "mock:gpt-4o-mini",
+        networkTools: [],
       },
       {
         name: "closed",
@@ -71,6 +74,8 @@ function inputs(change: (i: ManifestInputs) => void = () => {}): ManifestInputs 
         options: { type: "closed_book", name: "closed" },
         prompts: ["Answer from memory."],
         toolSpecs: [],
+        model: "mock:gpt-4o-mini",
+        networkTools: [],
       },
     ],
     startedAt: "2026-01-01T00:00:00.000Z",

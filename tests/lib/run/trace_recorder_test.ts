@@ -101,7 +101,7 @@ Deno.test("recorder.retrieve with a depth in documents asks again for twice as m
   assert.equal(step.k, 16);
   assert.equal(step.results.length, 16);
   assert.equal(recorder.embeddingTokens, 3);
-  assert.equal(Math.round(recorder.costUsd * 1000), 3);
+  assert.equal(Math.round(recorder.costUsd! * 1000), 3);
   // A retriever that has fewer passages than asked for stops the deepening.
   asked.length = 0;
   const all = await recorder.retrieve(retriever, "q", 20, new AbortController().signal, {

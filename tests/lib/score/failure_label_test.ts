@@ -165,3 +165,16 @@ for (const c of cases) {
     assert.equal(failureLabel(c.line, c.question), c.label);
   });
 }
+
+Deno.test("failure label: a system that cannot retrieve (closed_book) never misses a retrieval", () => {
+  // A wrong closed-book answer to a question with evidence: what it knows, not a retrieval miss.
+  assert.equal(failureLabel(line(), EVIDENCE, { canRetrieve: false }), "other");
+  // The labels before it still apply; and a system that can retrieve and did not is a miss.
+  assert.equal(
+    failureLabel(line({ error: { kind: "model", message: "down" } }), EVIDENCE, {
+      canRetrieve: false,
+    }),
+    "model_error",
+  );
+  assert.equal(failureLabel(line(), EVIDENCE, { canRetrieve: true }), "retrieval_miss");
+});

@@ -66,8 +66,17 @@ Deno.test("retrieval_depth is the fewest documents a cut ranking held, and the c
   assert.match(row, / 1\.000\* +1\.000\* /);
   assert.equal(
     note,
-    "* rag: a ranking held only 4 documents (its retriever's top_k cut it), so its metrics at larger cut-offs count fewer documents than they name",
+    "* rag: a ranking held only 4 documents (the retriever's top_k cut it), so metrics at larger cut-offs count fewer documents than they name",
   );
+  // Systems cut to the same depth share one note (the bench's three rag systems print one line).
+  const twin = summarizeSystem({ name: "rag_b", type: "rag", model: null }, lines, {
+    retrievalK: [1, 5, 10, 100],
+  });
+  const notes = summaryTable([summary, twin], { retrievalK: [1, 5, 10, 100] }).split("\n")
+    .filter((l) => l.startsWith("* "));
+  assert.deepEqual(notes, [
+    "* rag, rag_b: a ranking held only 4 documents (the retriever's top_k cut it), so metrics at larger cut-offs count fewer documents than they name",
+  ]);
 });
 
 Deno.test("the console headline is nDCG@10 beside R@100, or the nearest cut-offs the run has", () => {

@@ -26,11 +26,42 @@ Deno.test("runDelta pairs the shared questions, folding repeats, and lists syste
 });
 
 Deno.test("regressions: only drops beyond the threshold whose interval is below zero", () => {
-  const a = ["q1", "q2", "q3", "q4"].map((q) => line("s", q, 1));
-  const mixed = [line("s", "q1", 0), line("s", "q2", 1), line("s", "q3", 1), line("s", "q4", 1)];
-  // One question of four dropped: mean -0.25, but the interval reaches 0.
-  assert.deepEqual(regressions(runDelta(a, mixed), 0.1), []);
-  const all = ["q1", "q2", "q3", "q4"].map((q) => line("s", q, 0));
+  const qs = ["q1", "q2", "q3", "q4", "q5", "q6"];
+  const a = qs.map((q) => line("s", q, 1));
+  const one = qs.map((q, i) => line("s", q, i === 0 ? 0 : 1));
+  // One question of six dropped: mean -1/6, but the interval reaches 0.
+  assert.deepEqual(regressions(runDelta(a, one), 0.1), []);
+  const all = qs.map((q) => line("s", q, 0));
   assert.equal(regressions(runDelta(a, all), 0.1).length, 1);
   assert.equal(regressions(runDelta(a, all), 1).length, 0);
+  // Four of four dropped is as far as the data go, yet no test at 5 % can decide on four
+  // differing questions: not a regression (the gate would otherwise fail on p = 0.125).
+  const four = qs.slice(0, 4);
+  const d = runDelta(four.map((q) => line("s", q, 1)), four.map((q) => line("s", q, 0)));
+  assert.equal(d.systems[0].score!.p_value, 0.125);
+  assert.ok(d.systems[0].score!.diff.high >= 0);
+  assert.deepEqual(regressions(d, 0.1), []);
+});
+
+Deno.test("runDelta compares systems without answers on the retrieval metric asked for", () => {
+  const ir = (system: string, q: string, ndcg: number, map: number): DeltaLine => ({
+    ...line(system, q, null),
+    retrieval: { metrics: { "ndcg@10": ndcg, map } },
+  });
+  const qs = ["q1", "q2", "q3", "q4", "q5", "q6", "q7"];
+  const a = qs.map((q) => ir("bm25", q, 0.8, 0.5));
+  const b = qs.map((q) => ir("bm25", q, 0.6, 0.5));
+  const d = runDelta(a, b);
+  assert.equal(d.systems[0].metric, "ndcg@10");
+  assert.equal(d.systems[0].shared, 7);
+  assert.ok(Math.abs(d.systems[0].score!.diff.mean - -0.2) < 1e-12);
+  assert.equal(regressions(d, 0.1).length, 1);
+  const byMap = runDelta(a, b, { retrievalMetric: "map" });
+  assert.equal(byMap.systems[0].metric, "map");
+  assert.equal(byMap.systems[0].score!.diff.mean, 0);
+  assert.deepEqual(regressions(byMap, 0.1), []);
+  // A metric that no line has, and "__proto__", compare nothing rather than read a prototype.
+  for (const metric of ["ndcg@5", "__proto__", "constructor"]) {
+    assert.equal(runDelta(a, b, { retrievalMetric: metric }).systems[0].shared, 0, metric);
+  }
 });

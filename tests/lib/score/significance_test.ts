@@ -3,14 +3,13 @@ import {
   BOOTSTRAP_RESAMPLES,
   bootstrapMean,
   createRng,
-  EXACT_SIGN_FLIP_MAX,
   flipRate,
   mcnemarExact,
-  minimumDetectableDifference,
   normalCdf,
   pairedComparison,
   signFlipPValue,
   STATS_SEED,
+  verdictOf,
 } from "../../../lib/score/significance.ts";
 
 function close(actual: number | null, expected: number, digits = 6): void {
@@ -68,19 +67,12 @@ Deno.test("signFlipPValue: floating-point noise does not change the verdict", ()
 
 Deno.test("signFlipPValue: past the exact limit the estimate is close to the exact value", () => {
   // 20 gains of 1: exact p = 2 / 2^20; the estimate is (hits + 1) / (resamples + 1).
-  const diffs = Array.from({ length: EXACT_SIGN_FLIP_MAX + 4 }, () => 1);
+  const diffs = Array.from({ length: 20 }, () => 1);
   const p = signFlipPValue(diffs);
   assert.ok(p > 0 && p < 0.001, String(p));
   // Balanced differences: the observed sum is 0, so every assignment is at least as extreme.
   const balanced = Array.from({ length: 30 }, (_, i) => (i % 2 ? 1 : -1));
   close(signFlipPValue(balanced), 1);
-});
-
-Deno.test("minimumDetectableDifference: 2.8016 * s_d / sqrt(n) on a worked example", () => {
-  // d = [1, -1, 1, -1]: mean 0, s_d = sqrt(4 / 3), n = 4.
-  close(minimumDetectableDifference([1, -1, 1, -1]), 2.801585 * Math.sqrt(4 / 3) / 2);
-  assert.equal(minimumDetectableDifference([0.5]), null);
-  close(minimumDetectableDifference([0.2, 0.2, 0.2]), 0);
 });
 
 Deno.test("bootstrapMean: constant values give a zero-width interval at the mean", () => {
@@ -107,7 +99,8 @@ Deno.test("pairedComparison: a system that wins every question by 0.5", () => {
   assert.equal(c.n, 6);
   assert.deepEqual(c.diff, { mean: 0.5, low: 0.5, high: 0.5 });
   close(c.p_value, 2 / 64);
-  assert.equal(c.mde, 0);
+  assert.equal(c.differing, 6);
+  assert.equal(verdictOf(c), "higher");
 });
 
 Deno.test("pairedComparison refuses lists of different length or none", () => {
@@ -139,16 +132,16 @@ Deno.test("normalCdf matches published values of the standard normal", () => {
   close(normalCdf(3), 0.998650, 6);
 });
 
-Deno.test("large samples use the normal interval and the normal sign-flip p-value", () => {
+Deno.test("large samples use the normal interval; binary differences keep the exact sign test", () => {
   // 1000 values, half 0 and half 1: mean 0.5, s = sqrt(250 / 999), half-width 1.96 s / sqrt(1000).
   const values = Array.from({ length: 1000 }, (_, i) => i % 2);
   const half = 1.959964 * Math.sqrt(250 / 999) / Math.sqrt(1000);
   const i = bootstrapMean(values)!;
   close(i.low, 0.5 - half);
   close(i.high, 0.5 + half);
-  // 540 gains and 460 losses of 1: z = 80 / sqrt(1000) = 2.5298, p = 2 (1 - Phi(z)) = 0.01141.
+  // 540 gains and 460 losses of 1: the exact sign test (tests/lib/score/sign_flip_test.ts).
   const diffs = Array.from({ length: 1000 }, (_, k) => (k < 540 ? 1 : -1));
-  close(signFlipPValue(diffs), 0.011412, 4);
+  close(signFlipPValue(diffs), mcnemarExact(460, 540), 9);
 });
 
 /** The resampling bootstrap as bootstrapMean does it, with no shortcut. */

@@ -6,6 +6,7 @@ import {
   MAX_SUGGESTED_LENGTH,
   suggestion,
 } from "../../../lib/util/did_you_mean.ts";
+import { withinCpu } from "../../support/cpu_time.ts";
 
 Deno.test("editDistance counts insertions, deletions, substitutions and adjacent swaps", () => {
   assert.equal(editDistance("calculator", "calculator"), 0);
@@ -29,17 +30,17 @@ Deno.test("closestMatch: ties go to the earlier candidate", () => {
 
 Deno.test("closestMatch gives no suggestion for a huge name, at once", () => {
   const huge = "a".repeat(4_000_000);
-  const started = performance.now();
-  assert.equal(closestMatch(huge, ["search", "a".repeat(MAX_SUGGESTED_LENGTH + 1)]), undefined);
-  assert.ok(performance.now() - started < 1000);
+  const found = withinCpu(
+    1000,
+    () => closestMatch(huge, ["search", "a".repeat(MAX_SUGGESTED_LENGTH + 1)]),
+  );
+  assert.equal(found, undefined);
 });
 
 Deno.test("closestMatch skips candidates whose length rules them out, without missing a match", () => {
   const ids = Array.from({ length: 50_000 }, (_, i) => `document_${i}_${"x".repeat(i % 40)}`);
   ids.push("eiffel_tower");
-  const started = performance.now();
-  assert.equal(closestMatch("eifel_tower", ids), "eiffel_tower");
-  assert.ok(performance.now() - started < 2000);
+  assert.equal(withinCpu(2000, () => closestMatch("eifel_tower", ids)), "eiffel_tower");
 });
 
 Deno.test("suggestion: a did-you-mean, or the list of valid names", () => {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadRun } from "../../../lib/cli/setup.ts";
 import { planSystems } from "../../../lib/cli/plan.ts";
+import { priceRun } from "../../../lib/cli/price_checks.ts";
 import { createModels } from "../../../lib/llm/select.ts";
 import type { ChatRequest, Model } from "../../../lib/llm/model.ts";
 import { runQuestions } from "../../../lib/run/runner.ts";
@@ -25,7 +26,11 @@ function recording(model: Model, into: Map<string, ChatRequest[]>): Model {
 
 Deno.test("every framework sends the model agent_search's conversation on the rag arena, request for request", async () => {
   const loaded = await loadRun(join(ROOT, "configs/frameworks.yaml"), { mock: true });
-  const base = await createModels(loaded.config.systems, { mock: true, script: loaded.script });
+  const base = await createModels(loaded.config.systems, {
+    mock: true,
+    script: loaded.script,
+    prices: await priceRun(loaded.config, { mock: true }),
+  });
   const seen = new Map<string, Map<string, ChatRequest[]>>();
   const models = new Map<string, Model>();
   for (const [name, model] of base) {

@@ -3,7 +3,6 @@ import { join } from "node:path";
 import { loadRun } from "../../../lib/cli/setup.ts";
 import { createMockModel } from "../../../lib/llm/mock_model.ts";
 import type { ChatMessage, ChatRequest } from "../../../lib/llm/model.ts";
-import { pricingFor } from "../../../lib/llm/pricing.ts";
 import { readJsonl } from "../../../lib/report/jsonl.ts";
 import type { ModelStep, QuestionResult } from "../../../lib/types.ts";
 import { ROOT, runCli } from "../../support/cli.ts";
@@ -63,7 +62,7 @@ function neutral(body: unknown): ChatRequest {
 
 Deno.test("live against a loopback chat-completions server (a 429 and a 500 before each first answer): every framework scores 15/15 and sends agent_search's requests byte for byte", async () => {
   const { script } = await loadRun(join(ROOT, "configs/frameworks.yaml"), { mock: true });
-  const scripted = createMockModel(script, "gpt-4o-mini", pricingFor("gpt-4o-mini"));
+  const scripted = createMockModel(script, "gpt-4o-mini", null);
   const seen = new Map<string, number>();
   const answered = new Map<string, number>();
   await using server = startFakeOpenAIServer(async (request): Promise<FakeReply> => {

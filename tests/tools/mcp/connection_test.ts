@@ -3,10 +3,10 @@ import { openMcpConnection } from "../../../tools/mcp/connection.ts";
 import {
   exampleServer,
   faultyServer,
-  processAlive,
   startExampleHttpServer,
   waitGone,
 } from "../../support/mcp.ts";
+import { isRunning } from "../../support/processes.ts";
 
 const call = { signal: new AbortController().signal, timeoutMs: 10_000 };
 
@@ -21,9 +21,9 @@ Deno.test("example server over stdio lists both tools and answers a call", async
     assert.ok(out.ok);
     assert.deepEqual(out.result.content, [{ type: "text", text: "10152" }]);
     const pid = conn.pid!;
-    assert.ok(await processAlive(pid));
+    assert.ok(isRunning(pid));
     await conn.close();
-    assert.ok(await waitGone(pid, 5000), "the server process is gone after close");
+    assert.ok(await waitGone(pid), "the server process is gone after close");
   } finally {
     await conn.close();
   }
@@ -83,12 +83,11 @@ Deno.test("a server that exits during the handshake fails before any call, secre
 });
 
 Deno.test("a server that never answers the handshake fails at the start-up limit", async () => {
-  const started = performance.now();
+  // The server never answers: only the start-up limit can end the wait, and the message says so.
   await assert.rejects(
     openMcpConnection(faultyServer("silent"), { startupTimeoutMs: 500 }),
     /^RagbenchError: Cannot start MCP server "deno run .*silent": it did not answer the handshake within 0\.5 s\.$/,
   );
-  assert.ok(performance.now() - started < 5000);
 });
 
 Deno.test("an unset ${VAR} names the variable, not a value", async () => {
@@ -120,12 +119,12 @@ Deno.test("a server that dies mid-call: error result, one restart, then fail fas
     assert.notEqual(conn.pid, first);
     const diedAgain = await conn.call("die", {}, call);
     assert.ok(!diedAgain.ok);
-    const started = performance.now();
+    const last = conn.pid;
     const dead = await conn.call("echo", { text: "x" }, call);
     assert.ok(!dead.ok);
     assert.equal(dead.kind, "unavailable");
     assert.match(dead.message, /stopped twice/);
-    assert.ok(performance.now() - started < 1000, "fails fast");
+    assert.equal(conn.pid, last, "fails without starting the server again");
   } finally {
     await conn.close();
   }
@@ -267,19 +266,16 @@ Deno.test("a hanging call with progress is cancelled on the server at the total 
   const conn = await openMcpConnection(faultyServer("ok", { CANCEL_LOG: log }));
   try {
     const controller = new AbortController();
-    const started = performance.now();
     const timer = setTimeout(
       () => controller.abort(new DOMException("tool timed out", "TimeoutError")),
       600,
     );
     const out = await conn.call("hang", {}, { signal: controller.signal, timeoutMs: 600 });
     clearTimeout(timer);
-    const elapsed = performance.now() - started;
     assert.ok(!out.ok);
     assert.equal(out.kind, "timeout");
-    assert.ok(elapsed < 3000, `stopped at the limit despite progress (${elapsed} ms)`);
     let logged = "";
-    for (let i = 0; i < 40 && logged === ""; i++) {
+    for (let i = 0; i < 600 && logged === ""; i++) {
       await new Promise((r) => setTimeout(r, 50));
       logged = await Deno.readTextFile(log);
     }
@@ -295,16 +291,15 @@ Deno.test("a hanging call with progress is cancelled on the server at the total 
 Deno.test("the SDK's own limit is total even when the server keeps sending progress", async () => {
   const conn = await openMcpConnection(faultyServer("ok"));
   try {
-    const started = performance.now();
-    // No outer timer: only the connection's backstop (timeoutMs + 1 s) stops it.
+    // Only the connection's backstop (timeoutMs + 1 s) can stop it in time: a limit that
+    // progress extended would run until the guard, whose cancellation reads differently.
     const out = await conn.call("hang", {}, {
-      signal: new AbortController().signal,
+      signal: AbortSignal.timeout(30_000),
       timeoutMs: 300,
     });
-    const elapsed = performance.now() - started;
     assert.ok(!out.ok);
     assert.equal(out.kind, "timeout");
-    assert.ok(elapsed < 4000, `total limit held (${elapsed} ms)`);
+    assert.equal(out.message, "The MCP tool call took too long.", "the backstop, not the guard");
   } finally {
     await conn.close();
   }

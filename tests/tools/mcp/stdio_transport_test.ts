@@ -2,19 +2,23 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DenoStdioTransport } from "../../../tools/mcp/stdio_transport.ts";
 import { ROOT } from "../../support/cli.ts";
-import { everythingEntry } from "../../support/mcp.ts";
+import { denoChildEnv, everythingCommand } from "../../support/mcp.ts";
 
 const SERVERS: Array<[string, () => string[]]> = [
   [
     "our example server",
     () => [Deno.execPath(), "run", "--quiet", join(ROOT, "examples/mcp_server.ts")],
   ],
-  ["server-everything", () => ["node", everythingEntry(), "stdio"]],
+  ["server-everything", () => everythingCommand("stdio")],
 ];
 
 for (const [name, command] of SERVERS) {
   Deno.test(`${name} exits by itself when its stdin closes (so a killed ragbench leaves no orphan)`, async () => {
-    const transport = new DenoStdioTransport({ command: command(), env: {}, cwd: ROOT });
+    const transport = new DenoStdioTransport({
+      command: command(),
+      env: denoChildEnv(),
+      cwd: ROOT,
+    });
     const answered = Promise.withResolvers<void>();
     transport.onmessage = () => answered.resolve();
     await transport.start();

@@ -7,6 +7,8 @@ import {
   MAX_ANSWER_CHARS,
   type ProgramOutcome,
 } from "../../../tools/sandbox/code_host.ts";
+import { isRunning, killAll } from "../../support/processes.ts";
+import { waitUntil } from "../../support/wait.ts";
 
 const LIMITS: CodeLimits = { timeoutMs: 5000, memoryMb: 64, maxPrintChars: 2000 };
 const never = new AbortController().signal;
@@ -45,13 +47,10 @@ async function runIn(
   }
 }
 
-/** The process is gone (or a zombie). `ps`, because reading another process's /proc needs -A. */
+/** The process is gone (or a zombie). */
 function gone(pid: number | null): boolean {
   assert.ok(pid !== null);
-  const { stdout } = new Deno.Command("ps", { args: ["-o", "stat=", "-p", String(pid)] })
-    .outputSync();
-  const state = new TextDecoder().decode(stdout).trim();
-  return state === "" || state.startsWith("Z");
+  return !isRunning(pid);
 }
 
 Deno.test("code sandbox: a program calls a tool, prints, and answers", async () => {
@@ -296,7 +295,7 @@ Deno.test("code sandbox: a final answer of megabytes is kept, cut at the answer 
 
 Deno.test("code sandbox: a spinning program is killed within its limit and its CPU reclaimed", async () => {
   let pid: number | null = null;
-  const started = performance.now();
+  // The program never ends: only its 0.3 s limit can end the run, and the message says so.
   const outcome = await runIn("while (true) {}", {
     limits: { timeoutMs: 300 },
     keep: (s) => {
@@ -304,10 +303,8 @@ Deno.test("code sandbox: a spinning program is killed within its limit and its C
       return Promise.resolve();
     },
   });
-  const elapsed = performance.now() - started;
   assert.equal(outcome.status === "error" && outcome.kind, "timeout");
   assert.match(outcome.status === "error" ? outcome.message : "", /longer than 0\.3 s/);
-  assert.ok(elapsed < 3000, `the timeout came after ${Math.round(elapsed)} ms (start included)`);
   assert.ok(gone(pid), "the spinning process was killed");
   const before = process.cpuUsage();
   const wallStart = performance.now();
@@ -369,13 +366,12 @@ Deno.test("code sandbox: floods of print() and of raw stdout are capped", async 
 Deno.test("code sandbox: the question's signal stops a program at once", async () => {
   const controller = new AbortController();
   setTimeout(() => controller.abort(), 300);
-  const started = performance.now();
   const outcome = await runIn("while (true) {}", {
     limits: { timeoutMs: 60_000 },
     signal: controller.signal,
   });
+  // The signal ended it ("cancelled"), not the program's own 60 s limit ("timeout").
   assert.equal(outcome.status === "error" && outcome.kind, "cancelled");
-  assert.ok(performance.now() - started < 3000);
 });
 
 Deno.test("code sandbox: a question's programs share one process; a killed one is replaced", async () => {
@@ -415,18 +411,21 @@ Deno.test("code sandbox: the process dies with ragbench, even while its program 
     stderr: "null",
   }).spawn();
   const reader = parent.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  const { value } = await reader.read();
-  const pid = Number(value?.trim());
-  assert.ok(pid > 0, `the fixture printed ${value}`);
-  await new Promise((r) => setTimeout(r, 500)); // the program is spinning by now
-  assert.ok(!gone(pid), "the child runs while its parent lives");
-  parent.kill("SIGKILL");
-  await parent.status;
-  await reader.cancel();
-  let dead = false;
-  for (let i = 0; i < 40 && !dead; i++) {
-    await new Promise((r) => setTimeout(r, 50));
-    dead = gone(pid);
+  let pid = 0;
+  try {
+    const { value } = await reader.read();
+    pid = Number(value?.trim());
+    assert.ok(pid > 0, `the fixture printed ${value}`);
+    await new Promise((r) => setTimeout(r, 500)); // the program is spinning by now
+    assert.ok(!gone(pid), "the child runs while its parent lives");
+    parent.kill("SIGKILL");
+    await parent.status;
+    assert.ok(await waitUntil(() => gone(pid)), "the child outlived its parent");
+  } finally {
+    // Once its parent is killed the child is no longer this process's descendant, and the
+    // reaper (tests/support/reaper.ts) cannot see it: stop both here if the test failed.
+    killAll(pid > 0 ? [pid, parent.pid] : [parent.pid]);
+    await parent.status;
+    await reader.cancel();
   }
-  assert.ok(dead, "the child outlived its parent");
 });

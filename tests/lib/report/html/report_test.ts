@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { renderReport } from "../../../../lib/report/html/report.ts";
+import { comparisonSection } from "../../../../lib/report/html/sections.ts";
 import { paretoFront, scatterPlot } from "../../../../lib/report/html/svg_plot.ts";
+import { runStats, type ScoredLine } from "../../../../lib/score/comparison.ts";
 import { syntheticReport } from "../../../support/report_input.ts";
 
 Deno.test("paretoFront keeps the points nothing beats on both cost and score", () => {
@@ -123,3 +125,34 @@ Deno.test("renderReport lists questions whose verdict changed between repeats", 
   );
   assert.doesNotMatch(renderReport(input), /id="stability"/);
 });
+
+Deno.test("comparison matrix: a cell is coloured by the verdict of the one test, and says so in words", () => {
+  const stats = runStats(["top", "near", "low"], [
+    ...lines("top", [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]),
+    ...lines("near", [1, 1, 1, 1, 1, 1, 1, 1, 0, 0]),
+    ...lines("low", [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+  ]);
+  const html = comparisonSection(["top", "near", "low"], stats);
+  // top vs low: ten questions one way, p = 2/1024: green, its interval wholly above 0.
+  assert.match(
+    html,
+    /<td class="better" title="top beats low by 1\.000 \[\+1\.000, \+1\.000\], p = 0\.002 \(n = 10\)">\+1\.000<br><small>\[\+1\.000, \+1\.000\] p = 0\.002<\/small><\/td>/,
+  );
+  // top vs near: two questions differ, too few for any test: level, and the cell says why.
+  assert.match(
+    html,
+    /<td class="level" title="top and near cannot be separated: only 2 of 10 questions differ, and no test at 5 % can decide with fewer than 6 differing; [^"]*">\+0\.200<br><small>\[0\.000, \+0\.[0-9]{3}\] only 2 differ<\/small><\/td>/,
+  );
+  assert.doesNotMatch(html, /p = &lt;|p = </);
+  assert.match(html, /1 pair differs on fewer than 6 questions: no test at 5 % can decide it\./);
+});
+
+function lines(system: string, values: number[]): ScoredLine[] {
+  return values.map((v, i) => ({
+    system,
+    question_id: `q${i}`,
+    repeat: 1,
+    answer_score: v,
+    passed: v === 1,
+  }));
+}
