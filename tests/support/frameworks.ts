@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import type { QuestionResult, Step } from "../../lib/types.ts";
 import { ROOT } from "./cli.ts";
+import { commandLines, killAll } from "./processes.ts";
 
 /** Every framework system type. */
 export const FRAMEWORK_TYPES = [
@@ -40,27 +41,22 @@ ${types.map((t) => `  - {type: ${t}, name: ${t}${keys}}`).join("\n")}
 `;
 }
 
-/** Command lines of the framework processes of this checkout still running. */
-export async function frameworkProcesses(): Promise<string[]> {
-  const out = await new Deno.Command("ps", { args: ["-eo", "pid=,args="], stdout: "piped" })
-    .output();
-  return new TextDecoder().decode(out.stdout).split("\n")
-    .filter((line) => line.includes(`${ROOT}systems/frameworks/`) && line.includes(" run "));
+/** Pids and command lines of the framework processes of this checkout still running. */
+export function frameworkProcesses(): string[] {
+  return commandLines()
+    .filter(({ args }) => args.includes(" run ") && args.includes(`${ROOT}systems/frameworks/`))
+    .map(({ pid, args }) => `${pid} ${args}`);
 }
 
-/** Waits (bounded: 5 s) until no framework process of this checkout is left, else fails. */
+/** Waits (bounded: 5 s) until no framework process of this checkout is left, else kills them and fails. */
 export async function assertNoFrameworkProcess(): Promise<void> {
   let left: string[] = [];
   for (let i = 0; i < 50; i++) {
-    left = await frameworkProcesses();
+    left = frameworkProcesses();
     if (left.length === 0) return;
     await new Promise((r) => setTimeout(r, 100));
   }
-  for (const line of left) {
-    try {
-      Deno.kill(Number(line.trim().split(/\s+/)[0]), "SIGKILL");
-    } catch { /* gone */ }
-  }
+  killAll(left.map((line) => Number(line.split(" ")[0])));
   assert.fail(`framework processes left running:\n${left.join("\n")}`);
 }
 

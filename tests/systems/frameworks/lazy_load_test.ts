@@ -51,8 +51,8 @@ Deno.test("a config naming no framework starts no framework process: all.yaml's 
   const loaded = await loadRun(join(ROOT, "configs/all.yaml"), { mock: true });
   const starters = loaded.config.systems.filter((s) => SYSTEMS.get(s.type)?.start !== undefined);
   assert.deepEqual(starters, []);
-  const before = await frameworkProcesses();
+  const before = frameworkProcesses();
   const help = await runCli(["--help"]);
   assert.equal(help.code, 0);
-  assert.deepEqual(await frameworkProcesses(), before);
+  assert.deepEqual(frameworkProcesses(), before);
 });

@@ -124,8 +124,11 @@ Deno.test("live against a loopback chat-completions server (a 429 and a 500 befo
     // The retries were ragbench's, recorded on the steps of whichever system met them.
     const retried = lines.flatMap((l) => l.steps)
       .filter((s): s is ModelStep => s.type === "model" && (s.retries ?? 0) > 0);
-    assert.equal(retried.length, answered.size);
-    assert.ok(retried.every((s) => JSON.stringify(s.http_statuses) === "[429,500]"));
+    // Two failures a distinct request; two systems sending it at once may each meet one.
+    const statuses = retried.flatMap((s) => s.http_statuses ?? []);
+    assert.equal(statuses.length, 2 * answered.size);
+    assert.equal(statuses.filter((code) => code === 429).length, answered.size);
+    assert.ok(statuses.every((code) => code === 429 || code === 500));
   } finally {
     await assertNoFrameworkProcess();
   }
