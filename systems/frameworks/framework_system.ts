@@ -14,7 +14,7 @@ import { FINAL_ANSWER_PROMPT } from "../agent_loop.ts";
 import { AGENT_SEARCH_PROMPT } from "../agent_search.ts";
 import { defineSystem, type SystemDef } from "../system.ts";
 import { runFrameworkLoop } from "./framework_loop.ts";
-import { createFrameworkHost, type HostOptions } from "./host.ts";
+import type { HostOptions } from "./host.ts";
 import type { FrameworkManifest } from "./registry.ts";
 
 /** Options of every framework system (agent_search's, without `agent_mode`). */
@@ -33,17 +33,18 @@ export function frameworkSystem(
     prompts: [AGENT_SEARCH_PROMPT, FINAL_ANSWER_PROMPT],
     options: frameworkOptionsSchema,
     start(options) {
-      const host = createFrameworkHost(manifest, hostOptions);
+      // The host (and the process code under it) is loaded only by a run that has a framework.
+      const host = import("./host.ts").then((m) => m.createFrameworkHost(manifest, hostOptions));
       return {
-        ready: host.ready(),
+        ready: host.then((h) => h.ready()),
         // The options are the system's own, validated once: the ones it was started with.
-        run: (_options, ctx) =>
-          runFrameworkLoop(host, ctx, {
+        run: async (_options, ctx) =>
+          runFrameworkLoop(await host, ctx, {
             type: manifest.type,
             system: AGENT_SEARCH_PROMPT,
             limits: options,
           }),
-        close: () => host.close(),
+        close: async () => (await host).close(),
       };
     },
     run() {
