@@ -8,7 +8,7 @@
 
 import { join } from "node:path";
 import type { McpServerDef, McpToolRef } from "../../lib/config/mcp_ref.ts";
-import { PASSED_ENV } from "../../tools/sandbox/tool_process.ts";
+import { PASSED_ENV } from "../../tools/sandbox/child_env.ts";
 import { ROOT } from "./cli.ts";
 import { isRunning } from "./processes.ts";
 import { PATIENCE_MS, waitUntil } from "./wait.ts";

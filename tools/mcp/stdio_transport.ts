@@ -18,14 +18,16 @@
  * server's stderr is always drained (a full pipe would block the server), and
  * its first {@link STDERR_KEEP_CHARS} characters are kept for error messages.
  *
- * Process tree: the server starts in a session of its own
- * (`lib/util/process_group.ts`), so a terminal's Ctrl-C does not reach it,
- * and what it starts (the real server behind `sh -c`, `npx` or `uvx`) shares
- * its process group. Stopping the server kills that whole group, also when
- * the server's own process has exited and left children behind. Nothing
- * waits on the server's pipes without a bound: a process that left the group
- * may hold them open for ever, so after the kill the pipes get
- * {@link PIPE_DRAIN_MS} to reach their end and are then cancelled.
+ * Process tree: the server is started through the child registry
+ * (`lib/util/child_registry.ts`) with its process group: in a session of its
+ * own, so a terminal's Ctrl-C does not reach it, and what it starts (the
+ * real server behind `sh -c`, `npx` or `uvx`) shares its process group.
+ * Stopping the server kills that whole group, also when the server's own
+ * process has exited and left children behind, and the registry kills it
+ * when ragbench exits without closing the connection. Nothing waits on the
+ * server's pipes without a bound: a process that left the group may hold
+ * them open for ever, so after the kill the pipes get {@link PIPE_DRAIN_MS}
+ * to reach their end and are then cancelled.
  *
  * @module
  */
@@ -33,8 +35,8 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { defaultEnvironment } from "./default_env.ts";
-import { ownSession, signalTree } from "../../lib/util/process_group.ts";
-import { noteChildExit } from "../../lib/run/child_exits.ts";
+import { spawnTracked, type TrackedChild } from "../../lib/util/child_registry.ts";
+import { keepText, type KeptText, type PipeLines, pipeLines } from "../sandbox/child_pipes.ts";
 
 /** The longest JSON-RPC line accepted from a server (characters). */
 export const MAX_LINE_CHARS = 32 * 1024 * 1024;
@@ -44,18 +46,6 @@ export const STDERR_KEEP_CHARS = 4096;
 
 /** How long the server's pipes may stay open after its process group was killed (ms). */
 export const PIPE_DRAIN_MS = 1000;
-
-/**
- * Every server process still running. When ragbench exits without closing
- * its connections (a second Ctrl-C exits at once), their process groups are
- * killed on the way out; if ragbench itself is killed (SIGKILL), their stdin
- * closes and a server that stops on end of input (as ours and the SDK's do)
- * exits too.
- */
-const LIVE = new Set<Deno.ChildProcess>();
-globalThis.addEventListener("unload", () => {
-  for (const child of LIVE) signalTree(child, "SIGKILL");
-});
 
 /** How to start a command server. */
 export interface StdioServerParams {
@@ -67,27 +57,36 @@ export interface StdioServerParams {
   cwd: string;
 }
 
+/** A started server: its process and pipes. */
+interface Server {
+  child: TrackedChild;
+  stdin: WritableStreamDefaultWriter<Uint8Array>;
+  stdout: PipeLines;
+  stderr: KeptText;
+  /** Settles once it has exited, its group is killed and its pipes are done or cancelled. */
+  ended: Promise<void>;
+}
+
+/** Where the connection stands. Changed only by `start` and `#finish`. */
+type State =
+  | { s: "new" }
+  /** The server runs, or is being stopped: messages flow until it has exited. */
+  | { s: "open"; server: Server }
+  /** Over (`onclose` has run); `server` is null when it was never started. */
+  | { s: "closed"; server: Server | null };
+
 /** A started server's stdio connection, with what it said on stderr. */
 export class DenoStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T) => void;
 
-  #params: StdioServerParams;
-  #child: Deno.ChildProcess | null = null;
-  #writer: WritableStreamDefaultWriter<Uint8Array> | null = null;
-  #readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
-  #stderr = "";
-  #closed = false;
-  /** Settles once the process has exited, its group is killed and its pipes are done or cancelled. */
-  #exited: Promise<void> = Promise.resolve();
-  #closing: Promise<void> | null = null;
-  #graceEnd = Infinity;
-  #graceTimer: ReturnType<typeof setTimeout> | undefined;
-  #graceOver = Promise.withResolvers<void>();
-  /** Set before ragbench stops the server (a close, a broken connection). */
-  #stopping = false;
+  readonly #params: StdioServerParams;
+  #state: State = { s: "new" };
+  /** Set when the server sent something that is not JSON-RPC: nothing it sends counts after. */
   #breakReason: string | null = null;
+  #closing: Promise<void> | null = null;
+  readonly #grace = new Grace();
 
   constructor(params: StdioServerParams) {
     if (params.command.length === 0) throw new TypeError("an MCP command server needs a command");
@@ -96,7 +95,7 @@ export class DenoStdioTransport implements Transport {
 
   /** The first characters the server wrote to stderr. */
   get stderr(): string {
-    return this.#stderr;
+    return this.#server?.stderr.text() ?? "";
   }
 
   /** Why the connection broke, when the server sent something that is not JSON-RPC. */
@@ -106,55 +105,56 @@ export class DenoStdioTransport implements Transport {
 
   /** How the server's process ended (`signal` is set when it had to be killed). */
   get status(): Promise<Deno.CommandStatus> {
-    if (!this.#child) return Promise.reject(new TypeError("the server was never started"));
-    return this.#child.status;
+    const server = this.#server;
+    if (!server) return Promise.reject(new TypeError("the server was never started"));
+    return server.child.status;
   }
 
   /** The server's process id, once started. */
   get pid(): number | null {
-    return this.#child?.pid ?? null;
+    return this.#server?.child.pid ?? null;
+  }
+
+  get #server(): Server | null {
+    return this.#state.s === "new" ? null : this.#state.server;
   }
 
   /** Starts the server. @throws {Error} when the executable cannot be started. */
   start(): Promise<void> {
-    if (this.#child) throw new Error("DenoStdioTransport already started");
+    if (this.#state.s !== "new") throw new Error("DenoStdioTransport already started");
     const [command, ...args] = this.#params.command;
-    const child = new Deno.Command(command, {
+    const child = spawnTracked(command, {
       args,
       cwd: this.#params.cwd,
-      clearEnv: true,
       env: { ...defaultEnvironment(), ...this.#params.env },
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-      ...ownSession(),
-    }).spawn();
-    this.#child = child;
-    LIVE.add(child);
-    this.#writer = child.stdin.getWriter();
-    const out = this.#readStdout(this.#reader(child.stdout));
-    const err = this.#readStderr(this.#reader(child.stderr));
-    this.#exited = child.status.then(async () => {
-      noteChildExit(this.#stopping);
-      // What it started is of no use without it, and may hold its pipes open.
-      signalTree(child, "SIGKILL");
-      LIVE.delete(child);
+      group: true,
+    });
+    const stdout = pipeLines(child.stdout, MAX_LINE_CHARS, "chars");
+    const stderr = keepText(child.stderr, { chars: STDERR_KEEP_CHARS, keep: "head" });
+    const reading = this.#read(stdout);
+    const ended = child.exited.then(async () => {
+      // The registry has killed what is left of its group; the pipes get a bounded wait.
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([
-        Promise.all([out, err]),
+        Promise.all([reading, stderr.done]),
         new Promise((resolve) => timer = setTimeout(resolve, PIPE_DRAIN_MS)),
       ]);
       clearTimeout(timer);
-      for (const reader of this.#readers) await reader.cancel().catch(() => {});
-      await Promise.all([out, err]);
+      await stdout.cancel();
+      await stderr.cancel();
+      await Promise.all([reading, stderr.done]);
       this.#finish();
     });
+    this.#state = {
+      s: "open",
+      server: { child, stdin: child.stdin.getWriter(), stdout, stderr, ended },
+    };
     return Promise.resolve();
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    if (!this.#writer || this.#closed) throw new Error("Not connected");
-    await this.#writer.write(new TextEncoder().encode(JSON.stringify(message) + "\n"));
+    if (this.#state.s !== "open") throw new Error("Not connected");
+    await this.#state.server.stdin.write(new TextEncoder().encode(JSON.stringify(message) + "\n"));
   }
 
   /**
@@ -165,80 +165,50 @@ export class DenoStdioTransport implements Transport {
    */
   close(graceMs = 2000): Promise<void> {
     // A later call with a shorter grace (a failed start after the SDK's own close) cuts it short.
-    const end = performance.now() + graceMs;
-    if (end < this.#graceEnd) {
-      this.#graceEnd = end;
-      clearTimeout(this.#graceTimer);
-      this.#graceTimer = setTimeout(() => this.#graceOver.resolve(), graceMs);
-    }
+    this.#grace.shorten(graceMs);
     this.#closing ??= this.#close();
     return this.#closing;
   }
 
   async #close(): Promise<void> {
-    const child = this.#child;
-    if (!child) {
-      clearTimeout(this.#graceTimer);
+    const state = this.#state;
+    if (state.s !== "open") {
+      this.#grace.clear();
       this.#finish();
       return;
     }
-    this.#stopping = true;
+    const { child, stdin, ended } = state.server;
+    child.stop();
     // A server stuck in a call does not read its input: closing it must not wait on a full pipe.
-    void this.#writer?.close().catch(() => {});
-    await Promise.race([child.status, this.#graceOver.promise]);
-    clearTimeout(this.#graceTimer);
-    signalTree(child, "SIGKILL");
-    await this.#exited;
+    void stdin.close().catch(() => {});
+    await Promise.race([child.status, this.#grace.over]);
+    this.#grace.clear();
+    child.kill();
+    await ended;
   }
 
   #finish(): void {
-    if (this.#closed) return;
-    this.#closed = true;
+    if (this.#state.s === "closed") return;
+    this.#state = { s: "closed", server: this.#server };
     this.onclose?.();
   }
 
   #break(reason: string): void {
     if (this.#breakReason === null) this.#breakReason = reason;
     this.onerror?.(new Error(reason));
-    this.#stopping = true;
-    if (this.#child) signalTree(this.#child, "SIGKILL");
+    this.#server?.child.kill();
   }
 
-  #reader(stream: ReadableStream<Uint8Array>): ReadableStreamDefaultReader<Uint8Array> {
-    const reader = stream.getReader();
-    this.#readers.push(reader);
-    return reader;
+  async #read(stdout: PipeLines): Promise<void> {
+    for (let event = await stdout.next(); event !== null; event = await stdout.next()) {
+      if (this.#breakReason !== null) continue; // drain until the process is gone
+      if (event.type === "too_long") {
+        this.#break(`it sent a message longer than ${MAX_LINE_CHARS} characters`);
+      } else this.#line(event.text);
+    }
   }
 
-  async #readStdout(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
-    const decoder = new TextDecoder();
-    let pending = "";
-    try {
-      for (;;) {
-        const { value: bytes, done } = await reader.read();
-        if (done) break;
-        if (this.#breakReason !== null) continue; // drain until the process is gone
-        const chunk = decoder.decode(bytes, { stream: true });
-        let start = 0;
-        let newline = chunk.indexOf("\n");
-        while (newline !== -1) {
-          this.#line(pending + chunk.slice(start, newline));
-          pending = "";
-          start = newline + 1;
-          newline = chunk.indexOf("\n", start);
-        }
-        pending += chunk.slice(start);
-        if (pending.length > MAX_LINE_CHARS) {
-          this.#break(`it sent a message longer than ${MAX_LINE_CHARS} characters`);
-          pending = "";
-        }
-      }
-    } catch { /* the pipe broke: the process is going away */ }
-  }
-
-  #line(raw: string): void {
-    if (this.#breakReason !== null) return;
-    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+  #line(line: string): void {
     if (line.trim() === "") return;
     let message: JSONRPCMessage;
     try {
@@ -249,21 +219,30 @@ export class DenoStdioTransport implements Transport {
     }
     this.onmessage?.(message);
   }
+}
 
-  async #readStderr(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
-    const decoder = new TextDecoder();
-    try {
-      for (;;) {
-        const { value: bytes, done } = await reader.read();
-        if (done) break;
-        if (this.#stderr.length < STDERR_KEEP_CHARS) {
-          this.#stderr = (this.#stderr + decoder.decode(bytes, { stream: true })).slice(
-            0,
-            STDERR_KEEP_CHARS,
-          );
-        }
-      }
-    } catch { /* the pipe broke */ }
+/** The grace a closing server gets: ends after the shortest grace asked for so far. */
+class Grace {
+  #end = Infinity;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #over = Promise.withResolvers<void>();
+
+  /** Settles when the grace is over. */
+  get over(): Promise<void> {
+    return this.#over.promise;
+  }
+
+  /** Ends the grace `ms` from now, unless it ends sooner already. */
+  shorten(ms: number): void {
+    const end = performance.now() + ms;
+    if (end >= this.#end) return;
+    this.#end = end;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.#over.resolve(), ms);
+  }
+
+  clear(): void {
+    clearTimeout(this.#timer);
   }
 }
 

@@ -4,8 +4,9 @@
  * parent over stdout / stdin (one JSON message a line).
  *
  * {@link codeChildMain} is never imported into the child: the parent sends
- * its source text (`codeChildMain.toString()`) as the child's main module, a
- * `data:` URL, so the function must be self-contained (no imports, no
+ * its source text (`codeChildMain.toString()`, with `lineSplitter`'s, which
+ * it is given to read stdin) as the child's main module, a `data:` URL, so
+ * the function must be self-contained (no imports at run time, no
  * references to this module's scope). It runs in a `deno run` with no
  * permission flags at all and an import map that sends every `file:` URL to
  * a blocked remote host, so a program cannot load a local file as a module
@@ -37,11 +38,16 @@
  * @module
  */
 
+import type { lineSplitter } from "./line_splitter.ts";
+
 /** The marker line the watchdog writes to stderr when memory passes the limit. */
 export const MEMORY_MARKER = "\u001eragbench-code-memory-limit";
 
-/** The child's whole program; see the module doc. Must stay self-contained. */
-export function codeChildMain(): void {
+/**
+ * The child's whole program; see the module doc. Must stay self-contained:
+ * `split` is `lineSplitter`, passed in from its own source text.
+ */
+export function codeChildMain(split: typeof lineSplitter): void {
   const D = (globalThis as unknown as { Deno: typeof Deno }).Deno;
   const stringify = JSON.stringify;
   const parse = JSON.parse;
@@ -77,11 +83,16 @@ export function codeChildMain(): void {
   ) => {
     let printed = "";
     let cut = false;
-    let answered = false;
-    let answer = "";
-    let answerCut = false;
-    /** Why the last final_answer call was refused (the program may still answer later). */
-    let refused = "";
+    /**
+     * Where the program's answer stands: none yet, the last final_answer call refused (and
+     * why: the program may still answer later), or given (for good: later calls are ignored).
+     */
+    type Answer =
+      | { s: "none" }
+      | { s: "refused"; why: string }
+      | { s: "answered"; text: string; cut: boolean };
+    // Changed inside final_answer: the checker would keep it narrowed to its first value.
+    let answer = { s: "none" } as Answer;
     const print = (...values: unknown[]) => {
       if (cut) return;
       let line = "";
@@ -107,12 +118,15 @@ export function codeChildMain(): void {
     // cannot be turned into text (toJSON or a Proxy trap throws, a cycle) is refused, and so is
     // no value at all: the model is told why and writes another program.
     const finalAnswer = (...values: unknown[]) => {
-      if (answered) throw stop;
+      if (answer.s === "answered") throw stop;
       const value = values[0];
       let text: string;
       try {
         if (values.length === 0 || value === undefined) {
-          refused = "final_answer() was called without a value (or with undefined)";
+          answer = {
+            s: "refused",
+            why: "final_answer() was called without a value (or with undefined)",
+          };
           throw stop;
         }
         text = typeof value === "string"
@@ -123,19 +137,21 @@ export function codeChildMain(): void {
         if (typeof text !== "string") text = stringOf(text);
       } catch (error) {
         if (error !== stop) {
-          refused = `final_answer could not turn its value into text (${describe(error)})`;
+          answer = {
+            s: "refused",
+            why: `final_answer could not turn its value into text (${describe(error)})`,
+          };
         }
         throw stop;
       }
-      answered = true;
-      refused = "";
+      let answerCut = false;
       if (text.length > answerLimit) {
         // Never cut a surrogate pair in half.
         const code = text.charCodeAt(answerLimit - 1);
         text = text.slice(0, code >= 0xd800 && code <= 0xdbff ? answerLimit - 1 : answerLimit);
         answerCut = true;
       }
-      answer = text;
+      answer = { s: "answered", text, cut: answerCut };
       throw stop;
     };
     const toolFunction = (tool: string) => (args: unknown = {}) => {
@@ -177,7 +193,7 @@ export function codeChildMain(): void {
     try {
       await fn(...tools.map(toolFunction), print, finalAnswer, console);
     } catch (error) {
-      if (error !== stop && !answered) {
+      if (error !== stop && answer.s !== "answered") {
         send({
           type: "done",
           status: "error",
@@ -189,20 +205,20 @@ export function codeChildMain(): void {
       }
     }
     send(
-      answered
+      answer.s === "answered"
         ? {
           type: "done",
           status: "answered",
-          answer,
-          answer_cut: answerCut,
+          answer: answer.text,
+          answer_cut: answer.cut,
           printed,
           printed_cut: cut,
         }
-        : refused !== ""
+        : answer.s === "refused"
         ? {
           type: "done",
           status: "error",
-          error: { kind: "answer", message: refused },
+          error: { kind: "answer", message: answer.why },
           printed,
           printed_cut: cut,
         }
@@ -253,8 +269,10 @@ export function codeChildMain(): void {
   };
 
   (async () => {
-    const decoder = new TextDecoder();
-    let rest = "";
+    // Made now, before any program runs: the splitter takes the built-ins it uses as it is made.
+    const splitter = split(Infinity, (event) => {
+      if (event.type === "line") onMessage(event.text);
+    });
     send({ type: "ready" });
     const watchdog = `const limit = ${limitBytes};
 const parent = Deno.ppid;
@@ -267,15 +285,7 @@ setInterval(() => {
   }
 }, 10);`;
     new Worker("data:text/javascript," + encodeURIComponent(watchdog), { type: "module" });
-    for await (const chunk of D.stdin.readable) {
-      rest += decoder.decode(chunk, { stream: true });
-      let newline: number;
-      while ((newline = rest.indexOf("\n")) !== -1) {
-        const line = rest.slice(0, newline);
-        rest = rest.slice(newline + 1);
-        onMessage(line);
-      }
-    }
+    for await (const chunk of D.stdin.readable) splitter.push(chunk);
     D.exit(0);
   })();
 }

@@ -15,35 +15,19 @@
  * A question keeps one process for all its calls, so per-question state
  * works; processes are reused across questions, up to `maxProcesses` at
  * once. A timed-out or cancelled call kills its process; the question's next
- * call gets a fresh one. One process and its protocol: `tool_process.ts`;
- * what ends a process when ragbench dies: `child_watchdog.ts`.
+ * call gets a fresh one. One process: `tool_process.ts`; its protocol:
+ * `tool_channel.ts`; what ends a process when ragbench dies:
+ * `child_watchdog.ts`.
  *
  * @module
  */
 
 import type { HostCall, ToolHost } from "../host.ts";
 import { errorResult, type RawToolResult } from "../invoke.ts";
-import {
-  type Child,
-  type ChildEnv,
-  type CustomToolInfo,
-  type CustomToolSpec,
-  spawnChild,
-} from "./tool_process.ts";
+import type { CustomToolSpec } from "./tool_command.ts";
+import { type Child, type ChildEnv, type CustomToolInfo, spawnChild } from "./tool_process.ts";
 
-export {
-  childArgs,
-  childEnv,
-  type CustomToolInfo,
-  type CustomToolSpec,
-  DEFAULT_LOAD_TIMEOUT_S,
-  DEFAULT_MEMORY_MB,
-  isDenoExecutable,
-  MAX_CALL_COST_USD,
-  MAX_REPLY_BYTES,
-  PASSED_ENV,
-  PASSED_NETWORK_ENV,
-} from "./tool_process.ts";
+export type { CustomToolInfo, CustomToolSpec };
 
 /** A started custom tool. */
 export interface CustomToolHost extends ToolHost {

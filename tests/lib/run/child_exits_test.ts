@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { noteChildExit } from "../../../lib/run/child_exits.ts";
+import { noteChildExit } from "../../../lib/util/child_registry.ts";
 import { type PlannedSystem, runQuestions } from "../../../lib/run/runner.ts";
 import type { QuestionResult } from "../../../lib/types.ts";
 import { systemBaseSchema } from "../../../lib/config/schema.ts";

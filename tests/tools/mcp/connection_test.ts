@@ -261,6 +261,26 @@ Deno.test("a result of the wrong shape is an error result, and the connection ca
   }
 });
 
+Deno.test("a server's JSON-RPC error is its error, whatever its words or its code", async () => {
+  const conn = await openMcpConnection(faultyServer("ok"));
+  try {
+    const words = await conn.call("schema_words", {}, call);
+    assert.ok(!words.ok);
+    assert.equal(words.kind, "execution");
+    assert.equal(
+      words.message,
+      "The MCP server reported an error: MCP error -32603: the structured content broke the output schema",
+    );
+    const status = await conn.call("rpc503", {}, call);
+    assert.ok(!status.ok);
+    assert.equal(status.kind, "execution");
+    assert.equal(status.message, "The MCP server reported an error: MCP error 503: busy");
+    assert.ok((await conn.call("echo", { text: "x" }, call)).ok);
+  } finally {
+    await conn.close();
+  }
+});
+
 Deno.test("a hanging call with progress is cancelled on the server at the total limit", async () => {
   const log = await Deno.makeTempFile();
   const conn = await openMcpConnection(faultyServer("ok", { CANCEL_LOG: log }));

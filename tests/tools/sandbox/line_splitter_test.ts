@@ -47,3 +47,40 @@ Deno.test("line splitter: the chunk it was given may be reused by the stream aft
   splitter.push(new TextEncoder().encode("\n"));
   assert.deepEqual(events, [line("abc")]);
 });
+
+Deno.test("line splitter: a cap in characters counts the decoded text, not its bytes", () => {
+  const events: LineEvent[] = [];
+  const splitter = lineSplitter(3, (e) => events.push(e), "chars");
+  splitter.push(new TextEncoder().encode("ééé\néééé\nok\n"));
+  assert.deepEqual(events, [line("ééé"), { type: "too_long", limit: 3 }, line("ok")]);
+});
+
+Deno.test("line splitter: a program that replaces the built-ins it uses after it was made does not break it", () => {
+  const events: LineEvent[] = [];
+  const splitter = lineSplitter(Infinity, (e) => events[events.length] = e);
+  const chunks = ["ab", "c\r\nd\n"].map((c) => new TextEncoder().encode(c));
+  const saved = {
+    indexOf: Uint8Array.prototype.indexOf,
+    subarray: Uint8Array.prototype.subarray,
+    decode: TextDecoder.prototype.decode,
+    slice: String.prototype.slice,
+    push: Array.prototype.push,
+  };
+  const broken = () => {
+    throw new Error("replaced");
+  };
+  try {
+    Uint8Array.prototype.indexOf = broken;
+    Uint8Array.prototype.subarray = broken;
+    TextDecoder.prototype.decode = broken;
+    String.prototype.slice = broken;
+    Array.prototype.push = broken;
+    for (const chunk of chunks) splitter.push(chunk);
+  } finally {
+    Object.assign(Uint8Array.prototype, { indexOf: saved.indexOf, subarray: saved.subarray });
+    TextDecoder.prototype.decode = saved.decode;
+    String.prototype.slice = saved.slice;
+    Array.prototype.push = saved.push;
+  }
+  assert.deepEqual(events, [line("abc"), line("d")]);
+});

@@ -3,15 +3,14 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { RagbenchError } from "../../../lib/errors.ts";
 import { GENERIC_FAILURE, PERMISSION_FAILURE } from "../../../tools/invoke.ts";
+import { type CustomToolHost, startCustomTool } from "../../../tools/sandbox/subprocess_host.ts";
+import { childArgs } from "../../../tools/sandbox/tool_command.ts";
 import {
-  childArgs,
   childEnv,
-  type CustomToolHost,
   isDenoExecutable,
   PASSED_ENV,
   PASSED_NETWORK_ENV,
-  startCustomTool,
-} from "../../../tools/sandbox/subprocess_host.ts";
+} from "../../../tools/sandbox/child_env.ts";
 import { createToolbox } from "../../../tools/toolbox.ts";
 import type { SideEffects } from "../../../lib/types.ts";
 import { corpusOf } from "../../support/tool_context.ts";

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { RagbenchError } from "../../../lib/errors.ts";
-import { childArgs, MAX_CALL_COST_USD } from "../../../tools/sandbox/subprocess_host.ts";
+import { childArgs } from "../../../tools/sandbox/tool_command.ts";
+import { MAX_CALL_COST_USD } from "../../../tools/sandbox/tool_reply.ts";
 import { ownCpuMs } from "../../support/cpu_time.ts";
 import { probeSession, startProbe, toolProcesses } from "../../support/probe_host.ts";
 import { cpuMsOf } from "../../support/processes.ts";

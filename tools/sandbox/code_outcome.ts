@@ -1,0 +1,57 @@
+/**
+ * What the code agent's sandbox is asked to do and what comes of it: one
+ * program to run under its limits, and how it ended (an answer, no answer,
+ * or an error of a fixed kind), with its printed output.
+ *
+ * @module
+ */
+
+/** Limits of one program. */
+export interface CodeLimits {
+  /** Run time of one program, tool calls excluded (milliseconds). */
+  timeoutMs: number;
+  /** Heap and resident-memory limit of the process (MiB). */
+  memoryMb: number;
+  /** Characters of printed output kept per program. */
+  maxPrintChars: number;
+}
+
+/** Why a program ended without an answer, beside not calling `final_answer`. */
+export type ProgramErrorKind =
+  | "syntax"
+  | "exception"
+  /** `final_answer` got a value that cannot be turned into text, or none. */
+  | "answer"
+  | "timeout"
+  | "memory"
+  | "output_limit"
+  | "crashed"
+  | "protocol"
+  | "cancelled"
+  | "unavailable";
+
+/** How a program ended. `printed` is its captured output, cut at the limit. */
+export type ProgramOutcome =
+  & { printed: string; printedCut: boolean }
+  & (
+    /** `answerCut`: the answer was longer than `MAX_ANSWER_CHARS` and was cut to it. */
+    | { status: "answered"; answer: string; answerCut: boolean }
+    | { status: "no_answer" }
+    | { status: "error"; kind: ProgramErrorKind; message: string }
+  );
+
+/** One program to run. */
+export interface ProgramRun {
+  program: string;
+  /** The tool functions the program gets (valid identifiers). */
+  tools: readonly string[];
+  /** Executes one call (`args`: JSON text from the program); returns the text the program gets. */
+  call(tool: string, args: string, signal: AbortSignal): Promise<string>;
+  /** Aborts the program (the question's timeout). */
+  signal: AbortSignal;
+}
+
+/** The outcome of a program that ended in an error of `kind`, before printing anything else. */
+export function failed(kind: ProgramErrorKind, message: string, printed = ""): ProgramOutcome {
+  return { status: "error", kind, message, printed, printedCut: false };
+}
