@@ -10,7 +10,7 @@
  * {@link CANCEL_ACK_MS} (its main thread is stuck) is killed, and the
  * questions it was answering fail with a `system` error. The next question
  * starts a fresh process. `close` kills it; so does ragbench's exit
- * (`trackProcess`), and the process ends itself when its stdin closes or its
+ * (`lib/util/child_registry.ts`), and the process ends itself when its stdin closes or its
  * parent is gone (`child_runtime.ts`).
  *
  * @module
@@ -19,17 +19,13 @@
 import { fileURLToPath } from "../../lib/util/paths.ts";
 import { RagbenchError } from "../../lib/errors.ts";
 import { SystemFailedError } from "../../lib/run/system_error.ts";
-import { ownSession } from "../../lib/util/process_group.ts";
-import { lineSplitter } from "../../tools/sandbox/line_splitter.ts";
-import {
-  collectTail,
-  isDenoExecutable,
-  PASSED_ENV,
-  trackProcess,
-} from "../../tools/sandbox/tool_process.ts";
+import { spawnTracked } from "../../lib/util/child_registry.ts";
+import { keepText, pipeLines } from "../../tools/sandbox/child_pipes.ts";
+import { isDenoExecutable, PASSED_ENV } from "../../tools/sandbox/child_env.ts";
 import type { ChatMessage } from "../../lib/llm/model.ts";
 import type { ModelReply } from "./adapter.ts";
 import type { FrameworkManifest } from "./registry.ts";
+import type { LineEvent } from "../../tools/sandbox/line_splitter.ts";
 import {
   type AdapterTool,
   type FromChild,
@@ -249,22 +245,15 @@ function spawn(manifest: FrameworkManifest, options: HostOptions): Child {
     );
     return deadChild(error);
   }
-  const process = new Deno.Command(Deno.execPath(), {
+  // In a session of its own, killed if ragbench exits (lib/util/child_registry.ts).
+  const process = spawnTracked(Deno.execPath(), {
     args: frameworkArgs(manifest, options),
-    clearEnv: true,
     env: frameworkEnv(manifest),
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-    ...ownSession(),
-  }).spawn();
-  let alive = true;
-  let killed = false;
-  let fault: string | null = null;
-  const exited = trackProcess(process, () => killed).then(() => {
-    alive = false;
   });
-  const stderr = collectTail(process.stderr);
+  let alive = true;
+  let fault: string | null = null;
+  const stderr = keepText(process.stderr, { chars: 4000, keep: "tail" });
+  const lines = pipeLines(process.stdout, MAX_LINE_BYTES, "bytes");
   const stdin = process.stdin.getWriter();
   const encoder = new TextEncoder();
   let writes = Promise.resolve();
@@ -274,14 +263,13 @@ function spawn(manifest: FrameworkManifest, options: HostOptions): Child {
   const kill = async (why?: string) => {
     if (why !== undefined) fault ??= why;
     alive = false;
-    killed = true;
     for (const pending of acks.values()) pending.ack();
-    try {
-      process.kill("SIGKILL");
-    } catch { /* already gone */ }
+    process.kill();
     await stdin.close().catch(() => {});
-    await exited;
-    await stderr.done;
+    await lines.cancel();
+    await process.exited;
+    await Promise.race([stderr.done, new Promise((r) => setTimeout(r, 500))]);
+    await stderr.cancel();
   };
   const lastWords = () => {
     const text = stderr.text().trim();
@@ -373,7 +361,7 @@ function spawn(manifest: FrameworkManifest, options: HostOptions): Child {
       }
     }
   };
-  const splitter = lineSplitter(MAX_LINE_BYTES, (event) => {
+  const onLine = (event: LineEvent) => {
     if (event.type === "too_long") {
       return breakWith(`it wrote a line over ${MAX_LINE_BYTES} bytes`);
     }
@@ -390,15 +378,16 @@ function spawn(manifest: FrameworkManifest, options: HostOptions): Child {
       );
     }
     handle(parsed.data);
-  });
+  };
   void (async () => {
-    try {
-      for await (const chunk of process.stdout) splitter.push(chunk);
-    } catch { /* gone */ }
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 1000))]);
+    for (let event = await lines.next(); event !== null; event = await lines.next()) {
+      onLine(event);
+    }
+    await Promise.race([process.exited, new Promise((r) => setTimeout(r, 1000))]);
     await Promise.race([stderr.done, new Promise((r) => setTimeout(r, 500))]);
     clearTimeout(loadTimer);
-    const why = fault ?? (killed ? "it was stopped" : `its process exited: ${lastWords()}`);
+    const why = fault ??
+      (process.stopping ? "it was stopped" : `its process exited: ${lastWords()}`);
     onNotReady(new RagbenchError("config", `Cannot start the ${name} system: ${why}.`));
     alive = false;
     failAll(why);
