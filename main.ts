@@ -13,7 +13,7 @@
 // deno-lint-ignore-file no-console
 import { commandHelp, type CommandSpec, parseArgs, type ParsedArgs } from "./lib/cli/args.ts";
 import type { CliIO } from "./lib/cli/io.ts";
-import { VERSION } from "./lib/cli/version.ts";
+import { VERSION } from "./lib/version.ts";
 import { exitCodeFor, RagbenchError, UsageError } from "./lib/errors.ts";
 import { createQuitHooks, QUIT_EXIT_CODES } from "./lib/cli/quit.ts";
 import { closestMatch } from "./lib/util/did_you_mean.ts";

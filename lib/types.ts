@@ -7,8 +7,6 @@
  * @module
  */
 
-import type { FailureLabel } from "./score/failure_label.ts";
-
 /** A JSON value, as written to JSONL and passed across worker boundaries. */
 export type JsonValue =
   | string
@@ -109,7 +107,7 @@ export interface ToolCall {
  * runner): the model API failed, the question timed out, a system's own
  * retrieval failed (an embedding endpoint down, say), the system's own code
  * failed (`system`: an agent framework threw, gave no answer or its process
- * died; `lib/run/system_error.ts`), or a bug. A failed call of an HTTP model carries its retries (`retries`, `http_statuses`,
+ * died; `SystemFailedError` in `systems/system.ts`), or a bug. A failed call of an HTTP model carries its retries (`retries`, `http_statuses`,
  * `backoff_ms`, as on {@link ModelStep}).
  */
 export interface StepError extends Partial<RetryFields> {
@@ -301,6 +299,30 @@ export interface TrajectoryScores {
   /** Every tool named in `requires_tools` was called (null when none is required). */
   required_tools_used: boolean | null;
 }
+
+/** A document of a ranking with the score it was ranked by. */
+export interface RankedDoc {
+  doc_id: string;
+  score: number;
+}
+
+/**
+ * Why a question failed, in precedence order (the rules that pick one are
+ * `lib/score/failure_label.ts`; the list is here because the result line
+ * carries it).
+ */
+export const FAILURE_LABELS = [
+  "model_error",
+  "tool_error",
+  "budget_exhausted",
+  "format_error",
+  "retrieval_miss",
+  "generation_miss",
+  "other",
+] as const;
+
+/** One of {@link FAILURE_LABELS}. */
+export type FailureLabel = typeof FAILURE_LABELS[number];
 
 /** A scored trace: one line of `per_question_results.jsonl`. */
 export interface QuestionResult extends Trace {

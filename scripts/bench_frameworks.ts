@@ -30,9 +30,9 @@
 
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadRun } from "../lib/cli/setup.ts";
-import { planSystems } from "../lib/cli/plan.ts";
-import { priceRun } from "../lib/cli/price_checks.ts";
+import { loadRun } from "../lib/plan/setup.ts";
+import { planSystems } from "../lib/plan/plan.ts";
+import { priceRun } from "../lib/plan/price_checks.ts";
 import { createModels } from "../lib/llm/select.ts";
 import { type PlannedSystem, runQuestions } from "../lib/run/runner.ts";
 import { AGENT_SEARCH_PROMPT } from "../systems/agent_search.ts";

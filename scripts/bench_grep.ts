@@ -17,13 +17,13 @@
  *   exactly the lines ours scans (the same bytes), read from the page cache;
  * - regex with a literal >= 1x ripgrep: the same (`rg -j1 -i -c PATTERN`);
  * - regex with no literal >= 1x V8 `RegExp` (flag i) testing each line; ours
- *   runs the pattern's line DFA (lib/retrieval/line_dfa.ts) over every byte
+ *   runs the pattern's line DFA (lib/grep/line_dfa.ts) over every byte
  *   and RE2 on the lines it accepts, so both sides read every line.
  * Ours, for plain ASCII words: a WebAssembly SIMD "packed pair" scan (two
  * rare bytes of the word at their distance, 32 positions a step, ASCII case
  * folded by an OR mask, each candidate checked for the whole word in the
  * kernel) over the UTF-8 form, which lives in WebAssembly memory (see
- * lib/retrieval/grep_kernel.ts and docs/architecture.md). Measured here
+ * lib/grep/grep_kernel.ts and docs/architecture.md). Measured here
  * (shared 2-core machine, load average 2.2-3.2, three runs): 5,980-6,620
  * MB/s against ripgrep's 4,660-5,430, 1.22-1.33x; before it (V8 `indexOf`
  * of the word's rarest-character suffix on the lower-cased text)
@@ -57,8 +57,8 @@ import { corpusGrep } from "../tools/corpus_grep.ts";
 import { invokeTool } from "../tools/invoke.ts";
 import type { ToolContext, ToolDef } from "../tools/define_tool.ts";
 import type { Corpus } from "../lib/types.ts";
-import { byteSegments, lineStore, textSegments } from "../lib/retrieval/line_store.ts";
-import { loadEngine } from "../lib/retrieval/re2.ts";
+import { byteSegments, lineStore, textSegments } from "../lib/grep/line_store.ts";
+import { loadEngine } from "../lib/regex/re2_instance.ts";
 import { corpusChars, syntheticCorpus, vocabulary } from "./synthetic_corpus.ts";
 
 const PLAIN_TARGET = 800;

@@ -45,12 +45,12 @@ import { parseArgs } from "node:util";
 import { syntheticCorpus, syntheticQueries } from "./synthetic_corpus.ts";
 import { retrieverSchema } from "../lib/config/retriever_schema.ts";
 import { createBm25Retriever } from "../lib/retrieval/bm25_retriever.ts";
-import { chunkCorpus } from "../lib/retrieval/chunking.ts";
-import { DEFAULT_ANALYSIS, tokenize } from "../lib/retrieval/tokenizer.ts";
+import { chunkCorpus } from "../lib/lexical/chunking.ts";
+import { DEFAULT_ANALYSIS, tokenize } from "../lib/lexical/tokenizer.ts";
 
 /** Content words, unstemmed: what FTS5 (which stems itself) is asked for. */
 const FTS_ANALYSIS = { ...DEFAULT_ANALYSIS, stemmer: "none" } as const;
-import type { Passage } from "../lib/retrieval/passages.ts";
+import type { Passage } from "../lib/lexical/passages.ts";
 
 const WARMUP_QUERIES = 20;
 

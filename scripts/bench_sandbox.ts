@@ -48,7 +48,7 @@
  */
 
 import { parseArgs } from "node:util";
-import { defaultOptions, offerBuiltin } from "../lib/cli/plan.ts";
+import { defaultOptions, offerBuiltin } from "../lib/plan/plan.ts";
 import { loadCorpus } from "../lib/data/corpus.ts";
 import type { Corpus } from "../lib/types.ts";
 import type { ToolContext } from "../tools/define_tool.ts";
@@ -245,7 +245,7 @@ function casesFor(corpus: Corpus, synthetic: boolean): Case[] {
   ];
 }
 
-/** A toolbox session offering `names` from `host`, as lib/cli/plan.ts builds it. */
+/** A toolbox session offering `names` from `host`, as lib/plan/plan.ts builds it. */
 function sessionOver(host: ToolHost, names: readonly string[]): ToolSession {
   const offered = names.map((n) => offerBuiltin(n, defaultOptions(n), host, CONFIG));
   return createToolbox(offered, RULES).session("bench");

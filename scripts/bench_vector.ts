@@ -40,14 +40,14 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { retrieverSchema } from "../lib/config/retriever_schema.ts";
-import { Bm25Index } from "../lib/retrieval/bm25.ts";
-import { EmbeddingCache } from "../lib/retrieval/embedding_cache.ts";
-import { createEmbedderPool } from "../lib/retrieval/embedders.ts";
+import { Bm25Index } from "../lib/lexical/bm25.ts";
+import { EmbeddingCache } from "../lib/dense/embedding_cache.ts";
+import { createEmbedderPool } from "../lib/dense/embedders.ts";
 import { buildHybridRetriever } from "../lib/retrieval/hybrid_retriever.ts";
-import { createOpenAIEmbedder } from "../lib/retrieval/openai_embedder.ts";
-import { passagesOf } from "../lib/retrieval/passages.ts";
+import { createOpenAIEmbedder } from "../lib/dense/openai_embedder.ts";
+import { passagesOf } from "../lib/lexical/passages.ts";
 import type { Retriever } from "../lib/retrieval/types.ts";
-import { VectorIndex } from "../lib/retrieval/vector_index.ts";
+import { VectorIndex } from "../lib/dense/vector_index.ts";
 import { buildVectorRetriever } from "../lib/retrieval/vector_retriever.ts";
 import { prng, syntheticCorpus, syntheticQueries } from "./synthetic_corpus.ts";
 

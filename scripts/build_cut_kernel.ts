@@ -1,15 +1,15 @@
 /**
  * Generates the WebAssembly SIMD kernel that finds the units (sentences and
  * paragraphs) of ASCII documents for passage cutting: writes
- * `lib/retrieval/kernel/cut_kernel.wat` (the source) and
- * `lib/retrieval/kernel/cut_kernel_bytes.ts` (the assembled module, base64).
+ * `lib/lexical/kernel/cut_kernel.wat` (the source) and
+ * `lib/lexical/kernel/cut_kernel_bytes.ts` (the assembled module, base64).
  *
  * Assembles with the npm package `wabt` (see wasm_kernel.ts). Run after changing this file:
  *
- *     deno run --allow-write=lib/retrieval/kernel --allow-read=lib/retrieval/kernel scripts/build_cut_kernel.ts
+ *     deno run --allow-write=lib/lexical/kernel --allow-read=lib/lexical/kernel scripts/build_cut_kernel.ts
  *
  * The module imports its memory (`env.memory`, laid out by
- * `lib/retrieval/cut_kernel.ts`) and exports one function:
+ * `lib/lexical/cut_kernel.ts`) and exports one function:
  *
  * `units(p, end, out, cap) -> count`: the units of the ASCII bytes `[p, end)`
  * by the rule of `passages.ts` (`findAsciiUnits`, which gives the same
@@ -220,6 +220,7 @@ export function moduleText(): string {
 if (import.meta.main) {
   await writeKernel({
     stem: "cut",
+    dir: "lib/lexical/kernel",
     text: moduleText(),
     constant: "CUT_KERNEL_BASE64",
     title: "The assembled passage-cutting kernel",

@@ -1,12 +1,12 @@
 /**
  * Generates the WebAssembly dot-product kernel of the vector index:
- * writes `lib/retrieval/kernel/dot_kernel.wat` (the source, unrolled by this
- * script) and `lib/retrieval/kernel/dot_kernel_bytes.ts` (the assembled
+ * writes `lib/dense/kernel/dot_kernel.wat` (the source, unrolled by this
+ * script) and `lib/dense/kernel/dot_kernel_bytes.ts` (the assembled
  * module, base64, so it loads with no permission and inside a compiled binary).
  *
  * Assembles with the npm package `wabt` (see wasm_kernel.ts). Run after changing this file:
  *
- *     deno run --allow-write=lib/retrieval/kernel --allow-read=lib/retrieval/kernel scripts/build_dot_kernel.ts
+ *     deno run --allow-write=lib/dense/kernel --allow-read=lib/dense/kernel scripts/build_dot_kernel.ts
  *
  * Exports of the module (all pointers are byte offsets into its memory,
  * 16-byte aligned; `dp` dimensions are padded to a multiple of 16):
@@ -193,6 +193,7 @@ export function moduleText(): string {
 if (import.meta.main) {
   await writeKernel({
     stem: "dot",
+    dir: "lib/dense/kernel",
     text: moduleText(),
     constant: "DOT_KERNEL_BASE64",
     title: "The assembled dot-product kernel",

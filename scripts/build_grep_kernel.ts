@@ -1,12 +1,12 @@
 /**
  * Generates the WebAssembly byte-scan kernel of `corpus_grep`'s plain-word
- * search: writes `lib/retrieval/kernel/grep_kernel.wat` (the source) and
- * `lib/retrieval/kernel/grep_kernel_bytes.ts` (the assembled module, base64,
+ * search: writes `lib/grep/kernel/grep_kernel.wat` (the source) and
+ * `lib/grep/kernel/grep_kernel_bytes.ts` (the assembled module, base64,
  * so it loads with no permission and inside a compiled binary).
  *
  * Assembles with the npm package `wabt` (see wasm_kernel.ts). Run after changing this file:
  *
- *     deno run --allow-write=lib/retrieval/kernel --allow-read=lib/retrieval/kernel scripts/build_grep_kernel.ts
+ *     deno run --allow-write=lib/grep/kernel --allow-read=lib/grep/kernel scripts/build_grep_kernel.ts
  *
  * The module imports its memory (`env.memory`: one memory per line-store
  * segment, holding the segment's UTF-8 bytes and the needles searched) and
@@ -153,6 +153,7 @@ export function moduleText(): string {
 if (import.meta.main) {
   await writeKernel({
     stem: "grep",
+    dir: "lib/grep/kernel",
     text: moduleText(),
     constant: "GREP_KERNEL_BASE64",
     title: "The assembled byte-scan kernel",

@@ -1,15 +1,15 @@
 /**
  * Generates the WebAssembly SIMD tokenizer kernel of the BM25 index build:
- * writes `lib/retrieval/kernel/token_kernel.wat` (the source) and
- * `lib/retrieval/kernel/token_kernel_bytes.ts` (the assembled module,
+ * writes `lib/lexical/kernel/token_kernel.wat` (the source) and
+ * `lib/lexical/kernel/token_kernel_bytes.ts` (the assembled module,
  * base64, so it loads with no permission and inside a compiled binary).
  *
  * Assembles with the npm package `wabt` (see wasm_kernel.ts). Run after changing this file:
  *
- *     deno run --allow-write=lib/retrieval/kernel --allow-read=lib/retrieval/kernel scripts/build_token_kernel.ts
+ *     deno run --allow-write=lib/lexical/kernel --allow-read=lib/lexical/kernel scripts/build_token_kernel.ts
  *
  * The module imports its memory (`env.memory`, laid out by
- * `lib/retrieval/token_kernel.ts`) and exports one function:
+ * `lib/lexical/token_kernel.ts`) and exports one function:
  *
  * `scan(p, end, count, out, outCap, slots, mask, abbr) -> status`: step 2 of
  * the tokenizer rule (tokenizer.ts) for ASCII text, fused with the
@@ -343,6 +343,7 @@ export function moduleText(): string {
 if (import.meta.main) {
   await writeKernel({
     stem: "token",
+    dir: "lib/lexical/kernel",
     text: moduleText(),
     constant: "TOKEN_KERNEL_BASE64",
     title: "The assembled SIMD tokenizer kernel",

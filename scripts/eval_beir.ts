@@ -45,10 +45,10 @@ import { loadBeirCorpus, loadBeirQuestions } from "../lib/data/beir.ts";
 import { readTrecRun } from "../lib/data/trec_run.ts";
 import { RagbenchError } from "../lib/errors.ts";
 import { createBm25Retriever } from "../lib/retrieval/bm25_retriever.ts";
-import { chunkCorpus, DEFAULT_CHUNK } from "../lib/retrieval/chunking.ts";
+import { chunkCorpus, DEFAULT_CHUNK } from "../lib/lexical/chunking.ts";
 import type { Question } from "../lib/data/question_schema.ts";
-import type { Document } from "../lib/types.ts";
-import { questionMetrics, type RankedDoc, trecOrder } from "../lib/score/ir_metrics.ts";
+import type { Document, RankedDoc } from "../lib/types.ts";
+import { questionMetrics, trecOrder } from "../lib/score/ir_metrics.ts";
 import { pairedComparison } from "../lib/score/significance.ts";
 
 /** Documents a query keeps, as trec_eval's default evaluation depth. */

@@ -13,7 +13,7 @@
  */
 
 import { addCost, type ChatMessage } from "../lib/llm/model.ts";
-import type { TraceRecorder } from "../lib/run/trace_recorder.ts";
+import type { TraceRecorder } from "../lib/trace/trace_recorder.ts";
 import { toolMessageText } from "../tools/toolbox.ts";
 import type { SystemContext, SystemOutcome } from "./system.ts";
 
@@ -50,7 +50,7 @@ export function toolCallCapReached(rec: TraceRecorder, limits: AgentLimits): boo
  */
 export function costCapReached(rec: TraceRecorder, limits: AgentLimits): boolean {
   // An unknown cost cannot reach the cap; a live run with a cap and an unknown price is refused
-  // before it starts (lib/cli/price_checks.ts).
+  // before it starts (lib/plan/price_checks.ts).
   const spent = addCost(rec.costUsd, rec.recordedCostUsd);
   return limits.max_cost_usd !== null && spent !== null && spent >= limits.max_cost_usd;
 }

@@ -16,7 +16,7 @@
 import { DEFAULT_TOP_K } from "../lib/config/retriever_schema.ts";
 import { retrievingSystemBaseSchema } from "../lib/config/schema.ts";
 import { GROUNDED_INSTRUCTIONS, groundedMessages } from "../lib/llm/grounded_prompt.ts";
-import { RetrievalFailedError } from "../lib/run/trace_recorder.ts";
+import { RetrievalFailedError } from "../lib/trace/trace_recorder.ts";
 import { defineSystem, NO_FLAGS } from "./system.ts";
 
 /** The rag system. */

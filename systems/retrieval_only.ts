@@ -21,7 +21,7 @@
  */
 
 import { retrievingSystemBaseSchema } from "../lib/config/schema.ts";
-import { RetrievalFailedError } from "../lib/run/trace_recorder.ts";
+import { RetrievalFailedError } from "../lib/trace/trace_recorder.ts";
 import { defineSystem, NO_FLAGS } from "./system.ts";
 
 /** The retrieval_only system. */

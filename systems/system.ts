@@ -9,9 +9,23 @@
 import type { z } from "zod";
 import type { Question } from "../lib/data/question_schema.ts";
 import type { Retriever } from "../lib/retrieval/types.ts";
-import type { TraceRecorder } from "../lib/run/trace_recorder.ts";
+import type { TraceRecorder } from "../lib/trace/trace_recorder.ts";
 import type { TraceFlags } from "../lib/types.ts";
 import type { ToolSession } from "../tools/toolbox.ts";
+
+/**
+ * Thrown when the code a system runs failed in a way that is the system's own
+ * result, not a ragbench bug: an agent framework threw, returned no answer,
+ * broke its process's protocol or its process died. The runner records it as
+ * the question's error of kind `system` and the run goes on. `message` says
+ * what failed.
+ */
+export class SystemFailedError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "SystemFailedError";
+  }
+}
 
 /** Everything a system gets for one question. */
 export interface SystemContext {

@@ -2,7 +2,7 @@
  * Record and replay of tool results: a {@link ToolHost} that looks each call
  * up in the response cache (lib/cache/response_cache.ts) before calling the
  * host it wraps, following `--cache-tools` (lib/cache/cache_mode.ts). Only
- * tools with side effects are wrapped (lib/cli/plan.ts): their results
+ * tools with side effects are wrapped (lib/plan/plan.ts): their results
  * depend on the world, while a side-effect-free tool is recomputed exactly.
  *
  * The key is the tool, its server (where it runs: `custom:<module>#<export>`

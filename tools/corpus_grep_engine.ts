@@ -12,7 +12,7 @@ import {
   type CorpusGrepArgs,
   type CorpusGrepOptions,
   REGEX_TIME_BUDGET_MS,
-} from "./corpus_grep.ts";
+} from "./corpus_grep_args.ts";
 import type { Corpus } from "../lib/types.ts";
 import type { Document } from "../lib/types.ts";
 import { closestMatch } from "../lib/util/did_you_mean.ts";
@@ -28,12 +28,14 @@ import {
   lineText,
   lowerForScan,
   SCAN_CHARS,
-} from "../lib/retrieval/line_store.ts";
-import { type LineHit, scanRegex, type ScanResult, scanWords } from "../lib/retrieval/line_scan.ts";
-import { compileRegex, Re2MemoryError } from "../lib/retrieval/re2.ts";
-import { requiredLiterals } from "../lib/retrieval/re2_prefilter.ts";
-import { lineAutomaton } from "../lib/retrieval/re2_automaton.ts";
-import { toRe2Syntax } from "../lib/retrieval/re2_syntax.ts";
+} from "../lib/grep/line_store.ts";
+import { type LineHit, type ScanResult, scanWords } from "../lib/grep/line_scan.ts";
+import { scanRegex } from "../lib/grep/regex_scan.ts";
+import { compileRegex } from "../lib/regex/re2.ts";
+import { Re2MemoryError } from "../lib/regex/re2_instance.ts";
+import { requiredLiterals } from "../lib/regex/re2_prefilter.ts";
+import { lineAutomaton } from "../lib/regex/re2_automaton.ts";
+import { toRe2Syntax } from "../lib/regex/re2_syntax.ts";
 
 /** Matching lines counted before the count is reported as "more than". */
 const COUNT_LIMIT = 10_000;

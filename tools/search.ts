@@ -34,7 +34,7 @@ import {
   type ToolReturnValue,
 } from "./define_tool.ts";
 import { retrieverFor } from "../lib/retrieval/retriever.ts";
-import type { Passage } from "../lib/retrieval/passages.ts";
+import type { Passage } from "../lib/lexical/passages.ts";
 import type { Retriever } from "../lib/retrieval/types.ts";
 
 /** Longest query a model may send, in characters (systems that retrieve themselves have no limit). */

@@ -15,7 +15,7 @@ import {
   parseCacheMode,
 } from "../cache/cache_mode.ts";
 import type { OptionSpec, ParsedArgs } from "./args.ts";
-import type { CacheUse } from "./cache_needs.ts";
+import type { CacheUse } from "../plan/cache_needs.ts";
 
 /** The option declarations. */
 export const CACHE_OPTIONS: readonly OptionSpec[] = [

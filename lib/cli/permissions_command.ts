@@ -8,19 +8,19 @@
 
 import { loadConfig } from "../config/load.ts";
 import type { CommandSpec, ParsedArgs } from "./args.ts";
-import { configEmbeddings } from "./embedding_needs.ts";
+import { configEmbeddings } from "../plan/embedding_needs.ts";
 import type { CliIO } from "./io.ts";
 import {
   compileFlags,
   compileNeeds,
-  type Need,
   permissionFlags,
   runNeeds,
   UNSTABLE_FLAGS,
-} from "./permissions.ts";
-import { REGISTRIES } from "./setup.ts";
+} from "../plan/permissions.ts";
+import type { Need } from "../plan/need.ts";
+import { REGISTRIES } from "../plan/setup.ts";
 import { CACHE_OPTIONS, cacheUseFromArgs } from "./cache_options.ts";
-import { frameworkProcessLines } from "./framework_needs.ts";
+import { frameworkProcessLines } from "../plan/framework_needs.ts";
 
 /** Declaration of `ragbench permissions`. */
 export const PERMISSIONS_SPEC: CommandSpec = {

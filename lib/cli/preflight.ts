@@ -10,7 +10,7 @@
  * @module
  */
 
-import type { Config } from "../config/load.ts";
+import type { Config } from "../config/types.ts";
 import { RagbenchError } from "../errors.ts";
 import { describeModel } from "../llm/select.ts";
 import type { RunPrices } from "../llm/pricing.ts";

@@ -8,13 +8,13 @@
 
 import { resolveCacheDir } from "../cache/cache_dir.ts";
 import { openResponseCache, type ResponseCache } from "../cache/response_cache.ts";
-import type { Config } from "../config/load.ts";
+import type { Config } from "../config/types.ts";
 import { type CacheStats, emptyCacheStats, type ModelCacheSetup } from "../llm/cached_model.ts";
-import type { CacheUse } from "./cache_needs.ts";
-import { hasSideEffectTools, usesResponseCache } from "./cache_needs.ts";
+import type { CacheUse } from "../plan/cache_needs.ts";
+import { hasSideEffectTools, usesResponseCache } from "../plan/cache_needs.ts";
 import { TOOL_REPLAY_MISS_PREFIX, type ToolCacheSetup } from "../../tools/cached_host.ts";
 import { REPLAY_MISS_PREFIX } from "../llm/cached_model.ts";
-import { EMBEDDING_REPLAY_MISS_PREFIX } from "../retrieval/replay_embedder.ts";
+import { EMBEDDING_REPLAY_MISS_PREFIX } from "../dense/replay_embedder.ts";
 import type { QuestionResult } from "../types.ts";
 import type { CliIO } from "./io.ts";
 

@@ -16,7 +16,7 @@ import { describeSkipped } from "../data/corpus.ts";
 import { RagbenchError, UsageError } from "../errors.ts";
 import { createModels, describeModel } from "../llm/select.ts";
 import { openJsonlWriter, readJsonl, rewriteJsonl } from "../report/jsonl.ts";
-import { RUN_FILES, summarize, writeSummaries } from "../report/outputs.ts";
+import { summarize, writeSummaries } from "../report/outputs.ts";
 import { REPORT_FILES, writeRunReport } from "../report/run_report.ts";
 import { resolvedConfigYaml } from "../report/resolved_config.ts";
 import { TREC_FOLDER, writeTrecFiles } from "../report/trec_run.ts";
@@ -24,21 +24,22 @@ import { jobKey, runQuestions } from "../run/runner.ts";
 import { finishManifest, MANIFEST_FILE, type RunManifest } from "../run/manifest.ts";
 import { trimWrittenResult } from "../report/held_result.ts";
 import { previousResults } from "../run/previous_results.ts";
-import { checkRunDir, freeRunDir } from "../run/run_dir.ts";
+import { checkRunDir, freeRunDir, RUN_FILES } from "../run/run_dir.ts";
 import { acquireRunLock } from "../run/run_lock.ts";
 import type { QuestionResult } from "../types.ts";
 import { describeFsError, writeFileAtomic } from "../util/fs.ts";
 import { type CommandSpec, intOption, type ParsedArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
-import { offersBuiltins, type Plan, planSystems } from "./plan.ts";
+import { offersBuiltins, type Plan, planSystems } from "../plan/plan.ts";
 import { startWorker } from "../../tools/sandbox/early_worker.ts";
 import { createProgress, type ProgressMode } from "./progress.ts";
-import { loadData, REGISTRIES } from "./setup.ts";
-import { configEmbeddings } from "./embedding_needs.ts";
-import { missingNeeds, type Need, permissionFlags, runNeeds } from "./permissions.ts";
+import { loadData, REGISTRIES } from "../plan/setup.ts";
+import { configEmbeddings } from "../plan/embedding_needs.ts";
+import { missingNeeds, permissionFlags, runNeeds } from "../plan/permissions.ts";
+import type { Need } from "../plan/need.ts";
 import { loadConfig } from "../config/load.ts";
 import { resolveCacheDir } from "../cache/cache_dir.ts";
-import { createEmbedderPool } from "../retrieval/embedders.ts";
+import { createEmbedderPool } from "../dense/embedders.ts";
 import { estimateLines, estimateRun } from "../run/estimate.ts";
 import { checkEstimate, estimateSystems } from "./preflight.ts";
 import {
@@ -47,8 +48,8 @@ import {
   priceRun,
   priceWarnings,
   unpricedOf,
-} from "./price_checks.ts";
-import { VERSION } from "./version.ts";
+} from "../plan/price_checks.ts";
+import { VERSION } from "../version.ts";
 import { CACHE_OPTIONS, cacheUseFromArgs } from "./cache_options.ts";
 import { openRunCache, replayMisses } from "./run_cache.ts";
 import { checkResume, currentManifest, writeManifest } from "./run_manifest.ts";

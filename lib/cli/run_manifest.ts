@@ -10,7 +10,7 @@
 import { corpusSourcePath } from "../data/corpus.ts";
 import { questionSourcePath } from "../data/questions.ts";
 import { join } from "../util/paths.ts";
-import type { Config, RetrieverChoice } from "../config/load.ts";
+import type { Config, RetrieverChoice } from "../config/types.ts";
 import { RagbenchError, UsageError } from "../errors.ts";
 import type { Pricing } from "../llm/model.ts";
 import type { ManifestPrices } from "../run/manifest.ts";
@@ -21,11 +21,11 @@ import {
   buildManifest,
   currentMachine,
   MANIFEST_FILE,
-  manifestDifferences,
   parseManifest,
   resumedManifest,
   type RunManifest,
 } from "../run/manifest.ts";
+import { manifestDifferences } from "../run/manifest_diff.ts";
 import { describeFsError, writeFileAtomic } from "../util/fs.ts";
 
 /** What the manifest of this run is built from. */

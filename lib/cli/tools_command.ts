@@ -8,7 +8,7 @@
  */
 
 import { z } from "zod";
-import type { Config, ToolRef } from "../config/load.ts";
+import type { Config, ToolRef } from "../config/types.ts";
 import { loadCorpora } from "../data/corpus.ts";
 import { UsageError } from "../errors.ts";
 import type { Corpus } from "../types.ts";
@@ -22,9 +22,9 @@ import { search } from "../../tools/search.ts";
 import { RunRetrievers } from "../retrieval/registry.ts";
 import type { CommandSpec, ParsedArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
-import { defaultOptions, defaultRetrieverChoice, offerBuiltin, offerCustom } from "./plan.ts";
+import { defaultOptions, defaultRetrieverChoice, offerBuiltin, offerCustom } from "../plan/plan.ts";
 import { loadConfig } from "../config/load.ts";
-import { REGISTRIES } from "./setup.ts";
+import { REGISTRIES } from "../plan/setup.ts";
 import { isoDateSchema, toolRulesSchema } from "../config/schema.ts";
 import { serverLabel } from "../config/mcp_ref.ts";
 import { offerMcpTools } from "../../tools/mcp/host.ts";

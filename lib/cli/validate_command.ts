@@ -9,16 +9,16 @@
 import { describeSkipped } from "../data/corpus.ts";
 import type { CommandSpec, ParsedArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
-import { loadRun } from "./setup.ts";
+import { loadRun } from "../plan/setup.ts";
 import type { RunPrices } from "../llm/pricing.ts";
-import type { Config } from "../config/load.ts";
+import type { Config } from "../config/types.ts";
 import {
   checkCostCaps,
   manifestPrices,
   priceRun,
   priceWarnings,
   unpricedOf,
-} from "./price_checks.ts";
+} from "../plan/price_checks.ts";
 import { RagbenchError } from "../errors.ts";
 import { callsModel } from "../../systems/registry.ts";
 

@@ -23,7 +23,7 @@ export const chunkSchema = z.strictObject({
 
 /** BM25 parameters and text analysis. */
 export const bm25Schema = z.strictObject({
-  /** Term-frequency saturation (the default of rank_bm25 and bm25s; see lib/retrieval/bm25.ts). */
+  /** Term-frequency saturation (the default of rank_bm25 and bm25s; see lib/lexical/bm25.ts). */
   k1: z.number().min(0).max(10).default(1.5),
   /** Length normalisation, 0 (none) to 1 (full). */
   b: z.number().min(0).max(1).default(0.75),

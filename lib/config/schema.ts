@@ -1,7 +1,7 @@
 /**
  * The config file format: zod schemas (strict: an unknown key is an error).
  * System entries and tool references are checked in a second pass against
- * the registries (see `load.ts`), because their allowed keys depend on the
+ * the registries (see `check_systems.ts`), because their allowed keys depend on the
  * system type and the tool.
  *
  * @module

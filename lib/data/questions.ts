@@ -10,7 +10,7 @@
 
 import { extname } from "../util/paths.ts";
 import { ConfigError, IssueList } from "../errors.ts";
-import { validateIregex } from "../score/iregex.ts";
+import { validateIregex } from "../regex/iregex.ts";
 import { suggestion } from "../util/did_you_mean.ts";
 import { readTextFile } from "../util/fs.ts";
 import { restoreProtoKeys, shieldProtoKeys } from "../util/proto_keys.ts";

@@ -10,7 +10,7 @@
 import { ConfigError, IssueList, RagbenchError } from "../errors.ts";
 import { eachLine } from "../util/byte_lines.ts";
 import { describeFsError } from "../util/fs.ts";
-import type { RankedDoc } from "../score/ir_metrics.ts";
+import type { RankedDoc } from "../types.ts";
 
 /**
  * Parses run-file text into query id → documents with their scores, in file

@@ -1,6 +1,6 @@
 /**
  * The one way ragbench builds an `openai` SDK client, for chat models
- * (openai_model.ts) and embedding endpoints (retrieval/openai_embedder.ts):
+ * (openai_model.ts) and embedding endpoints (lib/dense/openai_embedder.ts):
  * nothing read from the environment (`process.env` is hidden while the SDK
  * starts, and every setting it would look up is passed), no SDK retries
  * (ours are recorded), and no `Authorization` header for a keyless server.

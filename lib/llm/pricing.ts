@@ -5,7 +5,7 @@
  * (price_catalog.ts), else **unknown**. An unknown price is never taken as
  * $0: the calls' cost is null (an empty cell, `?` in the console table),
  * `validate` and `run` warn naming the model and the key to set, and a live
- * run with a cost cap refuses to start (lib/cli/price_checks.ts).
+ * run with a cost cap refuses to start (lib/plan/price_checks.ts).
  *
  * {@link resolvePrices} looks every price up once, before the run starts;
  * the catalog is loaded only when some price is not in the config.

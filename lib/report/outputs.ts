@@ -18,14 +18,7 @@ import {
 import type { QuestionResult } from "../types.ts";
 import { writeFileAtomic } from "../util/fs.ts";
 import { toCsv } from "./csv.ts";
-
-/** File names inside a run directory. */
-export const RUN_FILES = {
-  config: "config.resolved.yaml",
-  results: "per_question_results.jsonl",
-  summary: "metrics_summary.csv",
-  toolUsage: "tool_usage.csv",
-} as const;
+import { RUN_FILES } from "../run/run_dir.ts";
 
 /** A system as the summaries need it. */
 export interface SummarySystem {

@@ -10,7 +10,7 @@
 
 import { plainYaml } from "../util/plain_yaml.ts";
 import { yamlLibrary } from "../util/yaml_library.ts";
-import type { Config } from "../config/load.ts";
+import type { Config } from "../config/types.ts";
 import type { Pricing } from "../llm/model.ts";
 
 /** Run facts beside the config. */

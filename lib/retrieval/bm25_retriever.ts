@@ -21,9 +21,9 @@
 
 import type { Bm25Config } from "../config/retriever_schema.ts";
 import type { Document } from "../types.ts";
-import { Bm25Index, type Bm25Options } from "./bm25.ts";
-import type { Passage } from "./passages.ts";
-import type { Analysis } from "./tokenizer.ts";
+import { Bm25Index, type Bm25Options } from "../lexical/bm25.ts";
+import type { Passage } from "../lexical/passages.ts";
+import type { Analysis } from "../lexical/tokenizer.ts";
 import type { RetrievalOutcome, Retriever } from "./types.ts";
 
 /** What a BM25 retriever is built from. */

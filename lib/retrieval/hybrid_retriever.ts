@@ -11,8 +11,8 @@
 
 import { DEFAULT_TOP_K, type RetrieverConfig } from "../config/retriever_schema.ts";
 import { addCost } from "../llm/model.ts";
-import { reciprocalRankFusion } from "./fusion.ts";
-import type { Passage } from "./passages.ts";
+import { reciprocalRankFusion } from "../dense/fusion.ts";
+import type { Passage } from "../lexical/passages.ts";
 import type { RetrievalOutcome, Retriever } from "./types.ts";
 import {
   buildVectorRetriever,

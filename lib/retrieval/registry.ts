@@ -24,9 +24,9 @@ import { resolveCacheDir } from "../cache/cache_dir.ts";
 import type { Corpus } from "../types.ts";
 import { canonicalJson } from "../util/canonical_json.ts";
 import { createBm25Retriever } from "./bm25_retriever.ts";
-import { chunkCorpus } from "./chunking.ts";
-import { createEmbedderPool, type EmbedderPool } from "./embedders.ts";
-import type { Passage } from "./passages.ts";
+import { chunkCorpus } from "../lexical/chunking.ts";
+import { createEmbedderPool, type EmbedderPool } from "../dense/embedders.ts";
+import type { Passage } from "../lexical/passages.ts";
 import type { Retriever } from "./types.ts";
 import type { VectorRetriever } from "./vector_retriever.ts";
 

@@ -16,7 +16,7 @@
 import { DEFAULT_TOP_K, retrieverSchema } from "../config/retriever_schema.ts";
 import type { Corpus } from "../types.ts";
 import { createBm25Retriever } from "./bm25_retriever.ts";
-import { chunkCorpus } from "./chunking.ts";
+import { chunkCorpus } from "../lexical/chunking.ts";
 import type { Retriever } from "./types.ts";
 
 const cache = new WeakMap<Corpus, Retriever>();

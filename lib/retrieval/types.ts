@@ -1,39 +1,12 @@
 /**
- * The seams of the retrieval stack: what an embedder and a retriever look
- * like to the systems and tools that use them. Implementations live beside
- * this file (BM25, vector, hybrid retrievers; the OpenAI-compatible and the
- * offline hashing embedders).
+ * The seam of the retrieval stack: what a retriever looks like to the systems
+ * and tools that use it. The retriever kinds live beside this file (BM25,
+ * vector, hybrid); what an embedder looks like is `lib/dense/embedder.ts`.
  *
  * @module
  */
 
-import type { Passage } from "./passages.ts";
-
-/** Whether a text is a query or a passage (prefixes and caching differ). */
-export type EmbedKind = "query" | "passage";
-
-/** Vectors for a list of texts, packed row-major. */
-export interface Embeddings {
-  /** `texts.length × dimensions` floats, row i is text i. */
-  vectors: Float32Array;
-  dimensions: number;
-  /** Tokens billed for the texts actually sent (cache hits cost 0). */
-  tokens: number;
-  /** US dollars; null when tokens were billed at an unknown price. */
-  cost_usd: number | null;
-  /** Texts answered from the cache rather than the endpoint. */
-  cached: number;
-}
-
-/** Turns texts into vectors. Rejects with a RagbenchError-derived error naming the endpoint (never the key). */
-export interface Embedder {
-  /** Identity for cache keys and reports, e.g. `openai:text-embedding-3-small@512` or `hashing:384`. */
-  readonly id: string;
-  embed(
-    texts: readonly string[],
-    options: { kind: EmbedKind; signal: AbortSignal },
-  ): Promise<Embeddings>;
-}
+import type { Passage } from "../lexical/passages.ts";
 
 /** One ranked passage. */
 export interface RetrievalHit {

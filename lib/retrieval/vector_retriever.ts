@@ -19,11 +19,12 @@ import {
 } from "../config/retriever_schema.ts";
 import { RagbenchError } from "../errors.ts";
 import { addCost, ModelCallError } from "../llm/model.ts";
-import { EmbeddingError } from "./embedding_error.ts";
-import { EMBEDDING_REPLAY_MISS_PREFIX } from "./replay_embedder.ts";
-import type { Passage } from "./passages.ts";
-import type { Embedder, RetrievalOutcome, Retriever } from "./types.ts";
-import { VectorIndex } from "./vector_index.ts";
+import { EmbeddingError } from "../dense/embedding_error.ts";
+import { EMBEDDING_REPLAY_MISS_PREFIX } from "../dense/replay_embedder.ts";
+import type { Passage } from "../lexical/passages.ts";
+import type { Embedder } from "../dense/embedder.ts";
+import type { RetrievalOutcome, Retriever } from "./types.ts";
+import { VectorIndex } from "../dense/vector_index.ts";
 
 /** Passages sent to the embedder per call while indexing (progress is reported between calls). */
 export const INDEX_CHUNK = 1024;

@@ -18,8 +18,7 @@
  */
 
 import { z } from "zod";
-import { FAILURE_LABELS } from "../score/failure_label.ts";
-import { type JsonValue, type QuestionResult, TOOL_ERROR_KINDS } from "../types.ts";
+import { FAILURE_LABELS, type JsonValue, type QuestionResult, TOOL_ERROR_KINDS } from "../types.ts";
 
 /** Any JSON value: a line came from `JSON.parse`, so what it holds is JSON already. */
 const json = z.custom<JsonValue>(() => true);

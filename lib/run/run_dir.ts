@@ -4,16 +4,24 @@
  * own files, never an earlier run, which `--resume` continues), and
  * `--resume` must name an earlier run's folder. The decision is a pure
  * function of what is there ({@link runDirProblem}); {@link checkRunDir}
- * reads the folder and throws the message.
+ * reads the folder and throws the message. {@link RUN_FILES} names the files
+ * a run writes there.
  *
  * @module
  */
 
 import { dirname, join } from "../util/paths.ts";
 import { RagbenchError, UsageError } from "../errors.ts";
-import { RUN_FILES } from "../report/outputs.ts";
 import { describeFsError } from "../util/fs.ts";
 import { LOCK_FILE } from "./run_lock.ts";
+
+/** File names inside a run directory. */
+export const RUN_FILES = {
+  config: "config.resolved.yaml",
+  results: "per_question_results.jsonl",
+  summary: "metrics_summary.csv",
+  toolUsage: "tool_usage.csv",
+} as const;
 
 /** Entries named in a refusal before "and N more". */
 const ENTRIES_SHOWN = 5;

@@ -19,12 +19,16 @@ import { ReplayMissError } from "../llm/cached_model.ts";
 import { scoreTrace } from "../score/score.ts";
 import type { QuestionResult, StepError, Trace, TraceFlags } from "../types.ts";
 import type { Retriever } from "../retrieval/types.ts";
-import { modelCallsOf, type RetrievalDepth, type SystemDef } from "../../systems/system.ts";
+import {
+  modelCallsOf,
+  type RetrievalDepth,
+  type SystemDef,
+  SystemFailedError,
+} from "../../systems/system.ts";
 import type { Toolbox } from "../../tools/toolbox.ts";
 import { JobQueue } from "./job_queue.ts";
-import { RetrievalFailedError, TraceRecorder } from "./trace_recorder.ts";
+import { RetrievalFailedError, TraceRecorder } from "../trace/trace_recorder.ts";
 import { childExitMark, interruptedSince } from "./child_exits.ts";
-import { SystemFailedError } from "./system_error.ts";
 
 /** A system ready to run. */
 export interface PlannedSystem {
@@ -188,7 +192,7 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
       const trace = await runJob(job, options);
       queue.finished(job);
       // An unknown cost counts 0 here: a live run with this cap and an unknown price is refused
-      // before it starts (lib/cli/price_checks.ts), and a --mock run passes no cap.
+      // before it starts (lib/plan/price_checks.ts), and a --mock run passes no cap.
       spent += trace.cost_usd ?? 0;
       if (interruptedSince(mark, options.signal.aborted)) {
         interrupted++;

@@ -9,8 +9,7 @@
  * @module
  */
 
-import type { QuestionResult } from "../types.ts";
-import { FAILURE_LABELS, type FailureLabel } from "./failure_label.ts";
+import { FAILURE_LABELS, type FailureLabel, type QuestionResult } from "../types.ts";
 import { mean } from "./stats.ts";
 
 /** The `failures_<label>` column of a label. */

@@ -22,7 +22,7 @@
 
 import type { Check } from "../data/question_schema.ts";
 import type { CheckResult, Step } from "../types.ts";
-import { matchIregex, showIregex } from "./iregex.ts";
+import { matchIregex, showIregex } from "../regex/iregex.ts";
 import { extractNumbers } from "./numbers.ts";
 import { bestOver, exactMatch, tokenF1 } from "./squad.ts";
 

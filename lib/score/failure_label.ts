@@ -1,7 +1,8 @@
 /**
  * Why a question failed: every result line that did not pass gets exactly
- * one label, the first of this list whose condition holds (a passed line
- * gets null, and so does a question without checks, scored by retrieval alone):
+ * one label (`FAILURE_LABELS`, in lib/types.ts), the first of this list whose
+ * condition holds (a passed line gets null, and so does a question without
+ * checks, scored by retrieval alone):
  *
  * 1. `model_error` — the model API failed (the line's error is of kind `model`).
  * 2. `tool_error` — some tool the question `requires_tools` was called and
@@ -29,22 +30,8 @@
  * @module
  */
 
-import type { Step, StepError, TraceFlags } from "../types.ts";
+import type { FailureLabel, Step, StepError, TraceFlags } from "../types.ts";
 import { docIdsOf } from "./retrieval.ts";
-
-/** The labels, in precedence order. */
-export const FAILURE_LABELS = [
-  "model_error",
-  "tool_error",
-  "budget_exhausted",
-  "format_error",
-  "retrieval_miss",
-  "generation_miss",
-  "other",
-] as const;
-
-/** One of {@link FAILURE_LABELS}. */
-export type FailureLabel = typeof FAILURE_LABELS[number];
 
 /** What the label is decided from: the scored line's outcome and the question's declarations. */
 export interface FailureInput {

@@ -21,11 +21,7 @@
  * @module
  */
 
-/** A document of a ranking with the score it was ranked by. */
-export interface RankedDoc {
-  doc_id: string;
-  score: number;
-}
+import type { RankedDoc } from "../types.ts";
 
 /** Relevance judgements of one question: document id → grade (≥ 1 means relevant). */
 export type Judgements = ReadonlyMap<string, number>;

@@ -24,8 +24,8 @@
  */
 
 import type { Evidence } from "../data/question_schema.ts";
-import type { JsonValue, RetrievalScores, RetrievalStep, Step } from "../types.ts";
-import { questionMetrics, type RankedDoc, reciprocalRank, trecOrder } from "./ir_metrics.ts";
+import type { JsonValue, RankedDoc, RetrievalScores, RetrievalStep, Step } from "../types.ts";
+import { questionMetrics, reciprocalRank, trecOrder } from "./ir_metrics.ts";
 
 /** The tools whose results count as retrieval. */
 export const RETRIEVAL_TOOLS: ReadonlySet<string> = new Set([

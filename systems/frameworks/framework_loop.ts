@@ -30,7 +30,6 @@
  */
 
 import type { ChatMessage, ChatRequest, ChatResponse, ToolSpec } from "../../lib/llm/model.ts";
-import { SystemFailedError } from "../../lib/run/system_error.ts";
 import { toolMessageText } from "../../tools/toolbox.ts";
 import {
   type AgentLimits,
@@ -38,7 +37,7 @@ import {
   stopReason,
   toolCallCapReached,
 } from "../agent_loop.ts";
-import type { SystemContext, SystemOutcome } from "../system.ts";
+import { type SystemContext, SystemFailedError, type SystemOutcome } from "../system.ts";
 import type { ModelReply } from "./adapter.ts";
 import type { FrameworkHost } from "./host.ts";
 import type { WireToolCall } from "./protocol.ts";

@@ -18,7 +18,7 @@
 
 import { fileURLToPath } from "../../lib/util/paths.ts";
 import { RagbenchError } from "../../lib/errors.ts";
-import { SystemFailedError } from "../../lib/run/system_error.ts";
+import { SystemFailedError } from "../system.ts";
 import { spawnTracked } from "../../lib/util/child_registry.ts";
 import { keepText, pipeLines } from "../../tools/sandbox/child_pipes.ts";
 import { isDenoExecutable, PASSED_ENV } from "../../tools/sandbox/child_env.ts";

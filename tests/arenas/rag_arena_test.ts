@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { loadRun } from "../../lib/cli/setup.ts";
+import { loadRun } from "../../lib/plan/setup.ts";
 import type { Question } from "../../lib/data/question_schema.ts";
 import { readJsonl } from "../../lib/report/jsonl.ts";
 import { runChecks } from "../../lib/score/checks.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { loadRun } from "../../lib/cli/setup.ts";
+import { loadRun } from "../../lib/plan/setup.ts";
 import { readJsonl } from "../../lib/report/jsonl.ts";
 import type { QuestionResult } from "../../lib/types.ts";
 import { ROOT, runCli } from "../support/cli.ts";

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { CUSTOM_SCHEMA_CHARS, estimateSystems } from "../../lib/cli/preflight.ts";
-import { priceRun } from "../../lib/cli/price_checks.ts";
+import { priceRun } from "../../lib/plan/price_checks.ts";
 import { chatCompletion, startFakeOpenAIServer } from "../support/fake_openai_server.ts";
-import { REGISTRIES } from "../../lib/cli/setup.ts";
+import { REGISTRIES } from "../../lib/plan/setup.ts";
 import { parseConfig } from "../../lib/config/load.ts";
 import { AGENT_SEARCH_PROMPT } from "../../systems/agent_search.ts";
 import { CLOSED_BOOK_PROMPT } from "../../systems/closed_book.ts";

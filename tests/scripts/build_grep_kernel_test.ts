@@ -1,5 +1,5 @@
 import { moduleText } from "../../scripts/build_grep_kernel.ts";
-import { GREP_KERNEL_BASE64 } from "../../lib/retrieval/kernel/grep_kernel_bytes.ts";
+import { GREP_KERNEL_BASE64 } from "../../lib/grep/kernel/grep_kernel_bytes.ts";
 import { testKernelFiles } from "../support/kernel_files.ts";
 
-testKernelFiles("grep", moduleText, GREP_KERNEL_BASE64);
+testKernelFiles("grep", "lib/grep/kernel", moduleText, GREP_KERNEL_BASE64);

@@ -1,5 +1,5 @@
 import { moduleText } from "../../scripts/build_token_kernel.ts";
-import { TOKEN_KERNEL_BASE64 } from "../../lib/retrieval/kernel/token_kernel_bytes.ts";
+import { TOKEN_KERNEL_BASE64 } from "../../lib/lexical/kernel/token_kernel_bytes.ts";
 import { testKernelFiles } from "../support/kernel_files.ts";
 
-testKernelFiles("token", moduleText, TOKEN_KERNEL_BASE64);
+testKernelFiles("token", "lib/lexical/kernel", moduleText, TOKEN_KERNEL_BASE64);

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { hashInto } from "../../lib/retrieval/hashing_embedder.ts";
+import { hashInto } from "../../lib/dense/hashing_embedder.ts";
 
 /** One request received. */
 export interface EmbeddingRequest {

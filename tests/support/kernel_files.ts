@@ -10,13 +10,14 @@
 import assert from "node:assert/strict";
 import { assemble, base64 } from "../../scripts/wasm_kernel.ts";
 
-/** Registers the two tests for kernel `stem` (see scripts/wasm_kernel.ts). */
+/** Registers the two tests for kernel `stem`, committed in `dir` (see scripts/wasm_kernel.ts). */
 export function testKernelFiles(
   stem: string,
+  dir: string,
   generated: () => string,
   committedBase64: string,
 ): void {
-  const wat = new URL(`../../lib/retrieval/kernel/${stem}_kernel.wat`, import.meta.url);
+  const wat = new URL(`../../${dir}/${stem}_kernel.wat`, import.meta.url);
   Deno.test(`the committed ${stem} kernel text is what its generator writes`, async () => {
     assert.equal(await Deno.readTextFile(wat), generated());
   });

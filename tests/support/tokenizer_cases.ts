@@ -12,7 +12,7 @@
  * @module
  */
 
-import type { Analysis } from "../../lib/retrieval/tokenizer.ts";
+import type { Analysis } from "../../lib/lexical/tokenizer.ts";
 
 /** English stopwords and the plural rule: the analysis of cases that name none. */
 export const PLURAL_ANALYSIS: Readonly<Analysis> = {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { ChatRequest } from "../../lib/llm/model.ts";
-import { TraceRecorder } from "../../lib/run/trace_recorder.ts";
+import { TraceRecorder } from "../../lib/trace/trace_recorder.ts";
 import type { ModelStep, ToolStep } from "../../lib/types.ts";
 import { type AgentLimits, FINAL_ANSWER_PROMPT, runAgentLoop } from "../../systems/agent_loop.ts";
 import { agentSearch } from "../../systems/agent_search.ts";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import type { ChatRequest, Model } from "../../lib/llm/model.ts";
 import { createMockModel } from "../../lib/llm/mock_model.ts";
-import { parseMockScript } from "../../lib/llm/mock_script.ts";
-import { TraceRecorder } from "../../lib/run/trace_recorder.ts";
+import { parseMockScript } from "../../lib/llm/mock_script_load.ts";
+import { TraceRecorder } from "../../lib/trace/trace_recorder.ts";
 import type { ToolStep } from "../../lib/types.ts";
 import { codeAgent, codeAgentSchema } from "../../systems/code_agent.ts";
 import { CODE_FINAL_PROMPT, extractProgram } from "../../systems/code_program.ts";

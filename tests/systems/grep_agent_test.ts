@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
-import { REGISTRIES } from "../../lib/cli/setup.ts";
+import { REGISTRIES } from "../../lib/plan/setup.ts";
 import { parseConfig } from "../../lib/config/load.ts";
 import { ConfigError } from "../../lib/errors.ts";
 import { readJsonl } from "../../lib/report/jsonl.ts";

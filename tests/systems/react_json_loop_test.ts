@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import type { ChatRequest } from "../../lib/llm/model.ts";
 import { createMockModel } from "../../lib/llm/mock_model.ts";
-import { parseMockScript } from "../../lib/llm/mock_script.ts";
+import { parseMockScript } from "../../lib/llm/mock_script_load.ts";
 import { INVALID_ACTION_PREFIX, REACT_JSON_HEADER } from "../../lib/llm/react_json.ts";
-import { TraceRecorder } from "../../lib/run/trace_recorder.ts";
+import { TraceRecorder } from "../../lib/trace/trace_recorder.ts";
 import type { Model } from "../../lib/llm/model.ts";
 import type { ModelStep, ToolStep } from "../../lib/types.ts";
 import type { AgentLimits } from "../../systems/agent_loop.ts";

@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
-import { corpusGrep, REGEX_TIME_BUDGET_MS } from "../../tools/corpus_grep.ts";
+import { corpusGrep } from "../../tools/corpus_grep.ts";
+import { REGEX_TIME_BUDGET_MS } from "../../tools/corpus_grep_args.ts";
 import { invokeTool, type RawToolResult } from "../../tools/invoke.ts";
 import { parametersJsonSchema, type ToolDef } from "../../tools/define_tool.ts";
 import type { Corpus } from "../../lib/types.ts";
-import { re2HeapProbe, re2Stats } from "../../lib/retrieval/re2.ts";
+import { re2HeapProbe, re2Stats } from "../../lib/regex/re2_instance.ts";
 import { contextFor, corpusOf } from "../support/tool_context.ts";
-import { lineStore } from "../../lib/retrieval/line_store.ts";
+import { lineStore } from "../../lib/grep/line_store.ts";
 import { createRng } from "../../lib/util/prng.ts";
 import { withinCpuAsync } from "../support/cpu_time.ts";
 

@@ -14,11 +14,11 @@
  * @module
  */
 
-import type { Config } from "../../lib/config/load.ts";
+import type { Config } from "../../lib/config/types.ts";
 import { type McpToolRef, serverLabel, templateVariables } from "../../lib/config/mcp_ref.ts";
 import { DEFAULT_ENV_VARS } from "./default_env.ts";
 
-/** One permission, in the shape of `lib/cli/permissions.ts` `Need`. */
+/** One permission, in the shape of `lib/plan/need.ts` `Need`. */
 export interface McpNeed {
   name: "env" | "net" | "run";
   value: string;

@@ -8,7 +8,7 @@
  * minute to compile. Here nothing is compiled ahead: {@link compileOutputSchema}
  * only wraps the schema, and a check walks schema and value together:
  *
- * - `pattern` and `patternProperties` run on RE2 (lib/retrieval/re2.ts),
+ * - `pattern` and `patternProperties` run on RE2 (lib/regex/re2.ts),
  *   linear in the text. A pattern RE2 cannot run (look-around,
  *   back-references) or that does not fit its memory is not checked.
  * - Every schema applied to a value is a step; a check past
@@ -31,7 +31,7 @@
  * @module
  */
 
-import { loadEngine } from "../../lib/retrieval/re2.ts";
+import { loadEngine } from "../../lib/regex/re2_instance.ts";
 import { Budget, GiveUp, type Pattern } from "./schema_budget.ts";
 import { SchemaWalk } from "./schema_walk.ts";
 

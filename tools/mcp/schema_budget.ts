@@ -8,9 +8,10 @@
  */
 
 import { canonicalJson } from "../../lib/util/canonical_json.ts";
-import { compileRegexSync, Re2MemoryError, re2Stats } from "../../lib/retrieval/re2.ts";
-import type { Re2Regex } from "../../lib/retrieval/re2.ts";
-import { lineAutomaton, MAX_NODES } from "../../lib/retrieval/re2_automaton.ts";
+import { compileRegexSync } from "../../lib/regex/re2.ts";
+import { Re2MemoryError, re2Stats } from "../../lib/regex/re2_instance.ts";
+import type { Re2Regex } from "../../lib/regex/re2.ts";
+import { lineAutomaton, MAX_NODES } from "../../lib/regex/re2_automaton.ts";
 
 /** Schemas applied to values in one check. */
 export const MAX_CHECK_STEPS = 1_000_000;

@@ -21,7 +21,7 @@ import { ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { RagbenchError } from "../../lib/errors.ts";
 import type { McpServerDef } from "../../lib/config/mcp_ref.ts";
 import { serverLabel } from "../../lib/config/mcp_ref.ts";
-import { VERSION } from "../../lib/cli/version.ts";
+import { VERSION } from "../../lib/version.ts";
 import type { McpCallResult } from "./result.ts";
 import { fillTemplates, readEnv, type Secrets } from "./secrets.ts";
 import type { OutputCheck } from "./output_schema.ts";

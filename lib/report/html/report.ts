@@ -20,18 +20,15 @@ import { pageChunks, questionSection } from "./page.ts";
 import { LineEmbedder, type ReportLine } from "./question_data.ts";
 import {
   allMetricsSection,
-  breakdownSection,
   comparisonSection,
-  failureSection,
   indexingSection,
   recommendationSection,
   retrievalSection,
-  type Row,
-  section,
-  stabilitySection,
   summarySection,
   toolSection,
 } from "./sections.ts";
+import { breakdownSection, failureSection, stabilitySection } from "./question_sections.ts";
+import { type Row, section } from "./tables.ts";
 import { scatterPlot } from "./svg_plot.ts";
 
 /** Everything the report shows. */

@@ -1,20 +1,20 @@
 /**
- * The server-rendered sections of `report.html`: tables built when the
- * report is written, so the page reads without its script too.
+ * The server-rendered sections of `report.html` about the systems (summary,
+ * recommendation, comparisons, retrieval, tools, indexing, every metric):
+ * tables built when the report is written, so the page reads without its
+ * script too. Sections from the per-question lines are question_sections.ts.
  *
  * @module
  */
 
 import type { IndexingRecord } from "../../retrieval/registry.ts";
 import { pairOf, type RunStats } from "../../score/comparison.ts";
-import { flipRate, MIN_DIFFERING, verdictOf } from "../../score/significance.ts";
+import { MIN_DIFFERING, verdictOf } from "../../score/significance.ts";
 import type { Recommendation } from "../recommendation.ts";
 import { comparisonSentence, metricLabel, pClause, signed, small } from "../verdict_text.ts";
 import { escapeHtml as h } from "./escape.ts";
 import type { ReportLine } from "./question_data.ts";
-
-/** A row of a generic table: column name -> value. */
-export type Row = Readonly<Record<string, unknown>>;
+import { genericTable, interval, money, num, pct, type Row, section } from "./tables.ts";
 
 /** The systems' headline table with 95 % intervals. */
 export function summarySection(
@@ -131,92 +131,6 @@ function noiseNote(stats: RunStats): string {
   return notes.length ? `<p class="note">${h(notes.join(" "))}</p>` : "";
 }
 
-/** Mean answer score per system by question kind and by tag. */
-export function breakdownSection(systems: readonly string[], lines: readonly ReportLine[]): string {
-  const byKind = groupScores(systems, lines, (l) => [l.kind ?? "(none)"]);
-  const byTag = groupScores(systems, lines, (l) => l.tags.length ? l.tags : []);
-  if (byKind.groups.length === 0) return "";
-  return section(
-    "breakdown",
-    "Score by question kind and tag",
-    breakdownTable("kind", systems, byKind) +
-      (byTag.groups.length ? breakdownTable("tag", systems, byTag) : ""),
-  );
-}
-
-/** Most unstable questions listed. */
-const UNSTABLE_LISTED = 50;
-
-/**
- * With repeats: the questions whose verdict changed between repeats, most
- * unstable first, with each one's flip rate (changes between consecutive
- * repeats / (repeats − 1)).
- */
-export function stabilitySection(systems: readonly string[], lines: readonly ReportLine[]): string {
-  const verdicts = new Map<string, Array<[number, boolean]>>();
-  for (const line of lines) {
-    if (line.answer_score === null || !systems.includes(line.system)) continue;
-    const key = `${line.system}\u0000${line.question_id}`;
-    let list = verdicts.get(key);
-    if (!list) verdicts.set(key, list = []);
-    list.push([line.repeat, line.passed === true]);
-  }
-  const rows: Row[] = [];
-  let repeated = false;
-  for (const [key, list] of verdicts) {
-    if (list.length < 2) continue;
-    repeated = true;
-    const ordered = list.sort((a, b) => a[0] - b[0]).map((v) => v[1]);
-    const rate = flipRate(ordered)!;
-    if (rate === 0) continue;
-    const [system, question] = key.split("\u0000");
-    rows.push({
-      system,
-      question,
-      repeats: ordered.length,
-      passed: ordered.filter(Boolean).length,
-      flip_rate: rate,
-    });
-  }
-  if (!repeated) return "";
-  rows.sort((a, b) => Number(b.flip_rate) - Number(a.flip_rate));
-  const body = rows.length
-    ? genericTable(
-      ["system", "question", "repeats", "passed", "flip_rate"],
-      rows.slice(0, UNSTABLE_LISTED),
-    )
-    : `<p>Every question got the same verdict in every repeat.</p>`;
-  return section(
-    "stability",
-    "Questions whose verdict changed between repeats",
-    `${body}${
-      rows.length > UNSTABLE_LISTED
-        ? `<p class="note">${rows.length - UNSTABLE_LISTED} more not listed.</p>`
-        : ""
-    }`,
-  );
-}
-
-/** Failure labels per system, from the lines' `failure_label`. */
-export function failureSection(systems: readonly string[], lines: readonly ReportLine[]): string {
-  const labels = [...new Set(lines.map((l) => l.failure_label).filter((l): l is string => !!l))]
-    .sort();
-  if (labels.length === 0) return "";
-  const count = (s: string, label: string) =>
-    lines.filter((l) => l.system === s && l.failure_label === label).length;
-  return section(
-    "failures",
-    "Why questions failed",
-    genericTable(
-      ["system", ...labels],
-      systems.map((s) => ({
-        system: s,
-        ...Object.fromEntries(labels.map((l) => [l, count(s, l)])),
-      })),
-    ),
-  );
-}
-
 /**
  * Retrieval columns of the summaries (whatever retrieval metrics the run
  * computed), with `retrieval_depth` and, when a system's depth is below a
@@ -310,98 +224,4 @@ export function allMetricsSection(summaries: readonly Row[]): string {
       genericTable(Object.keys(summaries[0]), summaries)
     }</details>`,
   );
-}
-
-/** A `<section>` with its heading. */
-export function section(id: string, title: string, body: string): string {
-  return `<section id="${h(id)}"><h2>${h(title)}</h2>${body}</section>`;
-}
-
-/** Columns holding US dollars (`total_cost_usd`, `cost_per_question`, `cost_usd`). */
-const COST_COLUMN = /(^|_)cost(_|$)/;
-
-/** A plain table of `rows` in `columns` order; numbers right-aligned. */
-export function genericTable(columns: readonly string[], rows: readonly Row[]): string {
-  const head = columns.map((c) => `<th>${h(c)}</th>`).join("");
-  const body = rows.map((r) =>
-    `<tr>${
-      columns.map((c) => {
-        const v = r[c];
-        // A null cost is an unknown price: empty, as in the CSV (never "$0", nor "-" for n/a).
-        const none = v === null && COST_COLUMN.test(c) ? "" : "-";
-        return typeof v === "number"
-          ? `<td class="num">${h(formatCell(v))}</td>`
-          : `<td>${h(v === null || v === undefined ? none : String(v))}</td>`;
-      }).join("")
-    }</tr>`
-  ).join("");
-  return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
-}
-
-interface Groups {
-  groups: string[];
-  cells: Map<string, { total: number; n: number }>;
-}
-
-function groupScores(
-  systems: readonly string[],
-  lines: readonly ReportLine[],
-  keys: (l: ReportLine) => readonly string[],
-): Groups {
-  const cells = new Map<string, { total: number; n: number }>();
-  const groups = new Set<string>();
-  for (const line of lines) {
-    if (line.answer_score === null || !systems.includes(line.system)) continue;
-    for (const key of keys(line)) {
-      groups.add(key);
-      const id = `${line.system}\u0000${key}`;
-      const cell = cells.get(id) ?? { total: 0, n: 0 };
-      cell.total += line.answer_score;
-      cell.n++;
-      cells.set(id, cell);
-    }
-  }
-  return { groups: [...groups].sort(), cells };
-}
-
-function breakdownTable(what: string, systems: readonly string[], g: Groups): string {
-  const head = g.groups.map((k) => `<th>${h(k)}</th>`).join("");
-  const body = systems.map((s) =>
-    `<tr><th scope="row">${h(s)}</th>${
-      g.groups.map((k) => {
-        const c = g.cells.get(`${s}\u0000${k}`);
-        if (!c) return "<td>-</td>";
-        const mean = c.total / c.n;
-        return `<td class="num heat" style="--v:${mean.toFixed(3)}">${
-          mean.toFixed(3)
-        } <small>(${c.n})</small></td>`;
-      }).join("")
-    }</tr>`
-  ).join("");
-  return `<h3>By ${
-    h(what)
-  }</h3><table><thead><tr><th>system</th>${head}</tr></thead><tbody>${body}</tbody></table>`;
-}
-
-function interval(i: { mean: number; low: number; high: number } | null | undefined): string {
-  return i
-    ? `${i.mean.toFixed(3)} <small>[${i.low.toFixed(3)}, ${i.high.toFixed(3)}]</small>`
-    : "-";
-}
-
-function num(v: unknown, digits: number): string {
-  return typeof v === "number" ? v.toFixed(digits) : "-";
-}
-
-function money(v: unknown): string {
-  return typeof v === "number" ? `$${v.toPrecision(3)}` : "-";
-}
-
-function pct(v: unknown): string {
-  return typeof v === "number" ? `${Math.round(v * 100)} %` : "-";
-}
-
-function formatCell(v: number): string {
-  if (Number.isInteger(v)) return String(v);
-  return Math.abs(v) < 0.001 && v !== 0 ? v.toExponential(2) : v.toFixed(4).replace(/0+$/, "");
 }

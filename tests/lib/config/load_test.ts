@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { REGISTRIES } from "../../../lib/cli/setup.ts";
-import { type Config, parseConfig } from "../../../lib/config/load.ts";
+import { REGISTRIES } from "../../../lib/plan/setup.ts";
+import { parseConfig } from "../../../lib/config/load.ts";
+import type { Config } from "../../../lib/config/types.ts";
 import { ConfigError } from "../../../lib/errors.ts";
 
 const WHERE = { file: "all.yaml", absolute: "/project/configs/all.yaml" };

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
-import { REGISTRIES } from "../../../lib/cli/setup.ts";
-import { type Config, parseConfig } from "../../../lib/config/load.ts";
-import { runNeeds } from "../../../lib/cli/permissions.ts";
+import { REGISTRIES } from "../../../lib/plan/setup.ts";
+import { parseConfig } from "../../../lib/config/load.ts";
+import type { Config } from "../../../lib/config/types.ts";
+import { runNeeds } from "../../../lib/plan/permissions.ts";
 
 const WHERE = { file: "mcp.yaml", absolute: "/project/configs/mcp.yaml" };
 

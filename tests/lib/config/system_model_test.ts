@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { REGISTRIES } from "../../../lib/cli/setup.ts";
+import { REGISTRIES } from "../../../lib/plan/setup.ts";
 import { parseConfig } from "../../../lib/config/load.ts";
 import { modelSchema } from "../../../lib/config/schema.ts";
 import { modelKey, systemModel } from "../../../lib/config/system_model.ts";

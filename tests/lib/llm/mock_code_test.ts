@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { CODE_AGENT_MARKER, codeFunctionNames } from "../../../lib/llm/code_prompt.ts";
 import type { ChatMessage } from "../../../lib/llm/model.ts";
 import { createMockModel } from "../../../lib/llm/mock_model.ts";
-import { parseMockScript } from "../../../lib/llm/mock_script.ts";
+import { parseMockScript } from "../../../lib/llm/mock_script_load.ts";
 import { codeAgentPrompt } from "../../../systems/code_program.ts";
 
 const SCRIPT = parseMockScript(

@@ -3,12 +3,8 @@ import { ConfigError } from "../../../lib/errors.ts";
 import { groundedMessages } from "../../../lib/llm/grounded_prompt.ts";
 import { mockCodeReply } from "../../../lib/llm/mock_code.ts";
 import { createMockModel, UNKNOWN_ANSWER } from "../../../lib/llm/mock_model.ts";
-import {
-  entryFor,
-  type MockScript,
-  parseMockScript,
-  withEvidence,
-} from "../../../lib/llm/mock_script.ts";
+import { entryFor, type MockScript, withEvidence } from "../../../lib/llm/mock_script.ts";
+import { parseMockScript } from "../../../lib/llm/mock_script_load.ts";
 import type { ChatMessage, ChatRequest } from "../../../lib/llm/model.ts";
 import { OBSERVATION_PREFIX, REACT_JSON_PROMPTS } from "../../../lib/llm/react_json.ts";
 import { documentsShown } from "../../../lib/llm/shown_documents.ts";

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import type { ChatMessage, ChatRequest, ToolSpec } from "../../../lib/llm/model.ts";
 import { createMockModel, UNKNOWN_ANSWER } from "../../../lib/llm/mock_model.ts";
-import { entryFor, parseMockScript } from "../../../lib/llm/mock_script.ts";
+import { entryFor } from "../../../lib/llm/mock_script.ts";
+import { parseMockScript } from "../../../lib/llm/mock_script_load.ts";
 import { ConfigError } from "../../../lib/errors.ts";
 import { groundedMessages, groundingPassages } from "../../../lib/llm/grounded_prompt.ts";
 

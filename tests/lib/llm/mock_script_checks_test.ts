@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseMockScript } from "../../../lib/llm/mock_script.ts";
+import { parseMockScript } from "../../../lib/llm/mock_script_load.ts";
 import { checkMockScript } from "../../../lib/llm/mock_script_checks.ts";
 import { formatIssue } from "../../../lib/errors.ts";
 

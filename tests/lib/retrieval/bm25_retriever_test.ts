@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { bm25Schema, type ChunkConfig } from "../../../lib/config/retriever_schema.ts";
 import { createBm25Retriever } from "../../../lib/retrieval/bm25_retriever.ts";
-import { chunkCorpus } from "../../../lib/retrieval/chunking.ts";
+import { chunkCorpus } from "../../../lib/lexical/chunking.ts";
 import type { Document } from "../../../lib/types.ts";
 
 const signal = new AbortController().signal;

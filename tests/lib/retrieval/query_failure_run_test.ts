@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { retrieverSchema } from "../../../lib/config/retriever_schema.ts";
 import { systemBaseSchema } from "../../../lib/config/schema.ts";
-import { passagesOf } from "../../../lib/retrieval/passages.ts";
-import { createEmbedderPool } from "../../../lib/retrieval/embedders.ts";
+import { passagesOf } from "../../../lib/lexical/passages.ts";
+import { createEmbedderPool } from "../../../lib/dense/embedders.ts";
 import { buildVectorRetriever } from "../../../lib/retrieval/vector_retriever.ts";
 import { RunRetrievers } from "../../../lib/retrieval/registry.ts";
 import { runQuestions } from "../../../lib/run/runner.ts";

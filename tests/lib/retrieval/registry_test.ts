@@ -5,7 +5,7 @@ import {
   type RetrieverBuilder,
   RunRetrievers,
 } from "../../../lib/retrieval/registry.ts";
-import { createEmbedderPool } from "../../../lib/retrieval/embedders.ts";
+import { createEmbedderPool } from "../../../lib/dense/embedders.ts";
 import { corpusOf } from "../../support/tool_context.ts";
 import { startFakeEmbeddingsServer } from "../../support/fake_embeddings_server.ts";
 import { tempTree } from "../../support/temp.ts";

@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
-import type { Config } from "../../../lib/config/load.ts";
+import type { Config } from "../../../lib/config/types.ts";
 import { RagbenchError } from "../../../lib/errors.ts";
 import {
   buildManifest,
   finishManifest,
-  manifestDifferences,
   type ManifestInputs,
   parseManifest,
   resumedManifest,
 } from "../../../lib/run/manifest.ts";
+import { manifestDifferences } from "../../../lib/run/manifest_diff.ts";
 import { METRIC_DEFINITIONS, SCORER_VERSION } from "../../../lib/score/definitions.ts";
 
 function config(): Config {

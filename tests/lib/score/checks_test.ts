@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Check } from "../../../lib/data/question_schema.ts";
-import { loadEngine } from "../../../lib/retrieval/re2.ts";
+import { loadEngine } from "../../../lib/regex/re2_instance.ts";
 import { foldCase, runCheck, runChecks } from "../../../lib/score/checks.ts";
 import type { ModelStep, RetrievalStep, Step, ToolStep } from "../../../lib/types.ts";
 

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
+import { type FailureInput, failureLabel } from "../../../lib/score/failure_label.ts";
 import {
   FAILURE_LABELS,
-  type FailureInput,
-  failureLabel,
-} from "../../../lib/score/failure_label.ts";
-import type { RetrievalStep, Step, ToolStep } from "../../../lib/types.ts";
+  type RetrievalStep,
+  type Step,
+  type ToolStep,
+} from "../../../lib/types.ts";
 
 const NO_FLAGS = { best_effort: false, budget_exhausted: false, format_error: false };
 

@@ -8,11 +8,11 @@ import {
   compareIds,
   ndcgAt,
   precisionAt,
-  type RankedDoc,
   reciprocalRank,
   trecOrder,
 } from "../../../lib/score/ir_metrics.ts";
 import { retrievalScores } from "../../../lib/score/retrieval.ts";
+import type { RankedDoc } from "../../../lib/types.ts";
 import { trecRunText } from "../../../lib/report/trec_run.ts";
 import type { QuestionResult, RetrievalStep } from "../../../lib/types.ts";
 import { CRANFIELD } from "../../support/shared_data.ts";

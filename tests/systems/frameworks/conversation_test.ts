@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { loadRun } from "../../../lib/cli/setup.ts";
-import { planSystems } from "../../../lib/cli/plan.ts";
-import { priceRun } from "../../../lib/cli/price_checks.ts";
+import { loadRun } from "../../../lib/plan/setup.ts";
+import { planSystems } from "../../../lib/plan/plan.ts";
+import { priceRun } from "../../../lib/plan/price_checks.ts";
 import { createModels } from "../../../lib/llm/select.ts";
 import type { ChatRequest, Model } from "../../../lib/llm/model.ts";
 import { runQuestions } from "../../../lib/run/runner.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { loadRun } from "../../../lib/cli/setup.ts";
+import { loadRun } from "../../../lib/plan/setup.ts";
 import { SYSTEMS } from "../../../systems/registry.ts";
 import { FRAMEWORKS } from "../../../systems/frameworks/registry.ts";
 import { ROOT, runCli } from "../../support/cli.ts";

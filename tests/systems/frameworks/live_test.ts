@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { loadRun } from "../../../lib/cli/setup.ts";
+import { loadRun } from "../../../lib/plan/setup.ts";
 import { createMockModel } from "../../../lib/llm/mock_model.ts";
 import type { ChatMessage, ChatRequest } from "../../../lib/llm/model.ts";
 import { readJsonl } from "../../../lib/report/jsonl.ts";

@@ -4,7 +4,7 @@ import {
   MAX_CHECK_STEPS,
   type OutputCheckResult,
 } from "../../../tools/mcp/output_schema.ts";
-import { re2Stats } from "../../../lib/retrieval/re2.ts";
+import { re2Stats } from "../../../lib/regex/re2_instance.ts";
 
 const LATER = () => performance.now() + 60_000;
 

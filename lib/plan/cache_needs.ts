@@ -1,0 +1,81 @@
+/**
+ * The permissions the response cache of a run needs (permissions.ts adds
+ * them to the run's): read and write of the cache folder and env for the
+ * variables read to find it (lib/cache/cache_dir.ts), when model calls or
+ * tool results are cached. `--mock` runs never use the cache, so
+ * `deno task bench` needs neither.
+ *
+ * @module
+ */
+
+import { CACHE_DIR_VARIABLES, type EnvReader, resolveCacheDir } from "../cache/cache_dir.ts";
+import { RagbenchError } from "../errors.ts";
+import type { CacheMode } from "../cache/cache_mode.ts";
+import type { Config } from "../config/types.ts";
+import type { Need } from "./need.ts";
+
+/** How a run uses the response cache (`--cache`, `--cache-tools`, `--cache-dir`). */
+export interface CacheUse {
+  /** `--cache`: model calls. */
+  mode: CacheMode;
+  /** `--cache-tools`: results of tools with side effects. */
+  toolMode: CacheMode;
+  /** `--cache-dir`, when given. */
+  dir?: string;
+  /** Reads the variables that locate the cache (default `Deno.env.get`, checked first). */
+  env?: EnvReader;
+}
+
+/**
+ * Whether some system offers a tool whose results `--cache-tools` records:
+ * a custom tool with side effects, or an MCP tool (a server runs elsewhere).
+ */
+export function hasSideEffectTools(config: Config): boolean {
+  return config.systems.some((s) =>
+    s.tools.some((t) => t.kind === "mcp" || (t.kind === "custom" && t.side_effects !== "none"))
+  );
+}
+
+/** Whether a run opens the response cache: never in `--mock`, else when either mode is not `off`. */
+export function usesResponseCache(
+  cache: CacheUse,
+  options: { mock: boolean; sideEffectTools: boolean },
+): boolean {
+  if (options.mock) return false;
+  return cache.mode !== "off" || (cache.toolMode !== "off" && options.sideEffectTools);
+}
+
+/**
+ * What the response cache needs. When this process may not read the
+ * variables that locate the cache folder, the needs are those variables
+ * (so a run's permission check lists them beside the others); the folder's
+ * read and write show once they are granted.
+ *
+ * @throws {RagbenchError} ("usage") when none of the variables is set.
+ */
+export function responseCacheNeeds(
+  cache: CacheUse,
+  options: { mock: boolean; sideEffectTools: boolean },
+): Need[] {
+  if (!usesResponseCache(cache, options)) return [];
+  let found;
+  try {
+    found = resolveCacheDir(cache.dir, cache.env);
+  } catch (error) {
+    if (!(error instanceof RagbenchError) || error.code !== "permission") throw error;
+    return CACHE_DIR_VARIABLES.map((variable): Need => ({
+      name: "env",
+      value: variable,
+      why: "finding the cache folder (or give --cache-dir DIR, or --cache off)",
+    }));
+  }
+  return [
+    ...found.variablesRead.map((variable): Need => ({
+      name: "env",
+      value: variable,
+      why: "finding the cache folder",
+    })),
+    { name: "read", value: found.dir, why: "the response cache (--cache)" },
+    { name: "write", value: found.dir, why: "the response cache (--cache)" },
+  ];
+}

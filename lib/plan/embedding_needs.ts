@@ -1,0 +1,104 @@
+/**
+ * The permissions the embedders of a run need (permissions.ts adds them to
+ * the run's): for each embedder that calls an endpoint (an `openai` one
+ * outside `--mock`), net for its host and env for its API key variable; and,
+ * once for them all, read and write of the cache folder and env for the
+ * variables read to find it (lib/cache/cache_dir.ts). The `hashing`
+ * embedder, and every embedder in `--mock`, needs nothing: `deno task bench`
+ * runs with no cache and no environment. With `--cache replay` an `openai`
+ * embedder reads only the embedding cache (embedders.ts), so it needs the
+ * cache folder but neither its host nor its key.
+ *
+ * @module
+ */
+
+import type { Config, RetrieverChoice } from "../config/types.ts";
+import type { EmbeddingConfig } from "../config/retriever_schema.ts";
+import { type EnvReader, resolveCacheDir } from "../cache/cache_dir.ts";
+import { usesEndpoint } from "../dense/embedders.ts";
+import { SYSTEMS } from "../../systems/registry.ts";
+import { search } from "../../tools/search.ts";
+import { defaultRetrieverChoice } from "./plan.ts";
+import { modelHost, type Need } from "./need.ts";
+
+/**
+ * The `embedding:` of every vector and hybrid retriever the systems of
+ * `config` use: a system's own retriever, or the config's default one for a
+ * system that offers `search` without naming a retriever (as lib/plan/plan.ts
+ * picks them).
+ */
+export function configEmbeddings(
+  config: Pick<Config, "systems" | "retrievers">,
+): EmbeddingConfig[] {
+  return systemRetrievers(config).filter((u) => u.retriever.config.kind !== "bm25")
+    .map((u) => u.retriever.config.embedding);
+}
+
+/**
+ * The retriever each system of `config` uses, in system order: its own, or
+ * the config's default one for a system that offers `search` without naming
+ * one; systems that retrieve nothing are left out.
+ */
+export function systemRetrievers(
+  config: Pick<Config, "systems" | "retrievers">,
+): Array<{ system: string; retriever: RetrieverChoice }> {
+  const used: Array<{ system: string; retriever: RetrieverChoice }> = [];
+  for (const system of config.systems) {
+    if (system.retriever) {
+      used.push({ system: system.name, retriever: system.retriever });
+      continue;
+    }
+    const offersSearch = (SYSTEMS.get(system.type)?.alwaysTools ?? []).includes(search.name) ||
+      system.tools.some((t) => t.kind === "builtin" && t.name === search.name);
+    if (offersSearch) used.push({ system: system.name, retriever: defaultRetrieverChoice(config) });
+  }
+  return used;
+}
+
+/** Options of {@link embeddingNeeds}. */
+export interface EmbeddingNeedsOptions {
+  mock: boolean;
+  /** `--cache replay`: vectors come from the embedding cache only, nothing is sent. */
+  replay?: boolean;
+  /** `--cache-dir`, when given. */
+  cacheDir?: string;
+  /** Reads the variables that locate the cache (default `Deno.env.get`, checked first). */
+  env?: EnvReader;
+}
+
+/**
+ * What `embeddings` (every `embedding:` of the retrievers a run uses) need.
+ *
+ * @throws {RagbenchError} when the cache folder cannot be found (see resolveCacheDir).
+ */
+export function embeddingNeeds(
+  embeddings: readonly EmbeddingConfig[],
+  options: EmbeddingNeedsOptions,
+): Need[] {
+  const remote = embeddings.filter((e) => usesEndpoint(e, options.mock));
+  if (remote.length === 0) return [];
+  const needs: Need[] = [];
+  for (const e of options.replay ? [] : remote) {
+    if (e.api_key_env !== null) {
+      needs.push({
+        name: "env",
+        value: e.api_key_env,
+        why: `the embedding API key (embedding.api_key_env, model ${e.model})`,
+      });
+    }
+    needs.push({
+      name: "net",
+      value: modelHost(e.base_url),
+      why: `the embedding API (model ${e.model})`,
+    });
+  }
+  const cache = resolveCacheDir(options.cacheDir, options.env);
+  for (const variable of cache.variablesRead) {
+    needs.push({ name: "env", value: variable, why: "finding the cache folder" });
+  }
+  needs.push(
+    { name: "read", value: cache.dir, why: "the embedding cache" },
+    { name: "write", value: cache.dir, why: "the embedding cache" },
+  );
+  return needs;
+}
