@@ -12,13 +12,9 @@
  */
 
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { renderReport } from "../../../../lib/report/html/report.ts";
-import {
-  type BrowserPage,
-  findChromium,
-  startBrowser,
-} from "../../../support/headless_chromium.ts";
+import { findChromium, startBrowser } from "../../../support/headless_chromium.ts";
+import { LABEL_CLASHES, openReport, shoot } from "../../../support/report_page.ts";
 import { syntheticReport } from "../../../support/report_input.ts";
 import { tempTree } from "../../../support/temp.ts";
 
@@ -27,66 +23,6 @@ if (!chromium) {
   // deno-lint-ignore no-console
   console.error("report_browser_test: Chromium is not installed; the browser test is skipped.");
 }
-
-/** Writes `report` to `dir`/`name`.html and opens it in a `width`-pixel-wide window. */
-async function openReport(
-  browser: BrowserPage,
-  dir: string,
-  name: string,
-  html: string,
-  width = 1280,
-): Promise<void> {
-  const file = join(dir, `${name}.html`);
-  await Deno.writeTextFile(file, html);
-  await browser.resize(width, 1000);
-  await browser.open(`file://${file}`);
-}
-
-/** A screenshot of the element `selector` into `dir`/`name`.png; checks it is a PNG. */
-async function shoot(browser: BrowserPage, dir: string, name: string, selector: string) {
-  const height = await browser.evaluate<number>(
-    `document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect().height`,
-  );
-  const width = await browser.evaluate<number>("window.innerWidth");
-  await browser.resize(width, Math.min(4000, Math.ceil(height) + 16));
-  const clip = await browser.evaluate<{ x: number; y: number; width: number; height: number }>(
-    `(() => {
-      const e = document.querySelector(${JSON.stringify(selector)});
-      e.scrollIntoView();
-      const r = e.getBoundingClientRect();
-      return { x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: Math.min(r.height, 4000) };
-    })()`,
-  );
-  const png = await browser.screenshot(clip);
-  assert.deepEqual([...png.slice(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
-  await Deno.writeFile(join(dir, `${name}.png`), png);
-}
-
-/** In the page: every pair of plot labels, and every label against every point, as drawn. */
-const LABEL_CLASHES = `(() => {
-  const clashes = [];
-  const named = [];
-  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 &&
-    a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
-  for (const svg of document.querySelectorAll("svg.plot")) {
-    const frame = svg.getBoundingClientRect();
-    const labels = [...svg.querySelectorAll("text.label")].map((t) => ({ text: t.textContent, box: t.getBoundingClientRect() }));
-    const points = [...svg.querySelectorAll("circle.point")].map((c) => c.getBoundingClientRect());
-    for (const [i, a] of labels.entries()) {
-      if (a.box.left < frame.left || a.box.right > frame.right || a.box.top < frame.top || a.box.bottom > frame.bottom) {
-        clashes.push(a.text + " leaves the plot");
-      }
-      for (const b of labels.slice(i + 1)) if (meet(a.box, b.box)) clashes.push(a.text + " / " + b.text);
-      for (const p of points) if (meet(a.box, p)) clashes.push(a.text + " covers a point");
-    }
-    const key = [...svg.parentElement.querySelectorAll(".plot-key li")].map((li) => li.firstChild.textContent.trim());
-    named.push([...labels.map((l) => l.text).filter((t) => !/^\\d+$/.test(t)), ...key].flatMap((t) => t.split(", ")).sort());
-    // Every keyed number is drawn beside its point, once.
-    const numbers = labels.map((l) => l.text).filter((t) => /^\\d+$/.test(t)).map(Number).sort((a, b) => a - b);
-    if (numbers.join() !== key.map((_, i) => i + 1).join()) clashes.push("numbers drawn: " + numbers + " of " + key.length);
-  }
-  return { clashes, named, plots: document.querySelectorAll("svg.plot").length };
-})()`;
 
 Deno.test({
   name:
@@ -310,8 +246,8 @@ Deno.test({
         out.push(document.getElementById('matrix-info').textContent);
         return out;
       })()`);
-        // Every system fails exactly where i % 3 == 0 (67 questions) — i(s+2) % 3 == 0 for all s
-        // only then; the other 133 have some system failing (s = 1, 4, 7 fail where ... ) or none.
+        // System s fails question i where i(s+2) % 3 == 0: count the questions every system fails
+        // and those some but not all fail, as the filters should.
         let allFail = 0;
         let disagree = 0;
         for (let i = 0; i < 200; i++) {
@@ -334,6 +270,40 @@ Deno.test({
         assert.deepEqual(browser.errors, []);
       },
     );
+
+    await t.step("the matrix shows one repeat at a time, picked in its repeat menu", async () => {
+      const input = syntheticReport(["a", "b"], 3, "first");
+      const again = input.lines.map((l) => ({
+        ...l,
+        repeat: 2,
+        answer: `second ${l.question_id}`,
+      }));
+      await openReport(
+        browser,
+        tree.dir,
+        "repeats",
+        renderReport({ ...input, lines: [...input.lines, ...again] }),
+      );
+      const seen = await browser.evaluate<string[][]>(`(() => {
+        const cells = () => [...document.querySelectorAll('#matrix-table td.cell .cell-answer')]
+          .map((c) => c.textContent);
+        const out = [cells()];
+        const repeat = document.getElementById('matrix-repeat');
+        out.push([...repeat.options].map((o) => o.textContent), [String(repeat.parentElement.hidden)]);
+        repeat.value = '2';
+        repeat.dispatchEvent(new Event('change'));
+        out.push(cells());
+        return out;
+      })()`);
+      const first = ["first (0)", "first (0)", "first (1)", "first (1)", "first (2)", "first (2)"];
+      assert.deepEqual(seen, [
+        first,
+        ["repeat 1", "repeat 2"],
+        ["false"],
+        ["second q0", "second q0", "second q1", "second q1", "second q2", "second q2"],
+      ]);
+      assert.deepEqual(browser.errors, []);
+    });
 
     await t.step(
       "retrieval runs show each question's nDCG in the list and the matrix",
