@@ -31,7 +31,7 @@ h2 { font-size: 18px; margin: 28px 0 8px; border-bottom: 1px solid var(--line); 
 h3 { font-size: 15px; margin: 16px 0 6px; }
 .meta, .note { color: var(--muted); } .note { font-size: 12.5px; }
 .table-wrap { overflow-x: auto; max-width: 100%; margin: 6px 0; }
-.table-wrap th, .table-wrap td { white-space: nowrap; }
+.table-wrap th, .table-wrap td { white-space: nowrap; } .table-wrap thead th { white-space: normal; }
 #matrix-table th, #matrix-table td, #questions-table tr.trace td { white-space: normal; }
 table { border-collapse: separate; border-spacing: 0; font-variant-numeric: tabular-nums;
   border-top: 1px solid var(--line); border-left: 1px solid var(--line); }
