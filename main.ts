@@ -58,6 +58,8 @@ const COMMANDS = new Map<string, Command>([
 
 /** The command a custom tool's subprocess runs (see tools/sandbox/subprocess_host.ts). */
 const HIDDEN_TOOL_HOST = "__tool-host";
+/** The command the PDF reader's subprocess runs (see lib/data/formats/pdf_process.ts). */
+const HIDDEN_PDF_TEXT = "__pdf-text";
 
 const SUMMARIES: ReadonlyArray<[string, string]> = [
   ["run CONFIG", "Run every system on every question; write a run directory."],
@@ -98,6 +100,10 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   }
   if (name === HIDDEN_TOOL_HOST) {
     await (await import("./tools/sandbox/custom_tool_child.ts")).serveCustomTool(rest);
+    return 0;
+  }
+  if (name === HIDDEN_PDF_TEXT) {
+    await (await import("./lib/data/formats/pdf_child.ts")).servePdfText(rest);
     return 0;
   }
   const command = COMMANDS.get(name);

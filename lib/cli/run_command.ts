@@ -154,7 +154,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   if (!dryRun) await checkRunDir(dir, { resume: resume !== undefined });
   // The sandbox worker loads its modules while the data loads; the plan adopts it.
   using sandbox = !dryRun && offersBuiltins(needed) ? startWorker() : null;
-  const loaded = await loadData(config, selection, { progress: io.progress });
+  const loaded = await loadData(config, selection, { progress: io.progress, signal: io.signal });
   // After --systems: only the selected systems' prices are looked up and warned about.
   const prices = await priceRun(config, { mock });
   const unpriced = unpricedOf(config, prices, { mock });
