@@ -18,6 +18,8 @@ export interface PdfSpec {
    * megabytes of spaces (from about a kilobyte per megabyte).
    */
   bombMb?: number;
+  /** A last page whose content stream is this text, as is (malformed content). */
+  rawPage?: string;
 }
 
 /** The bytes of a PDF as {@link PdfSpec} says. */
@@ -28,7 +30,7 @@ export function makePdf(spec: PdfSpec): Uint8Array {
     objects.push(typeof body === "string" ? encoder.encode(body) : body);
     return objects.length;
   };
-  const pageCount = spec.pages.length + (spec.bombMb ? 1 : 0);
+  const pageCount = spec.pages.length + (spec.bombMb ? 1 : 0) + (spec.rawPage ? 1 : 0);
   const catalog = add("<< /Type /Catalog /Pages 2 0 R >>");
   add(""); // 2: the page tree, written once the pages' numbers are known
   const font = add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>");
@@ -47,6 +49,10 @@ export function makePdf(spec: PdfSpec): Uint8Array {
     const head = encoder.encode(`<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`);
     const tail = encoder.encode("\nendstream");
     const content = add(join([head, stream, tail]));
+    kids.push(add(pageObject(font, content)));
+  }
+  if (spec.rawPage) {
+    const content = add(`<< /Length ${spec.rawPage.length} >>\nstream\n${spec.rawPage}\nendstream`);
     kids.push(add(pageObject(font, content)));
   }
   objects[1] = encoder.encode(

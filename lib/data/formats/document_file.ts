@@ -74,14 +74,14 @@ export async function readDocumentFile(
     };
   };
   if (ext === ".pdf") {
-    const bytes = readBytes(file, rel, MAX_PDF_BYTES);
+    const bytes = readBytes(file, rel, MAX_PDF_BYTES, "a PDF");
     const read = await (await readers.pdf()).read(bytes);
     if ("error" in read) throw unreadable(rel, read.error);
     const { text, pages } = joinPages(read.pages);
     return document(text, read.title.trim(), pages);
   }
   if (ext === ".html" || ext === ".htm") {
-    checkSize(file, rel, MAX_HTML_BYTES);
+    checkSize(file, rel, MAX_HTML_BYTES, "an HTML file");
     const html = await readCorpusText(file);
     if (typeof html !== "string") return html;
     const { htmlText } = await import("./html_text.ts");
@@ -157,7 +157,7 @@ function emptyReason(ext: string): string {
   return "it is empty";
 }
 
-function checkSize(file: string, rel: string, max: number): number {
+function checkSize(file: string, rel: string, max: number, kind: string): number {
   let size: number;
   try {
     size = Deno.statSync(file).size;
@@ -167,14 +167,14 @@ function checkSize(file: string, rel: string, max: number): number {
   if (size > max) {
     throw unreadable(
       rel,
-      `it is ${megabytes(size)}, over the ${megabytes(max)} a file of its kind may be`,
+      `it is ${size.toLocaleString("en-US")} bytes, over the ${megabytes(max)} ${kind} may be`,
     );
   }
   return size;
 }
 
-function readBytes(file: string, rel: string, max: number): Uint8Array {
-  checkSize(file, rel, max);
+function readBytes(file: string, rel: string, max: number, kind: string): Uint8Array {
+  checkSize(file, rel, max, kind);
   try {
     return Deno.readFileSync(file);
   } catch (error) {
@@ -183,7 +183,7 @@ function readBytes(file: string, rel: string, max: number): Uint8Array {
 }
 
 function megabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
+  return `${Math.round(bytes / (1024 * 1024))} MB`;
 }
 
 function unreadable(rel: string, why: string, cause?: unknown): RagbenchError {

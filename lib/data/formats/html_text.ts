@@ -223,8 +223,11 @@ function characterOf(codepoint: number): string {
   return String.fromCodePoint(codepoint);
 }
 
+/** HTML's whitespace (not U+00A0: `&nbsp;` is a space a browser keeps). */
+const HTML_SPACE = /[ \t\n\r\f]+/g;
+
 function collapse(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
+  return text.replace(HTML_SPACE, " ").trim().slice(0, MAX_TITLE_CHARS);
 }
 
 /**
@@ -242,7 +245,7 @@ class TextBuilder {
 
   /** Text whose whitespace collapses; `raw` writes it as is (a list mark, a cell bar). */
   flowing(value: string, raw = false): void {
-    const collapsed = raw ? value : value.replace(/\s+/g, " ");
+    const collapsed = raw ? value : value.replace(HTML_SPACE, " ");
     if (collapsed === "") return;
     let body = collapsed;
     if (!raw) {

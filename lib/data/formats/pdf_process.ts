@@ -65,6 +65,11 @@ export class PdfReader {
   /** Processes started so far (tests count restarts). */
   started = 0;
 
+  /** The process id of the running reader process, if one runs (tests). */
+  get pid(): number | null {
+    return this.#child?.child.running ? this.#child.child.pid : null;
+  }
+
   constructor(options: PdfReaderOptions = {}) {
     this.#timeoutMs = options.timeoutMs ?? PDF_TIMEOUT_MS;
     this.#memoryMb = options.memoryMb ?? PDF_MEMORY_MB;
@@ -380,6 +385,7 @@ function lastLine(text: string): string {
 }
 
 function formatSeconds(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
