@@ -55,6 +55,7 @@ import { openRunCache, replayMisses } from "./run_cache.ts";
 import { checkResume, currentManifest, writeManifest } from "./run_manifest.ts";
 import { resumeCommand, writeFailure } from "./resume_hint.ts";
 import { printResults } from "./print_results.ts";
+import { mockPolicyNote } from "./mock_note.ts";
 import { callsModel } from "../../systems/registry.ts";
 
 /** Declaration of `ragbench run`. */
@@ -405,6 +406,8 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
       models: modelIds,
       retrievalK: config.evaluation.retrieval_k,
     });
+    const policyNote = mockPolicyNote(mock, config.mock_script);
+    if (policyNote !== null) io.out(`\n${policyNote}`);
     io.progress(
       `results: ${relativePath(Deno.cwd(), dir) || "."}/ (${
         [
