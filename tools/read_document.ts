@@ -193,9 +193,11 @@ function pagesOf(doc: Document, start: number, end: number): string {
   if (last === first) return `, page ${first + 1}`;
   const starts: string[] = [];
   for (let p = first + 1; p <= last && starts.length < MAX_PAGE_STARTS; p++) {
-    starts.push(`${starts.length === 0 ? "page " : ""}${p + 1} ${
-      starts.length === 0 ? "starts at character " : "at "
-    }${pages[p]}`);
+    starts.push(
+      `${starts.length === 0 ? "page " : ""}${p + 1} ${
+        starts.length === 0 ? "starts at character " : "at "
+      }${pages[p]}`,
+    );
   }
   const more = last - first > MAX_PAGE_STARTS ? ", …" : "";
   return `, pages ${first + 1}-${last + 1} (${starts.join(", ")}${more})`;
