@@ -17,7 +17,15 @@ export const DEFAULT_POLICY_NOTE =
   "(nDCG, recall) compare the retrievers on your documents, and an answer passes only when the " +
   "text quoted holds it. Run without --mock for the model's own answers.";
 
-/** The note when it applies: a `--mock` run and no mock script. */
-export function mockPolicyNote(mock: boolean, mockScripts: readonly string[]): string | null {
-  return mock && mockScripts.length === 0 ? DEFAULT_POLICY_NOTE : null;
+/**
+ * The note when it applies: a `--mock` run, no mock script, and a system
+ * that calls a model (`retrieval_only` systems answer nothing). Printed by
+ * `run` only: `ragbench report` re-renders the results without it.
+ */
+export function mockPolicyNote(
+  mock: boolean,
+  mockScripts: readonly string[],
+  callsModel: boolean,
+): string | null {
+  return mock && mockScripts.length === 0 && callsModel ? DEFAULT_POLICY_NOTE : null;
 }

@@ -406,7 +406,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
       models: modelIds,
       retrievalK: config.evaluation.retrieval_k,
     });
-    const policyNote = mockPolicyNote(mock, config.mock_script);
+    const policyNote = mockPolicyNote(mock, config.mock_script, config.systems.some(callsModel));
     if (policyNote !== null) io.out(`\n${policyNote}`);
     io.progress(
       `results: ${relativePath(Deno.cwd(), dir) || "."}/ (${
