@@ -55,6 +55,7 @@ import { openRunCache, replayMisses } from "./run_cache.ts";
 import { checkResume, currentManifest, writeManifest } from "./run_manifest.ts";
 import { resumeCommand, writeFailure } from "./resume_hint.ts";
 import { printResults } from "./print_results.ts";
+import { mockPolicyNote } from "./mock_note.ts";
 import { callsModel } from "../../systems/registry.ts";
 
 /** Declaration of `ragbench run`. */
@@ -154,7 +155,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   if (!dryRun) await checkRunDir(dir, { resume: resume !== undefined });
   // The sandbox worker loads its modules while the data loads; the plan adopts it.
   using sandbox = !dryRun && offersBuiltins(needed) ? startWorker() : null;
-  const loaded = await loadData(config, selection, { progress: io.progress });
+  const loaded = await loadData(config, selection, { progress: io.progress, signal: io.signal });
   // After --systems: only the selected systems' prices are looked up and warned about.
   const prices = await priceRun(config, { mock });
   const unpriced = unpricedOf(config, prices, { mock });
@@ -405,6 +406,8 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
       models: modelIds,
       retrievalK: config.evaluation.retrieval_k,
     });
+    const policyNote = mockPolicyNote(mock, config.mock_script, config.systems.some(callsModel));
+    if (policyNote !== null) io.out(`\n${policyNote}`);
     io.progress(
       `results: ${relativePath(Deno.cwd(), dir) || "."}/ (${
         [
