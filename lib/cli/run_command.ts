@@ -34,9 +34,16 @@ import { offersBuiltins, type Plan, planSystems } from "../plan/plan.ts";
 import { startWorker } from "../../tools/sandbox/early_worker.ts";
 import { createProgress, type ProgressMode } from "./progress.ts";
 import { loadData, REGISTRIES } from "../plan/setup.ts";
-import { configEmbeddings } from "../plan/embedding_needs.ts";
-import { missingNeeds, permissionFlags, runNeeds } from "../plan/permissions.ts";
+import { missingNeeds, permissionFlags } from "../plan/permissions.ts";
 import type { Need } from "../plan/need.ts";
+import {
+  needOptionWords,
+  permissionsArgsNeeds,
+  runArgsNeeds,
+  selectedConfig,
+  systemsOption,
+} from "./run_needs.ts";
+import { commandLine, DEFAULT_INVOCATION } from "./invocation.ts";
 import { loadConfig } from "../config/load.ts";
 import { resolveCacheDir } from "../cache/cache_dir.ts";
 import { createEmbedderPool } from "../dense/embedders.ts";
@@ -137,21 +144,30 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const cacheUse = cacheUseFromArgs(args);
   const cacheDir = cacheUse.dir;
   const dryRun = args.options.has("dry-run");
+  const invocation = io.invocation ?? DEFAULT_INVOCATION;
   // Only the selected systems' needs: --systems a must not need system b's model host or key.
-  const chosen = selection.systems;
-  const needed = chosen
-    ? { ...config, systems: config.systems.filter((s) => chosen.includes(s.name)) }
-    : config;
-  const needs = runNeeds(needed, {
+  const needed = selectedConfig(config, args);
+  checkPermissions(
+    runArgsNeeds(config, args),
+    () =>
+      commandLine(invocation, ["permissions", configPath, ...needOptionWords(args)], {
+        needs: permissionsArgsNeeds(config, args),
+      }),
+  );
+  const resumeHint = resumeCommand({
+    configPath,
+    dir,
     mock,
-    runDir: runDirRoot,
-    cacheDir,
-    embeddings: configEmbeddings(needed),
-    cache: cacheUse,
-  });
-  checkPermissions(configPath, dryRun ? needs.filter(isInputRead) : needs, mock);
+    systems: args.options.get("systems"),
+    limit: args.options.get("limit"),
+    junit: args.options.get("junit"),
+    cache: ["cache", "cache-tools", "cache-dir"].flatMap((name): Array<[string, string]> => {
+      const value = args.options.get(name);
+      return value === undefined ? [] : [[name, value]];
+    }),
+  }, { invocation, needs: () => runArgsNeeds(config, resumedArgs(args, dir)) });
   // Before the data loads: a wrong folder is refused at once, and before anything is written.
-  if (!dryRun) await checkRunDir(dir, { resume: resume !== undefined });
+  if (!dryRun) await checkRunDir(dir, { resume: resume !== undefined, resumeCommand: resumeHint });
   // The sandbox worker loads its modules while the data loads; the plan adopts it.
   using sandbox = !dryRun && offersBuiltins(needed) ? startWorker() : null;
   const loaded = await loadData(config, selection, { progress: io.progress });
@@ -188,17 +204,6 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     checkEstimate(estimate, config.evaluation.max_cost_usd, args.options.has("force"));
   }
   const resultsPath = join(dir, RUN_FILES.results);
-  const resumeHint = resumeCommand({
-    configPath,
-    dir,
-    mock,
-    systems: args.options.get("systems"),
-    limit: args.options.get("limit"),
-    cache: ["cache", "cache-tools", "cache-dir"].flatMap((name): Array<[string, string]> => {
-      const value = args.options.get(name);
-      return value === undefined ? [] : [[name, value]];
-    }),
-  });
   const startedAt = new Date().toISOString();
   using embedders = createEmbedderPool({
     mock,
@@ -237,7 +242,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     });
     try {
       // Checked again under the lock: another run may have written here since.
-      await checkRunDir(dir, { resume: resume !== undefined });
+      await checkRunDir(dir, { resume: resume !== undefined, resumeCommand: resumeHint });
       return await runLocked();
     } finally {
       unregisterLock?.();
@@ -464,37 +469,22 @@ function dirOption(args: ParsedArgs, name: "out" | "resume" | "cache-dir"): stri
   return value;
 }
 
-/**
- * The `--systems` names; a list with no name in it is a usage error, not a
- * run of nothing (an unset CI variable must not make a passing gate).
- *
- * @throws {UsageError} when the option is given but names no system.
- */
-function systemsOption(args: ParsedArgs): string[] | undefined {
-  const raw = args.options.get("systems");
-  if (raw === undefined) return undefined;
-  const names = raw.split(",").map((s) => s.trim()).filter(Boolean);
-  if (names.length === 0) {
-    throw new UsageError(
-      `--systems names no system (got "${raw}"); list them by name, e.g. --systems a,b, or leave the option out to run every system.`,
-    );
-  }
-  return names;
-}
-
-/** A read of one of the run's inputs (all that --dry-run needs). */
-function isInputRead(need: Need): boolean {
-  return need.name === "read" &&
-    ["the config", "the corpus", "the questions", "the mock script"].includes(need.why);
+/** The options of the command that continues this run in `dir`: `--resume dir`, no `--out`. */
+function resumedArgs(args: ParsedArgs, dir: string): ParsedArgs {
+  const options = new Map(args.options);
+  options.delete("out");
+  options.delete("dry-run");
+  options.set("resume", dir);
+  return { positionals: args.positionals, options };
 }
 
 /**
  * Stops before anything runs when Deno did not grant what the run needs,
- * naming each missing flag.
+ * naming each missing flag and the command that prints them all.
  *
  * @throws {RagbenchError} (code "permission").
  */
-function checkPermissions(configPath: string, needs: Need[], mock: boolean): void {
+function checkPermissions(needs: Need[], permissionsCommand: () => string): void {
   const missing = missingNeeds(needs);
   if (missing.length === 0) return;
   const lines = missing.map((n) => `  ${permissionFlags([n], Deno.cwd())[0]}  (${n.why})`);
@@ -503,9 +493,8 @@ function checkPermissions(configPath: string, needs: Need[], mock: boolean): voi
     [
       "Cannot start the run: Deno did not grant these permissions:",
       ...lines,
-      `Run "ragbench permissions ${configPath}${
-        mock ? " --mock" : ""
-      }" to print every flag the run needs.`,
+      "Print every flag the run needs with:",
+      `  ${permissionsCommand()}`,
     ].join("\n"),
   );
 }

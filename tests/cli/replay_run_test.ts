@@ -270,7 +270,9 @@ systems: [{type: closed_book}]
   const [header, flags] = replay.stdout.split("\n");
   assert.equal(
     header,
-    `# deno run flags for: ragbench run ${t.path("c.yaml")} --cache replay --cache-dir ${cacheDir}`,
+    `# deno run flags for: ragbench run ${t.path("c.yaml")} --out ${
+      t.path("out")
+    } --cache replay --cache-dir ${cacheDir}`,
   );
   assert.doesNotMatch(flags, /--allow-net|--allow-env/);
   assert.match(flags, new RegExp(`--allow-read=[^ ]*${cacheDir}`));
