@@ -18,7 +18,7 @@
 
 import { isAbsolute, relativePath, resolvePath } from "../util/paths.ts";
 import { shellQuote } from "../run/run_lock.ts";
-import { type Need } from "../plan/need.ts";
+import type { Need } from "../plan/need.ts";
 import { permissionFlags, UNSTABLE_FLAGS } from "../plan/permissions.ts";
 
 /** The hidden first argument the launcher starts main.ts with, followed by the launcher's name. */

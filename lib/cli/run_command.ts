@@ -140,7 +140,6 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const mode = progressMode(args, io);
   const config = await loadConfig(configPath, REGISTRIES);
   const dir = resume ?? out ?? freeRunDir(defaultRunDir(config.name), pathExists);
-  const runDirRoot = resume ?? out ?? "runs";
   const cacheUse = cacheUseFromArgs(args);
   const cacheDir = cacheUse.dir;
   const dryRun = args.options.has("dry-run");

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readJsonl } from "../../lib/report/jsonl.ts";
 import type { QuestionResult } from "../../lib/types.ts";
-import { execCli, ROOT, runPrinted, spawnCli } from "../support/cli.ts";
+import { ROOT, runPrinted, spawnCli } from "../support/cli.ts";
 import { slowEndpointRun, waitForLines } from "../support/slow_run.ts";
 import { tempTree } from "../support/temp.ts";
 import { killAll } from "../support/processes.ts";
