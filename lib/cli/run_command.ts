@@ -63,6 +63,7 @@ import { checkResume, currentManifest, writeManifest } from "./run_manifest.ts";
 import { resumeCommand, writeFailure } from "./resume_hint.ts";
 import { printResults } from "./print_results.ts";
 import { callsModel } from "../../systems/registry.ts";
+import { plural } from "../util/plural.ts";
 
 /** Declaration of `ragbench run`. */
 export const RUN_SPEC: CommandSpec = {
@@ -98,7 +99,8 @@ export const RUN_SPEC: CommandSpec = {
     },
     {
       name: "quiet",
-      description: "Print no progress (the summary table and recommendation still go to stdout).",
+      description:
+        "Print only errors: no progress, no estimate, no table (the run directory has it all).",
     },
     {
       name: "verbose",
@@ -138,6 +140,9 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   };
   const concurrencyOption = intOption(args, "concurrency", { min: 1, max: 64 });
   const mode = progressMode(args, io);
+  // --quiet prints only errors: `alert` carries what explains a run that failed or stopped.
+  const alert = io.progress;
+  if (mode === "quiet") io = quietIO(io);
   const config = await loadConfig(configPath, REGISTRIES);
   const dir = resume ?? out ?? freeRunDir(defaultRunDir(config.name), pathExists);
   const cacheUse = cacheUseFromArgs(args);
@@ -227,7 +232,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     });
   } catch (error) {
     if (!io.signal.aborted) throw error;
-    io.progress("cancelled while the tools were starting: nothing was run.");
+    alert("cancelled while the tools were starting: nothing was run.");
     return 130;
   }
   const unregisterPlan = io.onQuit?.(() => plan.close());
@@ -304,7 +309,9 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
       // Printed once the folder, lock and resume checks have passed (their errors come first).
       for (const line of estimateLines(estimate, { simulated: mock })) io.progress(line);
       io.progress(
-        `ragbench ${VERSION}: ${plan.systems.length} systems × ${loaded.questions.length} questions × ${config.evaluation.repeats} repeats, ${
+        `ragbench ${VERSION}: ${plural(plan.systems.length, "system")} × ${
+          plural(loaded.questions.length, "question")
+        } × ${plural(config.evaluation.repeats, "repeat")}, ${
           modelsLine(plan.summary)
         }, writing ${dir}`,
       );
@@ -323,13 +330,14 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
         line: (text) => io.progress(text),
         ...(io.redraw ? { redraw: io.redraw } : {}),
         now: () => performance.now(),
+        concurrency,
       });
       let quitting = false;
       const unregister = io.onQuit?.(async () => {
         quitting = true;
         progress.finish();
         await writer.flush();
-        io.progress(
+        alert(
           `Stopped at once: the finished results are kept in ${resultsPath}; the summaries are written when the run is resumed. Continue with:\n  ${resumeHint}`,
         );
         writer.close();
@@ -401,7 +409,9 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     }
     if (trec.skipped > 0) {
       io.progress(
-        `warning: ${trec.skipped} lines left out of the TREC files in ${TREC_FOLDER}/: their question or document id holds whitespace, or their line has no scores`,
+        `warning: ${
+          plural(trec.skipped, "line")
+        } left out of the TREC files in ${TREC_FOLDER}/: their question or document id holds whitespace, or their line has no scores`,
       );
     }
 
@@ -422,28 +432,32 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     );
     const unkept = outcome.interrupted === 0 ? "" : ` (${interruptedNote(outcome.interrupted)})`;
     if (outcome.stoppedBy === "cancelled") {
-      io.progress(
-        `cancelled: ${outcome.notRun} questions not run${unkept}; the summaries cover what finished. Finish with:\n  ${resumeHint}`,
+      alert(
+        `cancelled: ${
+          plural(outcome.notRun, "question")
+        } not run${unkept}; the summaries cover what finished. Finish with:\n  ${resumeHint}`,
       );
       return 130;
     }
     const cacheLine = runCache.summaryLine();
     if (cacheLine !== null) io.progress(cacheLine);
-    let code = replayMisses(known, io);
+    let code = replayMisses(known, alert);
     if (outcome.stoppedBy === "max_cost_usd") {
-      io.progress(
-        `stopped: evaluation.max_cost_usd (${config.evaluation.max_cost_usd}) reached; ${outcome.notRun} questions not run`,
+      alert(
+        `stopped: evaluation.max_cost_usd (${config.evaluation.max_cost_usd}) reached; ${
+          plural(outcome.notRun, "question")
+        } not run`,
       );
       code = 1;
     }
     for (const s of summaries.systems) {
       if (s.questions > 0 && s.errors === s.questions) {
-        io.progress(
+        alert(
           `failed: every question of ${s.system} errored; see "error" in ${RUN_FILES.results}`,
         );
         code = 1;
       } else if (s.errors > 0) {
-        io.progress(`warning: ${s.errors} of ${s.questions} questions of ${s.system} errored`);
+        alert(`warning: ${s.errors} of ${plural(s.questions, "question")} of ${s.system} errored`);
       }
     }
     return code;
@@ -452,7 +466,9 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
 
 /** Why `count` questions that ran were not kept. */
 function interruptedNote(count: number): string {
-  return `${count} of them were not kept: a tool process stopped while they ran`;
+  return `${
+    count === 1 ? "it was" : `${count} of them were`
+  } not kept: a tool process stopped while ${count === 1 ? "it" : "they"} ran`;
 }
 
 /**
@@ -503,6 +519,12 @@ function modelsLine(systems: ReadonlyArray<{ model: string | null }>): string {
   const ids = [...new Set(systems.flatMap((s) => s.model === null ? [] : [s.model]))];
   if (ids.length === 0) return "no model";
   return `${ids.length === 1 ? "model" : "models"} ${ids.join(", ")}`;
+}
+
+/** `io` with nothing printed but errors (thrown ones, which main.ts prints). */
+function quietIO(io: CliIO): CliIO {
+  const { redraw: _, ...rest } = io;
+  return { ...rest, out: () => {}, progress: () => {} };
 }
 
 function progressMode(args: ParsedArgs, io: CliIO): ProgressMode {

@@ -23,6 +23,7 @@ import { describeFsError } from "../util/fs.ts";
 import { decodeUtf8, describeTextProblem, describeUtf8Problem, looksBinary } from "../util/utf8.ts";
 import { type LoadReporter, type ProgressSink, slowLoadReporter } from "../util/load_progress.ts";
 import { listCorpusFiles, readCorpusText, type SkippedFile } from "./corpus_files.ts";
+import { plural } from "../util/plural.ts";
 
 export { describeSkipped, type SkippedFile } from "./corpus_files.ts";
 
@@ -98,7 +99,9 @@ export async function loadCorpus(
   }
   documents.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   tables.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
-  reporter.done(`corpus: loaded ${documents.length} documents and ${tables.length} tables`);
+  reporter.done(
+    `corpus: loaded ${plural(documents.length, "document")} and ${plural(tables.length, "table")}`,
+  );
   return loaded;
 }
 
@@ -145,7 +148,9 @@ async function loadBeirSource(folder: string): Promise<LoadedCorpus> {
   const { documents, empty } = await (await import("./beir.ts")).loadBeirCorpus(folder);
   documents.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const warnings = empty === 0 ? [] : [
-    `corpus "${folder}": ${empty} of ${documents.length} documents are empty (no title, no text); kept, they can still be judged`,
+    `corpus "${folder}": ${empty} of ${plural(documents.length, "document")} ${
+      empty === 1 ? "is" : "are"
+    } empty (no title, no text); kept, they can still be judged`,
   ];
   return { corpus: { documents, tables: [] }, skipped: [], warnings };
 }
@@ -207,7 +212,7 @@ async function loadFolder(root: string, reporter: LoadReporter): Promise<LoadedC
   const files = await listCorpusFiles(root, skipped);
   for (const [n, { full: file, rel }] of files.entries()) {
     if (n % PROGRESS_EVERY === 0) {
-      reporter.step(`corpus: reading "${root}": ${n} of ${files.length} files`);
+      reporter.step(`corpus: reading "${root}": ${n} of ${plural(files.length, "file")}`);
     }
     const ext = extname(file).toLowerCase();
     if (!DOCUMENT_EXTENSIONS.has(ext) && !TABLE_EXTENSIONS.has(ext)) {

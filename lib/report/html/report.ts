@@ -30,6 +30,7 @@ import {
 import { breakdownSection, failureSection, stabilitySection } from "./question_sections.ts";
 import { type Row, section } from "./tables.ts";
 import { scatterPlot } from "./svg_plot.ts";
+import { plural } from "../../util/plural.ts";
 
 /** Everything the report shows. */
 export interface ReportInput {
@@ -62,9 +63,9 @@ export function renderReport(input: ReportInput): string {
 /** Renders the report in pieces, for writing a large report without one huge string. */
 export function* reportChunks(input: ReportInput): Generator<string> {
   const names = input.systems.map((s) => s.name);
-  const header = `<header><h1>ragbench report: ${
-    h(input.run.name)
-  }</h1><p class="meta">${input.lines.length} result lines · ${names.length} systems · run directory <code>${
+  const header = `<header><h1>ragbench report: ${h(input.run.name)}</h1><p class="meta">${
+    plural(input.lines.length, "result line")
+  } · ${plural(names.length, "system")} · run directory <code>${
     h(input.run.dir)
   }</code></p></header>`;
   const sections = [
