@@ -38,7 +38,8 @@ export function toolChoice(name: string, config: Config | null, args: ParsedArgs
   const custom = config ? customRef(config, name) : undefined;
   if (custom) return { kind: "custom", ref: custom };
   if (name === search.name) {
-    return { kind: "search", retriever: searchRetriever(config, retriever) };
+    const named = args.options.get("config") ?? config?.file ?? "";
+    return { kind: "search", retriever: searchRetriever(config, retriever, named) };
   }
   if (BUILTIN_TOOLS.has(name)) return { kind: "builtin", name };
   return {
@@ -48,7 +49,11 @@ export function toolChoice(name: string, config: Config | null, args: ParsedArgs
 }
 
 /** The retriever `search` runs over: the one named, else the config's default (BM25 defaults without one). */
-function searchRetriever(config: Config | null, name: string | undefined): RetrieverChoice {
+function searchRetriever(
+  config: Config | null,
+  name: string | undefined,
+  configPath: string,
+): RetrieverChoice {
   if (name === undefined) return defaultRetrieverChoice(config ?? { retrievers: {} });
   if (config === null) {
     throw new UsageError(
@@ -61,8 +66,8 @@ function searchRetriever(config: Config | null, name: string | undefined): Retri
     const names = [...named.keys()];
     throw new UsageError(
       names.length === 0
-        ? `--retriever ${name}: "${config.file}" has no retrievers: section; search uses BM25 with its defaults without --retriever.`
-        : `--retriever ${name}: "${config.file}" has no retriever of that name — ${
+        ? `--retriever ${name}: "${configPath}" has no retrievers: section; search uses BM25 with its defaults without --retriever.`
+        : `--retriever ${name}: "${configPath}" has no retriever of that name — ${
           suggestion(name, names)
         }`,
     );
