@@ -75,20 +75,21 @@ export async function readTextFile(path: string, subject: string): Promise<strin
  *   writing `path` needs write permission on that one file, not on its folder.
  *   When the two are on different file systems (no rename across them), the
  *   file is written in place.
+ * @param options.rename stands in for `Deno.renameSync` (tests).
  * @throws {RagbenchError} code "io" when the file cannot be written.
  */
 // deno-lint-ignore require-await
 export async function writeFileAtomic(
   path: string,
   text: string,
-  options: { tmpDir?: string } = {},
+  options: { tmpDir?: string; rename?: (from: string, to: string) => void } = {},
 ): Promise<void> {
   const name = options.tmpDir === undefined ? path : `${options.tmpDir}/.${basename(path)}`;
   const tmp = `${name}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   try {
     Deno.writeTextFileSync(tmp, text);
     try {
-      Deno.renameSync(tmp, path);
+      (options.rename ?? Deno.renameSync)(tmp, path);
     } catch (error) {
       if (options.tmpDir === undefined || !isCrossDevice(error)) throw error;
       Deno.writeTextFileSync(path, text);
