@@ -18,7 +18,6 @@
  */
 
 import { type CommandSpec, parseArgs } from "./args.ts";
-import { commandNeeds } from "./command_needs.ts";
 import { LAUNCHED_AS } from "./invocation.ts";
 import type { Need } from "../plan/need.ts";
 import { permissionFlags, UNSTABLE_FLAGS } from "../plan/permissions.ts";
@@ -71,9 +70,11 @@ export async function planLaunch(
   const words = argv.filter((a, i) => i >= end || a !== SHOW_PERMISSIONS);
   const [name, ...rest] = words;
   const spec = name === undefined ? undefined : await context.specOf(name);
-  const needs = spec === undefined
-    ? []
-    : await commandNeeds(name!, parseArgs(spec, rest, context.program));
+  // The config loader and the permission derivation load only for a command that has them to do.
+  const needs = spec === undefined ? [] : await (await import("./command_needs.ts")).commandNeeds(
+    name!,
+    parseArgs(spec, rest, context.program),
+  );
   return {
     args: [
       "run",
