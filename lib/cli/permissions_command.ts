@@ -35,6 +35,7 @@ import {
 import { RagbenchError } from "../errors.ts";
 import { commandLine, DEFAULT_INVOCATION } from "./invocation.ts";
 import { shellQuote } from "../run/run_lock.ts";
+import { frameworkProcessLines } from "../plan/framework_needs.ts";
 
 /** Declaration of `ragbench permissions`. */
 export const PERMISSIONS_SPEC: CommandSpec = {
@@ -74,6 +75,14 @@ export async function permissionsCommand(args: ParsedArgs, io: CliIO): Promise<n
     "# why",
     ...explain(needs, cwd),
   ];
+  const frameworks = frameworkProcessLines(selected);
+  if (frameworks.length) {
+    lines.push(
+      "",
+      "# the framework systems' processes: each gets only these flags, a cleared environment and no network",
+      ...frameworks,
+    );
+  }
   if (needs.some((n) => n.why === UNRESOLVED_CACHE_DIR)) {
     const again = commandLine(
       io.invocation ?? DEFAULT_INVOCATION,

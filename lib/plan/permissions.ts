@@ -19,6 +19,7 @@ import type { EmbeddingConfig } from "../config/retriever_schema.ts";
 import { embeddingNeeds } from "./embedding_needs.ts";
 import { callsModel } from "../../systems/registry.ts";
 import { type CacheUse, hasSideEffectTools, responseCacheNeeds } from "./cache_needs.ts";
+import { frameworkNeeds } from "./framework_needs.ts";
 import { modelHost, type Need } from "./need.ts";
 
 /** The system type whose programs run in `deno run` subprocesses (`systems/code_agent.ts`). */
@@ -126,6 +127,7 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
     });
   }
   needs.push(...mcpNeeds(config, options));
+  needs.push(...frameworkNeeds(config));
   return dedupe(needs);
 }
 
