@@ -142,6 +142,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const mode = progressMode(args, io);
   // --quiet prints only errors: `alert` carries what explains a run that failed or stopped.
   const alert = io.progress;
+  const alertOut = io.out;
   if (mode === "quiet") io = quietIO(io);
   const config = await loadConfig(configPath, REGISTRIES);
   const dir = resume ?? out ?? freeRunDir(defaultRunDir(config.name), pathExists);
@@ -415,6 +416,12 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
       );
     }
 
+    // --quiet: of the table and recommendation, only the systems that failed (an error each).
+    if (mode === "quiet") {
+      for (const f of report.recommendation.failed) {
+        alertOut(`failed: ${f}`);
+      }
+    }
     printResults(io, summaries.systems, report, {
       models: modelIds,
       retrievalK: config.evaluation.retrieval_k,
