@@ -11,7 +11,7 @@
  * @module
  */
 
-import { join, relativePath } from "../util/paths.ts";
+import { join } from "../util/paths.ts";
 import { describeSkipped } from "../data/corpus.ts";
 import { RagbenchError, UsageError } from "../errors.ts";
 import { createModels, describeModel } from "../llm/select.ts";
@@ -43,7 +43,7 @@ import {
   selectedConfig,
   systemsOption,
 } from "./run_needs.ts";
-import { commandLine, DEFAULT_INVOCATION } from "./invocation.ts";
+import { commandLine, DEFAULT_INVOCATION, shownPath } from "./invocation.ts";
 import { loadConfig } from "../config/load.ts";
 import { resolveCacheDir } from "../cache/cache_dir.ts";
 import { createEmbedderPool } from "../dense/embedders.ts";
@@ -427,7 +427,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
       retrievalK: config.evaluation.retrieval_k,
     });
     io.progress(
-      `results: ${relativePath(Deno.cwd(), dir) || "."}/ (${
+      `results: ${shownPath(dir, Deno.cwd())}/ (${
         [
           ...Object.values(RUN_FILES),
           MANIFEST_FILE,
