@@ -55,7 +55,8 @@
  * @module
  */
 
-import type { TermDictionary } from "./term_interner.ts";
+import { TermDictionary } from "./term_interner.ts";
+import type { UnitTableImage } from "./unit_table.ts";
 import { type Analysis, DEFAULT_ANALYSIS, tokenize } from "./tokenizer.ts";
 import type { Passage } from "./passages.ts";
 import { buildPostings, gallop, TF_ESCAPE } from "./bm25_postings.ts";
@@ -106,6 +107,63 @@ export interface Bm25Stats {
   bytes: number;
 }
 
+/**
+ * A built index's arrays ({@link Bm25Index.image}); `idf`, `norm` and `peak`
+ * were computed with the index's `k1` and `b`, so an image is only valid
+ * with the options (and passages) it was built with.
+ */
+export interface Bm25Image {
+  /** Term -> id. */
+  dictionary: UnitTableImage;
+  /** `offsets[t]..offsets[t+1]` is term t's slice of `postings` / `tfs` (terms + 1 entries). */
+  offsets: Uint32Array;
+  /** Passage numbers, ascending within a term. */
+  postings: Uint32Array;
+  /** Term counts, {@link TF_ESCAPE} for 255 or more. */
+  tfs: Uint8Array;
+  /** Postings whose count is 255 or more, and those counts. */
+  bigTfKeys: Uint32Array;
+  bigTfValues: Uint32Array;
+  /** Per term. */
+  idf: Float64Array;
+  /** Per passage: k1 (1 - b + b dl / avgdl). */
+  norm: Float64Array;
+  /** Per term: its largest tf / (tf + norm). */
+  peak: Float64Array;
+}
+
+/**
+ * Refuses an image whose arrays do not fit together or `passages` (cheap checks; the
+ * file holding it has its own checksums).
+ */
+function checkImage(image: Bm25Image, passages: number): void {
+  const terms = image.idf.length;
+  const postings = image.postings.length;
+  const problem = image.norm.length !== passages
+    ? `${image.norm.length} passage lengths for ${passages} passages`
+    : image.peak.length !== terms || image.offsets.length !== terms + 1
+    ? "per-term arrays of different lengths"
+    : image.offsets[0] !== 0 || image.offsets[terms] !== postings
+    ? "term offsets that do not span the postings"
+    : image.tfs.length !== postings || image.bigTfKeys.length !== image.bigTfValues.length
+    ? "posting arrays of different lengths"
+    : null;
+  if (problem !== null) throw new RangeError(`BM25 index image: ${problem}`);
+  for (let t = 0; t < terms; t++) {
+    if (image.offsets[t] > image.offsets[t + 1]) {
+      throw new RangeError(`BM25 index image: term offsets go backwards at term ${t}`);
+    }
+  }
+  let outside = 0;
+  for (let j = 0; j < postings; j++) outside |= image.postings[j] >= passages ? 1 : 0;
+  if (outside !== 0) throw new RangeError(`BM25 index image: a posting of no passage`);
+  for (let i = 0; i < image.bigTfKeys.length; i++) {
+    if (image.bigTfKeys[i] >= postings || image.tfs[image.bigTfKeys[i]] !== TF_ESCAPE) {
+      throw new RangeError(`BM25 index image: a large term count of no posting`);
+    }
+  }
+}
+
 /** A BM25 index over a fixed list of passages, built once in the constructor. */
 export class Bm25Index {
   /** The indexed passages, in the order that breaks ties. */
@@ -133,10 +191,14 @@ export class Bm25Index {
 
   /**
    * Indexes `passages` (kept by reference: do not change them afterwards).
+   * With `saved` (an {@link image} of an index built from the same passages
+   * and options) nothing is tokenised: the index takes those arrays as they
+   * are, after checking that they fit together and `passages`.
    *
-   * @throws {RangeError} when `k1` is negative or `b` is outside 0..1.
+   * @throws {RangeError} when `k1` is negative or `b` is outside 0..1, or
+   *   `saved` does not fit.
    */
-  constructor(passages: readonly Passage[], options: Bm25Options = {}) {
+  constructor(passages: readonly Passage[], options: Bm25Options = {}, saved?: Bm25Image) {
     const k1 = options.k1 ?? BM25_K1;
     const b = options.b ?? BM25_B;
     if (!(k1 >= 0 && Number.isFinite(k1))) throw new RangeError(`k1 must be >= 0, got ${k1}.`);
@@ -146,6 +208,23 @@ export class Bm25Index {
     this.b = b;
     this.analysis = options.analysis ?? DEFAULT_ANALYSIS;
     this.queryRepeats = options.queryRepeats ?? BM25_QUERY_REPEATS;
+    if (saved !== undefined) {
+      checkImage(saved, passages.length);
+      this.#terms = TermDictionary.fromImage(saved.dictionary, saved.idf.length);
+      this.#offsets = saved.offsets;
+      this.#postings = saved.postings;
+      this.#tfs = saved.tfs;
+      this.#bigTfs = new Map();
+      for (let i = 0; i < saved.bigTfKeys.length; i++) {
+        this.#bigTfs.set(saved.bigTfKeys[i], saved.bigTfValues[i]);
+      }
+      this.#idf = saved.idf;
+      this.#norm = saved.norm;
+      this.#peak = saved.peak;
+      this.#scores = new Float64Array(passages.length);
+      this.#touched = new Uint32Array(passages.length);
+      return;
+    }
     const built = buildPostings(passages, this.analysis, { kernel: options.kernel });
     this.#terms = built.terms;
     this.#offsets = built.offsets;
@@ -315,6 +394,33 @@ export class Bm25Index {
   #tf(j: number): number {
     const tf = this.#tfs[j];
     return tf === TF_ESCAPE ? this.#bigTfs.get(j)! : tf;
+  }
+
+  /**
+   * The index's arrays as they are (not copies), for saving it: passing them
+   * back to the constructor with the same passages and options gives an
+   * index that returns the same hits with the same scores, bit for bit,
+   * without tokenising anything.
+   */
+  image(): Bm25Image {
+    const keys = new Uint32Array(this.#bigTfs.size);
+    const values = new Uint32Array(this.#bigTfs.size);
+    let i = 0;
+    for (const [key, value] of this.#bigTfs) {
+      keys[i] = key;
+      values[i++] = value;
+    }
+    return {
+      dictionary: this.#terms.image(),
+      offsets: this.#offsets,
+      postings: this.#postings,
+      tfs: this.#tfs,
+      bigTfKeys: keys,
+      bigTfValues: values,
+      idf: this.#idf,
+      norm: this.#norm,
+      peak: this.#peak,
+    };
   }
 
   /** Sizes of the index. */

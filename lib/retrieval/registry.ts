@@ -29,6 +29,7 @@ import { createEmbedderPool, type EmbedderPool } from "../dense/embedders.ts";
 import type { Passage } from "../lexical/passages.ts";
 import type { Retriever } from "./types.ts";
 import type { VectorRetriever } from "./vector_retriever.ts";
+import type { SavedIndexes } from "./saved_indexes.ts";
 
 /** Everything a builder gets to build one retriever. */
 export interface RetrieverBuildRequest {
@@ -49,6 +50,8 @@ export interface RetrieverBuildRequest {
   part(config: RetrieverConfig): Promise<Retriever>;
   /** Progress lines while indexing. */
   progress?: (line: string) => void;
+  /** Where built indexes are saved and loaded from (none: always built). */
+  saved?: SavedIndexes;
 }
 
 /** Builds one retriever of a kind. Rejects with a RagbenchError a user can act on. */
@@ -72,6 +75,7 @@ export async function buildBm25Retriever(request: RetrieverBuildRequest): Promis
     bm25: request.config.bm25,
     passages: request.passages,
     documents: request.corpus.documents,
+    ...(request.saved ? { saved: request.saved } : {}),
   });
 }
 
@@ -83,6 +87,7 @@ export async function buildVector(request: RetrieverBuildRequest): Promise<Retri
     embedderFor: request.embedders.embedderFor,
     signal: request.signal,
     ...(request.progress ? { onProgress: request.progress } : {}),
+    ...(request.saved ? { saved: request.saved } : {}),
   });
 }
 
@@ -132,6 +137,8 @@ export interface RunRetrieversOptions {
   mock?: boolean;
   /** Progress lines while indexing. */
   progress?: (line: string) => void;
+  /** Where built indexes are saved and loaded from (none: every index is built). */
+  saved?: SavedIndexes;
 }
 
 /** The settings a build of `config` depends on (see the module comment). */
@@ -171,6 +178,7 @@ export class RunRetrievers {
   /** The pool this object made (and closes), when none was given. */
   readonly #ownPool: EmbedderPool | null;
   readonly #progress: ((line: string) => void) | undefined;
+  readonly #saved: SavedIndexes | undefined;
   /** Builds by canonical settings. */
   readonly #built = new Map<string, Promise<Retriever>>();
   /** Retrievers by request key (a build under the request's name). */
@@ -189,6 +197,7 @@ export class RunRetrievers {
     });
     this.#embedders = options.embedders ?? this.#ownPool!;
     this.#progress = options.progress;
+    this.#saved = options.saved;
   }
 
   /** Closes the embedder pool this object made (not one it was given). */
@@ -269,6 +278,7 @@ export class RunRetrievers {
       embedders: this.#embedders,
       part: (partConfig) => this.#builtFor(name, partConfig, signal),
       ...(this.#progress ? { progress: this.#progress } : {}),
+      ...(this.#saved ? { saved: this.#saved } : {}),
     });
   }
 

@@ -26,6 +26,7 @@ import type { Embedder } from "../dense/embedder.ts";
 import type { RetrievalOutcome, Retriever } from "./types.ts";
 import { VectorIndex } from "../dense/vector_index.ts";
 import { plural } from "../util/plural.ts";
+import type { SavedIndexes } from "./saved_indexes.ts";
 
 /** Passages sent to the embedder per call while indexing (progress is reported between calls). */
 export const INDEX_CHUNK = 1024;
@@ -40,6 +41,8 @@ export interface VectorRetrieverDeps {
   signal: AbortSignal;
   /** Progress lines while indexing. */
   onProgress?: (line: string) => void;
+  /** Where embedded passages are saved and loaded from (none: always embedded). */
+  saved?: SavedIndexes;
 }
 
 /** A vector retriever, with what the hybrid one reuses. */
@@ -69,6 +72,41 @@ export async function buildVectorRetriever(
   deps: VectorRetrieverDeps,
 ): Promise<VectorRetriever> {
   const embedder = deps.embedderFor(config.embedding);
+  if (deps.saved === undefined) {
+    return (await embedPassages(name, config, passages, deps, embedder)).retriever;
+  }
+  let embedded: VectorRetriever | null = null;
+  const got = await deps.saved.vectors(
+    passages,
+    embedder.id,
+    `retriever "${name}"`,
+    deps.signal,
+    async () => {
+      const done = await embedPassages(name, config, passages, deps, embedder);
+      embedded = done.retriever;
+      return { vectors: done.vectors, dimensions: done.retriever.index.dimensions };
+    },
+  );
+  if (embedded !== null) return embedded;
+  deps.onProgress?.(
+    `retriever ${name}: ${plural(passages.length, "passage")} of ${embedder.id} ` +
+      `loaded from the saved index`,
+  );
+  return vectorRetriever(name, config, passages, embedder, got.vectors, got.dimensions, {
+    tokens: 0,
+    cost_usd: 0,
+    cached: passages.length,
+  });
+}
+
+/** Embeds every passage (through the embedder's cache) and builds the retriever. */
+async function embedPassages(
+  name: string,
+  config: RetrieverConfig,
+  passages: readonly Passage[],
+  deps: VectorRetrieverDeps,
+  embedder: Embedder,
+): Promise<{ retriever: VectorRetriever; vectors: Float32Array }> {
   const started = performance.now();
   let last = started;
   // Filled chunk by chunk once the first reply gives the size, so no chunk outlives its copy.
@@ -125,13 +163,31 @@ export async function buildVectorRetriever(
       `Cannot build retriever "${name}": every passage is empty, so there is nothing to embed.`,
     );
   }
-  const index = new VectorIndex(packed, dimensions);
+  const built = vectorRetriever(name, config, passages, embedder, packed, dimensions, {
+    tokens,
+    cost_usd: cost,
+    cached,
+  });
   deps.onProgress?.(
     `retriever ${name}: ${plural(passages.length, "passage")} embedded with ${embedder.id} ` +
       `(${cached} from the cache, ${plural(tokens, "token")}, ${
         cost === null ? "cost unknown: no price for the embedding model" : `$${cost.toFixed(4)}`
       }) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
+  return { retriever: built, vectors: packed };
+}
+
+/** The retriever over `vectors` (the passages' embeddings, row-major). */
+function vectorRetriever(
+  name: string,
+  config: RetrieverConfig,
+  passages: readonly Passage[],
+  embedder: Embedder,
+  vectors: Float32Array,
+  dimensions: number,
+  indexing: VectorRetriever["indexing"],
+): VectorRetriever {
+  const index = new VectorIndex(vectors, dimensions);
   return {
     name,
     kind: "vector",
@@ -139,7 +195,7 @@ export async function buildVectorRetriever(
     passages,
     embedder,
     index,
-    indexing: { tokens, cost_usd: cost, cached },
+    indexing,
     search: (query, k, signal) => searchVector(embedder, index, passages, query, k, signal),
   };
 }
