@@ -45,6 +45,10 @@ import {
 } from "./run_needs.ts";
 import { commandLine, DEFAULT_INVOCATION, shownPath } from "./invocation.ts";
 import { loadConfig } from "../config/load.ts";
+import type { Config } from "../config/types.ts";
+import type { CacheUse } from "../plan/cache_needs.ts";
+import { systemRetrievers } from "../plan/embedding_needs.ts";
+import type { SavedIndexes } from "../retrieval/saved_indexes.ts";
 import { resolveCacheDir } from "../cache/cache_dir.ts";
 import { createEmbedderPool } from "../dense/embedders.ts";
 import { estimateLines, estimateRun } from "../run/estimate.ts";
@@ -167,10 +171,12 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     systems: args.options.get("systems"),
     limit: args.options.get("limit"),
     junit: args.options.get("junit"),
-    cache: ["cache", "cache-tools", "cache-dir"].flatMap((name): Array<[string, string]> => {
-      const value = args.options.get(name);
-      return value === undefined ? [] : [[name, value]];
-    }),
+    cache: ["cache", "cache-tools", "index-cache", "cache-dir"].flatMap(
+      (name): Array<[string, string]> => {
+        const value = args.options.get(name);
+        return value === undefined ? [] : [[name, value]];
+      },
+    ),
   }, { invocation, needs: () => runArgsNeeds(config, resumedArgs(args, dir)) });
   // Before the data loads: a wrong folder is refused at once, and before anything is written.
   if (!dryRun) await checkRunDir(dir, { resume: resume !== undefined, resumeCommand: resumeHint });
@@ -218,6 +224,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     cacheDir: () => resolveCacheDir(cacheDir).dir,
     onProgress: (line) => io.progress(line),
   });
+  const savedIndexes = await openSavedIndexes(needed, cacheUse, io.progress);
   // Tools start before the folder is made, so a tool that cannot load leaves nothing behind.
   let plan: Plan;
   try {
@@ -227,6 +234,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
       models,
       progress: io.progress,
       embedders,
+      ...(savedIndexes ? { savedIndexes } : {}),
       toolCache: runCache.tools,
       // A Ctrl-C during an MCP server's start-up stops it at once, not when its handshake ends.
       mcp: { signal: io.signal },
@@ -586,4 +594,20 @@ async function createRunDir(dir: string): Promise<void> {
       { cause: error },
     );
   }
+}
+
+/**
+ * The run's saved indexes (`--index-cache`), when the mode is not `off` and
+ * some system retrieves; its module (and `node:crypto`, `node:zlib`) loads
+ * only then.
+ */
+async function openSavedIndexes(
+  config: Config,
+  cacheUse: CacheUse,
+  progress: (line: string) => void,
+): Promise<SavedIndexes | null> {
+  const mode = cacheUse.indexMode ?? "off";
+  if (mode === "off" || systemRetrievers(config).length === 0) return null;
+  const { SavedIndexes } = await import("../retrieval/saved_indexes.ts");
+  return new SavedIndexes({ dir: resolveCacheDir(cacheUse.dir).dir, mode, progress });
 }

@@ -18,9 +18,14 @@ import { folderHolds } from "../data/corpus_files.ts";
 import { questionSourcePath } from "../data/questions.ts";
 import { mcpNeeds } from "../../tools/mcp/needs.ts";
 import type { EmbeddingConfig } from "../config/retriever_schema.ts";
-import { embeddingNeeds } from "./embedding_needs.ts";
+import { embeddingNeeds, systemRetrievers } from "./embedding_needs.ts";
 import { callsModel } from "../../systems/registry.ts";
-import { type CacheUse, hasSideEffectTools, responseCacheNeeds } from "./cache_needs.ts";
+import {
+  type CacheUse,
+  hasSideEffectTools,
+  indexCacheNeeds,
+  responseCacheNeeds,
+} from "./cache_needs.ts";
 import { frameworkNeeds } from "./framework_needs.ts";
 import { modelHost, type Need } from "./need.ts";
 
@@ -117,6 +122,9 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
       mock: options.mock,
       sideEffectTools: hasSideEffectTools(config),
     }));
+    needs.push(
+      ...indexCacheNeeds(options.cache, { retrieves: systemRetrievers(config).length > 0 }),
+    );
   }
   if (config.systems.some((s) => s.tools.some((t) => t.kind === "custom"))) {
     needs.push({ name: "run", value: Deno.execPath(), why: "starting custom tools' processes" });

@@ -9,6 +9,7 @@
  * @module
  */
 
+import type { SavedIndexes } from "../retrieval/saved_indexes.ts";
 import {
   type Config,
   DEFAULT_RETRIEVER,
@@ -78,6 +79,8 @@ export interface PlanOptions {
   signal?: AbortSignal;
   /** The run's embedders, for vector and hybrid retrievers (lib/dense/embedders.ts). */
   embedders?: EmbedderPool;
+  /** Where built indexes are saved and loaded from (`--index-cache`); none: every index is built. */
+  savedIndexes?: SavedIndexes;
   /** Record and replay the results of tools with side effects (`--cache-tools`). */
   toolCache?: ToolCacheSetup | null;
   /**
@@ -119,6 +122,7 @@ export async function planSystems(
     ...(options.embedders ? { embedders: options.embedders } : {}),
     mock: options.mock ?? false,
     ...(options.progress ? { progress: options.progress } : {}),
+    ...(options.savedIndexes ? { saved: options.savedIndexes } : {}),
   });
   // MCP, custom tools and the tool cache are loaded only by a config that uses them.
   let mcp: McpPool | null = null;

@@ -40,6 +40,7 @@ import {
   type SectionArray,
   writeIndexFile,
 } from "../cache/index_file.ts";
+import type { IndexCacheMode } from "../cache/index_cache_mode.ts";
 import { Bm25Index, type Bm25Options } from "../lexical/bm25.ts";
 import type { Passage } from "../lexical/passages.ts";
 import { DEFAULT_ANALYSIS, tokenize } from "../lexical/tokenizer.ts";
@@ -48,11 +49,6 @@ import { VERSION } from "../version.ts";
 
 /** Raised when what a build writes changes, so every older saved index becomes a miss. */
 export const SAVED_INDEX_VERSION = 1;
-
-/** The modes of `--index-cache`. */
-export const INDEX_CACHE_MODES = ["off", "read", "write", "read-write"] as const;
-/** One of {@link INDEX_CACHE_MODES}. */
-export type IndexCacheMode = typeof INDEX_CACHE_MODES[number];
 
 /** How long a build waits for another process building the same index (ms) before building too. */
 export const DEFAULT_LOCK_WAIT_MS = 30 * 60_000;
@@ -245,6 +241,16 @@ export class SavedIndexes {
 
   #done<T>(kind: string, label: string, outcome: IndexOutcome, value: T): T {
     this.outcomes.push({ kind, label, outcome });
+    // The vector retriever says itself what it embedded or loaded.
+    if (kind === "bm25" && outcome !== "built") {
+      this.#progress(
+        `${label}: BM25 index ${
+          outcome === "loaded" ? "loaded from the cache folder" : "built and saved for later runs"
+        }`,
+      );
+    } else if (kind === "vectors" && outcome === "built-and-saved") {
+      this.#progress(`${label}: passage vectors saved for later runs`);
+    }
     return value;
   }
 

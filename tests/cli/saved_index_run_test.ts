@@ -1,0 +1,82 @@
+/**
+ * Indexes built once across processes (issue 23 item 6, issue 24 item 6):
+ * two `ragbench run`s of one config started together over Cranfield, with
+ * one cache folder, build its BM25 indexes once between them: one builds and
+ * saves each index while the other waits for its lock and loads it. Their
+ * retrieval metrics are equal, and equal to a run without saved indexes.
+ * (`--shard i/n` is not on this branch; shards of one run share indexes the
+ * same way, by key.)
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { execCli, ROOT } from "../support/cli.ts";
+import { CRANFIELD } from "../support/shared_data.ts";
+import { tempTree } from "../support/temp.ts";
+
+const CONFIG = `name: cranfield_shared
+corpus: {beir: ${CRANFIELD}}
+questions: {beir: ${CRANFIELD}, split: test}
+evaluation: {concurrency: 2, retrieval_k: [10, 100]}
+retrievers:
+  small: {chunk: {size: 60}, top_k: 100}
+systems:
+  - {type: retrieval_only, name: bm25}
+  - {type: retrieval_only, name: bm25_small, retriever: small}
+`;
+
+/** The metric columns of metrics_summary.csv (timing columns left out). */
+function metrics(out: string): string[] {
+  const [header, ...rows] = Deno.readTextFileSync(join(out, "metrics_summary.csv")).trim()
+    .split("\n").map((l) => l.split(","));
+  const keep = header.flatMap((name, i) =>
+    /ndcg|map|recall|mrr|precision|questions|errors/.test(name) ? [i] : []
+  );
+  assert.ok(keep.length > 4);
+  return rows.map((row) => keep.map((i) => `${header[i]}=${row[i]}`).join(" "));
+}
+
+Deno.test("two runs started together build each saved index once: one saves it, the other waits and loads it", async () => {
+  await using t = await tempTree({ "config.yaml": CONFIG });
+  const cache = t.path("cache");
+  const permissions = [
+    `--allow-read=${ROOT},${CRANFIELD},${t.dir}`,
+    `--allow-write=${t.dir}`,
+    `--allow-run=${Deno.execPath()}`,
+  ];
+  const run = (name: string, more: string[] = []) =>
+    execCli(permissions, [
+      "run",
+      t.path("config.yaml"),
+      "--mock",
+      "--out",
+      t.path(name),
+      "--cache-dir",
+      cache,
+      ...more,
+    ]);
+  const shared = ["--index-cache", "read-write"];
+  const [a, b] = await Promise.all([run("a", shared), run("b", shared)]);
+  assert.equal(a.code, 0, a.stderr);
+  assert.equal(b.code, 0, b.stderr);
+  const lines = `${a.stderr}\n${b.stderr}`.split("\n");
+  const saved = lines.filter((l) => l.endsWith("BM25 index built and saved for later runs"));
+  const loaded = lines.filter((l) => l.endsWith("BM25 index loaded from the cache folder"));
+  // Each run looks up four indexes: the passages of each retriever and their whole documents
+  // (one key: the same documents and BM25 settings, whatever the chunking).
+  assert.equal(saved.length + loaded.length, 8, lines.join("\n"));
+  const files = [...Deno.readDirSync(join(cache, "indexes-v1"))].filter((e) =>
+    e.name.endsWith(".idx")
+  );
+  assert.equal(files.length, 3);
+  // Each key built once between the two runs.
+  assert.equal(saved.length, 3, lines.join("\n"));
+  // Without saved indexes (the --mock default), the same metrics.
+  const plain = await run("plain");
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.doesNotMatch(plain.stderr, /saved|loaded/);
+  assert.deepEqual(metrics(t.path("a")), metrics(t.path("plain")));
+  assert.deepEqual(metrics(t.path("b")), metrics(t.path("plain")));
+});
