@@ -212,7 +212,7 @@ export function writeIndexFile(path: string, contents: IndexContents): void {
 export function readIndexFile(path: string, expect: { kind: string; key: string }): IndexRead {
   let bytes: Uint8Array;
   try {
-    bytes = Deno.readFileSync(path);
+    bytes = readWhole(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
       return { status: "missing" };
@@ -220,6 +220,24 @@ export function readIndexFile(path: string, expect: { kind: string; key: string 
     return { status: "bad", problem: `cannot be read (${(error as Error).message})` };
   }
   return decode(bytes, expect);
+}
+
+/**
+ * The file's bytes in one buffer of its size (`Deno.readFileSync` costs about twice the CPU
+ * here: it reads into a buffer of its own and copies).
+ */
+function readWhole(path: string): Uint8Array {
+  using file = Deno.openSync(path, { read: true });
+  const size = file.statSync().size;
+  const bytes = new Uint8Array(size);
+  let got = 0;
+  while (got < size) {
+    const n = file.readSync(bytes.subarray(got));
+    if (n === null || n === 0) break;
+    got += n;
+  }
+  // A file cut while it was read reads as what it is: shorter than its header says.
+  return got === size ? bytes : bytes.subarray(0, got);
 }
 
 /** {@link readIndexFile} over bytes already read (exported for tests). */
