@@ -12,7 +12,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { execCli, ROOT } from "../support/cli.ts";
+import { execCli, ROOT, runCli } from "../support/cli.ts";
 import { CRANFIELD } from "../support/shared_data.ts";
 import { tempTree } from "../support/temp.ts";
 
@@ -79,4 +79,38 @@ Deno.test("two runs started together build each saved index once: one saves it, 
   assert.doesNotMatch(plain.stderr, /saved|loaded/);
   assert.deepEqual(metrics(t.path("a")), metrics(t.path("plain")));
   assert.deepEqual(metrics(t.path("b")), metrics(t.path("plain")));
+});
+
+Deno.test("--index-cache refuses a value that is not a mode, with the nearest one", async () => {
+  const result = await runCli(["run", "configs/all.yaml", "--mock", "--index-cache", "readwrite"]);
+  assert.equal(result.code, 2);
+  assert.equal(
+    result.stderr,
+    '--index-cache "readwrite" is not a mode — did you mean "read-write"? ' +
+      "Use one of: off, read, write, read-write.",
+  );
+});
+
+Deno.test("permissions lists the cache folder for saved indexes, and the printed command keeps --index-cache", async () => {
+  const result = await runCli([
+    "permissions",
+    "configs/all.yaml",
+    "--mock",
+    "--index-cache",
+    "read-write",
+    "--cache-dir",
+    "/tmp/ragbench-index-cache",
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(
+    result.stdout,
+    /for: ragbench run configs\/all\.yaml --mock --index-cache read-write --cache-dir/,
+  );
+  assert.match(
+    result.stdout,
+    /--allow-write=\/tmp\/ragbench-index-cache +saved indexes \(--index-cache\)/,
+  );
+  // The --mock default (off) needs no cache folder.
+  const plain = await runCli(["permissions", "configs/all.yaml", "--mock"]);
+  assert.doesNotMatch(plain.stdout, /index-cache/);
 });
