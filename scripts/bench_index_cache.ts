@@ -10,9 +10,16 @@
  * Before timing, the script checks that the loaded indexes return the same hits with the same
  * scores (bit for bit) as the built ones on 200 queries.
  *
+ * Two clocks: wall time, and this process's CPU time (user + system, `process.cpuUsage`). On a
+ * shared machine the wall ratio moves with the other processes' load (waiting for a core counts
+ * as time); the CPU ratio is the work each side does. Both are printed; a target passes when the
+ * wall ratio meets it, and the CPU ratio is printed beside it so a run on a loaded machine can be
+ * read.
+ *
  * Run:
  *
- *     deno run --allow-read --allow-write --allow-env scripts/bench_index_cache.ts
+ *     deno run --allow-read --allow-write --allow-env --allow-sys=loadavg \
+ *       scripts/bench_index_cache.ts
  *
  * Options: `--docs N` (default 100000), `--repeats N` (default 3), `--no-vectors`.
  * Prints one line per index and a PASS/FAIL line per target (load >= 10x faster than build);
@@ -21,6 +28,7 @@
  * @module
  */
 
+import process from "node:process";
 import { parseArgs } from "node:util";
 import { syntheticCorpus, syntheticQueries } from "./synthetic_corpus.ts";
 import { retrieverSchema } from "../lib/config/retriever_schema.ts";
@@ -73,18 +81,39 @@ function fileBytes(): number {
   return total;
 }
 
-function report(name: string, build: number[], load: number[], extra: string): void {
-  const ratio = median(build) / median(load);
+/** Milliseconds of CPU (user + system) this process has used. */
+function cpuMs(): number {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+}
+
+/** Wall and CPU milliseconds of `work`. */
+async function measure(work: () => unknown): Promise<{ wall: number; cpu: number }> {
+  const wall = performance.now();
+  const cpu = cpuMs();
+  await work();
+  return { wall: performance.now() - wall, cpu: cpuMs() - cpu };
+}
+
+function report(
+  name: string,
+  build: Array<{ wall: number; cpu: number }>,
+  load: Array<{ wall: number; cpu: number }>,
+  extra: string,
+): void {
+  const [bw, lw] = [median(build.map((m) => m.wall)), median(load.map((m) => m.wall))];
+  const [bc, lc] = [median(build.map((m) => m.cpu)), median(load.map((m) => m.cpu))];
   print(
-    `${name}: build ${median(build).toFixed(0)} ms, load ${median(load).toFixed(0)} ms ` +
-      `(medians of ${repeats}); load is ${ratio.toFixed(1)}x faster; ${extra}`,
+    `${name}: build ${bw.toFixed(0)} ms wall / ${bc.toFixed(0)} ms CPU, load ${lw.toFixed(0)} ms ` +
+      `wall / ${lc.toFixed(0)} ms CPU (medians of ${repeats}); ${extra}`,
   );
-  const pass = ratio >= TARGET;
+  const pass = bw / lw >= TARGET;
   failed ||= !pass;
   print(
-    `${pass ? "PASS" : "FAIL"} ${name}: load >= ${TARGET}x faster than build (${
-      ratio.toFixed(1)
-    }x)`,
+    `${pass ? "PASS" : "FAIL"} ${name}: load >= ${TARGET}x faster than build: ` +
+      `${(bw / lw).toFixed(1)}x wall (${(bc / lc).toFixed(1)}x CPU; load average ${
+        Deno.loadavg()[0].toFixed(1)
+      })`,
   );
 }
 
@@ -107,16 +136,12 @@ try {
       a.some((hit, i) => hit.passage !== b[i].passage || !Object.is(hit.score, b[i].score))
     ) throw new Error(`the loaded BM25 index differs from the built one on "${query}"`);
   }
-  const bm25Build: number[] = [];
-  const bm25Load: number[] = [];
+  const bm25Build: Array<{ wall: number; cpu: number }> = [];
+  const bm25Load: Array<{ wall: number; cpu: number }> = [];
   for (let r = 0; r < repeats; r++) {
-    let t = performance.now();
-    new Bm25Index(passages, options);
-    bm25Build.push(performance.now() - t);
-    t = performance.now();
+    bm25Build.push(await measure(() => new Bm25Index(passages, options)));
     const saved = new SavedIndexes({ dir, mode: "read" });
-    saved.bm25(passages, options, "bm25");
-    bm25Load.push(performance.now() - t);
+    bm25Load.push(await measure(() => saved.bm25(passages, options, "bm25")));
     if (saved.outcomes[0].outcome !== "loaded") throw new Error("the BM25 index was not loaded");
   }
   report("BM25", bm25Build, bm25Load, `${(fileBytes() / 2 ** 20).toFixed(0)} MB on disk`);
@@ -146,15 +171,11 @@ try {
         a.some((hit, i) => hit.passage !== b[i].passage || !Object.is(hit.score, b[i].score))
       ) throw new Error(`the loaded vectors differ from the embedded ones on "${query}"`);
     }
-    const vectorBuild: number[] = [];
-    const vectorLoad: number[] = [];
+    const vectorBuild: Array<{ wall: number; cpu: number }> = [];
+    const vectorLoad: Array<{ wall: number; cpu: number }> = [];
     for (let r = 0; r < repeats; r++) {
-      let t = performance.now();
-      await vectors();
-      vectorBuild.push(performance.now() - t);
-      t = performance.now();
-      await vectors(new SavedIndexes({ dir, mode: "read" }));
-      vectorLoad.push(performance.now() - t);
+      vectorBuild.push(await measure(() => vectors()));
+      vectorLoad.push(await measure(() => vectors(new SavedIndexes({ dir, mode: "read" }))));
     }
     report(
       "vectors (hashing:v1:384)",

@@ -44,6 +44,7 @@ const PREFIX = 16;
 
 /** The element types a section may hold. */
 export type SectionArray =
+  | Int8Array
   | Uint8Array
   | Uint16Array
   | Int32Array
@@ -52,6 +53,7 @@ export type SectionArray =
   | Float64Array;
 
 const TYPES = {
+  i8: Int8Array,
   u8: Uint8Array,
   u16: Uint16Array,
   i32: Int32Array,
@@ -99,6 +101,7 @@ export function indexPath(dir: string, key: string): string {
 }
 
 function typeOf(array: SectionArray): TypeName {
+  if (array instanceof Int8Array) return "i8";
   if (array instanceof Uint8Array) return "u8";
   if (array instanceof Uint16Array) return "u16";
   if (array instanceof Int32Array) return "i32";

@@ -41,6 +41,7 @@ import {
   writeIndexFile,
 } from "../cache/index_file.ts";
 import type { IndexCacheMode } from "../cache/index_cache_mode.ts";
+import { VectorIndex } from "../dense/vector_index.ts";
 import { Bm25Index, type Bm25Options } from "../lexical/bm25.ts";
 import type { Passage } from "../lexical/passages.ts";
 import { DEFAULT_ANALYSIS, tokenize } from "../lexical/tokenizer.ts";
@@ -69,12 +70,6 @@ export interface SavedIndexesOptions {
 
 /** What one saved-index lookup did, for tests and progress. */
 export type IndexOutcome = "loaded" | "built" | "built-and-saved";
-
-/** Vectors of the passages, as embedded (row-major), and what embedding them cost. */
-export interface SavedVectors {
-  vectors: Float32Array;
-  dimensions: number;
-}
 
 /** The saved indexes of a cache folder (one per run; cheap). */
 export class SavedIndexes {
@@ -163,59 +158,75 @@ export class SavedIndexes {
   }
 
   /**
-   * The vectors of `units` embedded by `embedderId`: loaded when saved, else
-   * `embed()` (and saved). The lock is waited for without blocking, until
-   * `signal` aborts.
+   * The vector index of `units` embedded by `embedderId`: loaded when saved
+   * (the normalised and quantised rows as built, so nothing is embedded,
+   * looked up or normalised), else `build()` (and saved). The lock is waited
+   * for without blocking, until `signal` aborts.
    */
   async vectors(
     units: readonly Passage[],
     embedderId: string,
     label: string,
     signal: AbortSignal,
-    embed: () => Promise<SavedVectors>,
-  ): Promise<SavedVectors & { outcome: IndexOutcome }> {
-    if (this.mode === "off") return { ...(await embed()), outcome: "built" };
+    build: () => Promise<VectorIndex>,
+  ): Promise<{ index: VectorIndex; outcome: IndexOutcome }> {
+    if (this.mode === "off") return { index: await build(), outcome: "built" };
     const key = this.#key("vectors", units, { embedder: embedderId });
     const path = indexPath(this.dir, key);
-    const load = (): SavedVectors | null => {
+    const load = (): VectorIndex | null => {
       const read = this.#read(path, "vectors", key, label);
       if (read === null) return null;
-      const vectors = read.sections.get("vectors");
-      const dimensions = read.meta.dimensions;
-      if (
-        !(vectors instanceof Float32Array) || typeof dimensions !== "number" ||
-        !Number.isInteger(dimensions) || dimensions < 1 ||
-        vectors.length !== units.length * dimensions
-      ) {
-        this.#warnUnusable(label, path, "its vectors do not fit the passages");
+      try {
+        const dimensions = read.meta.dimensions;
+        if (typeof dimensions !== "number" || read.meta.units !== units.length) {
+          throw new RangeError("its vectors do not fit the passages");
+        }
+        const s = read.sections;
+        const image = {
+          rowsF: section(s, "rows_f32", Float32Array),
+          rowsI: section(s, "rows_i8", Int8Array),
+          scale: section(s, "scale", Float64Array),
+          residual: section(s, "residual", Float64Array),
+          quantNorm: section(s, "quant_norm", Float64Array),
+        };
+        if (image.scale.length !== units.length) {
+          throw new RangeError("its vectors do not fit the passages");
+        }
+        return new VectorIndex(new Float32Array(0), dimensions, image);
+      } catch (error) {
+        this.#warnUnusable(label, path, (error as Error).message);
         return null;
       }
-      return { vectors, dimensions };
     };
-    const finish = (got: SavedVectors, outcome: IndexOutcome) => {
+    const finish = (index: VectorIndex, outcome: IndexOutcome) => {
       this.#done("vectors", label, outcome, null);
-      return { ...got, outcome };
+      return { index, outcome };
     };
     if (this.#reads) {
       const loaded = load();
       if (loaded !== null) return finish(loaded, "loaded");
     }
-    if (!this.#writes) return finish(await embed(), "built");
+    if (!this.#writes) return finish(await build(), "built");
     using lock = await lockIndex(path, this.#lockOptions(), signal);
     if (this.#reads && lock !== null && (lock.waited || this.#appeared(path))) {
       const loaded = load();
       if (loaded !== null) return finish(loaded, "loaded");
     }
-    const got = await embed();
+    const index = await build();
+    const image = index.image();
     const saved = this.#save(path, label, {
       kind: "vectors",
       key,
-      meta: { units: units.length, dimensions: got.dimensions, embedder: embedderId, label },
+      meta: { units: units.length, dimensions: index.dimensions, embedder: embedderId, label },
       sections: new Map<string, SectionArray>([
-        ["vectors", got.vectors],
+        ["rows_f32", image.rowsF],
+        ["rows_i8", image.rowsI],
+        ["scale", image.scale],
+        ["residual", image.residual],
+        ["quant_norm", image.quantNorm],
       ]),
     });
-    return finish(got, saved ? "built-and-saved" : "built");
+    return finish(index, saved ? "built-and-saved" : "built");
   }
 
   /** Paths read as missing by this object (a file there now was saved since). */
@@ -353,6 +364,17 @@ export function fingerprintUnits(units: readonly Passage[]): string {
     .update(texts.digest("hex"))
     .update(names.digest("hex"))
     .digest("hex");
+}
+
+/** Section `name` of a saved file, of type `type`. */
+function section<T extends SectionArray>(
+  sections: ReadonlyMap<string, SectionArray>,
+  name: string,
+  type: new (n: number) => T,
+): T {
+  const array = sections.get(name);
+  if (!(array instanceof type)) throw new RangeError(`section ${name} is missing`);
+  return array as T;
 }
 
 /** The BM25 image held by a saved file (the checks of `Bm25Index` then apply). */

@@ -73,7 +73,7 @@ export async function buildVectorRetriever(
 ): Promise<VectorRetriever> {
   const embedder = deps.embedderFor(config.embedding);
   if (deps.saved === undefined) {
-    return (await embedPassages(name, config, passages, deps, embedder)).retriever;
+    return await embedPassages(name, config, passages, deps, embedder);
   }
   let embedded: VectorRetriever | null = null;
   const got = await deps.saved.vectors(
@@ -82,9 +82,8 @@ export async function buildVectorRetriever(
     `retriever "${name}"`,
     deps.signal,
     async () => {
-      const done = await embedPassages(name, config, passages, deps, embedder);
-      embedded = done.retriever;
-      return { vectors: done.vectors, dimensions: done.retriever.index.dimensions };
+      embedded = await embedPassages(name, config, passages, deps, embedder);
+      return embedded.index;
     },
   );
   if (embedded !== null) return embedded;
@@ -92,7 +91,7 @@ export async function buildVectorRetriever(
     `retriever ${name}: ${plural(passages.length, "passage")} of ${embedder.id} ` +
       `loaded from the saved index`,
   );
-  return vectorRetriever(name, config, passages, embedder, got.vectors, got.dimensions, {
+  return vectorRetriever(name, config, passages, embedder, got.index, {
     tokens: 0,
     cost_usd: 0,
     cached: passages.length,
@@ -106,7 +105,7 @@ async function embedPassages(
   passages: readonly Passage[],
   deps: VectorRetrieverDeps,
   embedder: Embedder,
-): Promise<{ retriever: VectorRetriever; vectors: Float32Array }> {
+): Promise<VectorRetriever> {
   const started = performance.now();
   let last = started;
   // Filled chunk by chunk once the first reply gives the size, so no chunk outlives its copy.
@@ -163,31 +162,36 @@ async function embedPassages(
       `Cannot build retriever "${name}": every passage is empty, so there is nothing to embed.`,
     );
   }
-  const built = vectorRetriever(name, config, passages, embedder, packed, dimensions, {
-    tokens,
-    cost_usd: cost,
-    cached,
-  });
+  const built = vectorRetriever(
+    name,
+    config,
+    passages,
+    embedder,
+    new VectorIndex(packed, dimensions),
+    {
+      tokens,
+      cost_usd: cost,
+      cached,
+    },
+  );
   deps.onProgress?.(
     `retriever ${name}: ${plural(passages.length, "passage")} embedded with ${embedder.id} ` +
       `(${cached} from the cache, ${plural(tokens, "token")}, ${
         cost === null ? "cost unknown: no price for the embedding model" : `$${cost.toFixed(4)}`
       }) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
-  return { retriever: built, vectors: packed };
+  return built;
 }
 
-/** The retriever over `vectors` (the passages' embeddings, row-major). */
+/** The retriever over `index` (of the passages' embeddings). */
 function vectorRetriever(
   name: string,
   config: RetrieverConfig,
   passages: readonly Passage[],
   embedder: Embedder,
-  vectors: Float32Array,
-  dimensions: number,
+  index: VectorIndex,
   indexing: VectorRetriever["indexing"],
 ): VectorRetriever {
-  const index = new VectorIndex(vectors, dimensions);
   return {
     name,
     kind: "vector",
