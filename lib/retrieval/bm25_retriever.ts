@@ -99,7 +99,6 @@ export function createBm25Retriever(spec: Bm25RetrieverSpec): Retriever & {
     built ??= buildDocumentIndex(
       documents,
       index,
-      options,
       (units) =>
         saved
           ? saved.bm25(units, options, `${label} (whole documents)`)
@@ -129,7 +128,6 @@ interface DocumentIndex {
 function buildDocumentIndex(
   documents: readonly Document[],
   passageIndex: Bm25Index,
-  options: Bm25Options,
   build: (units: Passage[]) => Bm25Index,
 ): DocumentIndex {
   // Each document gives at least one passage, so as many passages as documents means one each,

@@ -23,7 +23,12 @@ async function realLines(): Promise<Record<string, unknown>[]> {
 
 /** The optional fields real mock lines leave out, set on a copy of `line`. */
 function withOptionals(line: Record<string, unknown>): Record<string, unknown> {
-  const copy = structuredClone(line) as Record<string, any>;
+  const copy = structuredClone(line) as {
+    flags: Record<string, unknown>;
+    retrieval: Record<string, unknown>;
+    error: unknown;
+    steps: unknown[];
+  };
   copy.flags.answer_truncated = true;
   copy.retrieval.depth = 3;
   copy.error = { kind: "model", message: "m", retries: 2, http_statuses: [429], backoff_ms: 5 };
@@ -70,7 +75,7 @@ function withOptionals(line: Record<string, unknown>): Record<string, unknown> {
       error: { kind: "k", message: "m" },
     },
   );
-  return copy;
+  return copy as unknown as Record<string, unknown>;
 }
 
 const REPLACEMENTS: unknown[] = [
