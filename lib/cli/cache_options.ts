@@ -38,7 +38,8 @@ export const CACHE_OPTIONS: readonly OptionSpec[] = [
     name: "index-cache",
     value: "MODE",
     description: "Save built BM25 indexes and passage vectors in the cache folder and load them " +
-      "in later runs: off | read | write | read-write (default read-write; off with --mock).",
+      "in later runs: off | read | write | read-write (default read-write; off with --mock " +
+      "or --cache off).",
   },
   {
     name: "cache-dir",
@@ -62,19 +63,26 @@ export function cacheUseFromArgs(args: ParsedArgs): CacheUse {
       "--cache-tools",
       DEFAULT_TOOL_CACHE_MODE,
     ),
-    indexMode: parseIndexCacheMode(args.options.get("index-cache"), args.options.has("mock")),
+    indexMode: parseIndexCacheMode(args.options.get("index-cache"), {
+      mock: args.options.has("mock"),
+      cacheOff: args.options.get("cache") === "off",
+    }),
     ...(dir === undefined ? {} : { dir }),
   };
 }
 
 /**
- * Reads `--index-cache` (default read-write, or off in a `--mock` run, which
- * then needs no cache folder).
+ * Reads `--index-cache`: default read-write, but off in a `--mock` run
+ * (which then needs no cache folder) and with `--cache off` (a run told not
+ * to cache does not start keeping indexes in the cache folder).
  *
  * @throws {UsageError} for a value that is not a mode.
  */
-export function parseIndexCacheMode(value: string | undefined, mock: boolean): IndexCacheMode {
-  if (value === undefined) return mock ? "off" : "read-write";
+export function parseIndexCacheMode(
+  value: string | undefined,
+  defaults: { mock: boolean; cacheOff: boolean },
+): IndexCacheMode {
+  if (value === undefined) return defaults.mock || defaults.cacheOff ? "off" : "read-write";
   const mode = INDEX_CACHE_MODES.find((m) => m === value);
   if (mode !== undefined) return mode;
   const near = closestMatch(value, INDEX_CACHE_MODES);

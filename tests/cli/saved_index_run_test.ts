@@ -14,6 +14,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { execCli, ROOT, runCli } from "../support/cli.ts";
 import { CRANFIELD } from "../support/shared_data.ts";
+import { parseIndexCacheMode } from "../../lib/cli/cache_options.ts";
 import { tempTree } from "../support/temp.ts";
 
 const CONFIG = `name: cranfield_shared
@@ -113,4 +114,13 @@ Deno.test("permissions lists the cache folder for saved indexes, and the printed
   // The --mock default (off) needs no cache folder.
   const plain = await runCli(["permissions", "configs/all.yaml", "--mock"]);
   assert.doesNotMatch(plain.stdout, /index-cache/);
+});
+
+Deno.test("--index-cache defaults to read-write, but to off under --mock or --cache off", () => {
+  const mode = (value: string | undefined, mock: boolean, cacheOff: boolean) =>
+    parseIndexCacheMode(value, { mock, cacheOff });
+  assert.equal(mode(undefined, false, false), "read-write");
+  assert.equal(mode(undefined, true, false), "off");
+  assert.equal(mode(undefined, false, true), "off");
+  assert.equal(mode("read", true, true), "read");
 });
