@@ -88,7 +88,7 @@ export function summaryTable(
     `* ${systems.join(", ")}: a ranking held only ${
       plural(depth, "document")
     } (the retriever's top_k ` +
-    `cut it), so metrics at larger cut-offs count fewer documents than they name`
+    `passages came from no more), so metrics at larger cut-offs count fewer documents than they name`
   );
   return [...table, ...(notes.length ? ["", ...notes] : [])].join("\n");
 }

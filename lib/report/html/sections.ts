@@ -164,7 +164,7 @@ export function retrievalSection(summaries: readonly Row[]): Html | "" {
       ? [
         `${s.system}: a ranking held only ${
           plural(depth, "document")
-        } (its retriever's top_k cut it), ` +
+        } (its retriever's top_k passages came from no more), ` +
         `so ${short.join(", ")} count fewer documents than they name.`,
       ]
       : [];
