@@ -17,7 +17,7 @@ import type { Model, Pricing } from "../llm/model.ts";
 import { createModels, describeModel } from "../llm/select.ts";
 import { type Plan, planSystems } from "../plan/plan.ts";
 import { checkCostCaps } from "../plan/price_checks.ts";
-import { callsModel } from "../../systems/registry.ts";
+import { callsModel, MOCK_POLICIES } from "../../systems/registry.ts";
 import type { CliIO } from "./io.ts";
 import { checkEstimate } from "./preflight.ts";
 import { openRunCache, type RunCache } from "./run_cache.ts";
@@ -61,6 +61,7 @@ export async function startRun(
     mock,
     script: run.loaded.script,
     prices,
+    mockPolicies: MOCK_POLICIES,
     ...(runCache.model === null ? {} : { cache: runCache.model }),
   });
   const runModel = describeModel(config.model, mock, prices);

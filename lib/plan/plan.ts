@@ -25,7 +25,7 @@ import type { PlannedSystem } from "../run/runner.ts";
 import type { SummarySystem } from "../report/outputs.ts";
 import type { Corpus } from "../types.ts";
 import type { EmbedderPool } from "../dense/embedders.ts";
-import { callsModel, SYSTEMS } from "../../systems/registry.ts";
+import { callsModel, MOCK_POLICIES, SYSTEMS } from "../../systems/registry.ts";
 import { modelCallsOf, retrievalDepthOf } from "../../systems/system.ts";
 import { parametersJsonSchema } from "../../tools/define_tool.ts";
 import { createInProcessHost, type ToolHost } from "../../tools/host.ts";
@@ -204,6 +204,7 @@ export async function planSystems(
           EMPTY_SCRIPT,
           system.model.name,
           system.model.price ?? null,
+          { policies: MOCK_POLICIES },
         ));
       if (!model) throw new TypeError(`no model was built for system "${system.name}"`);
       systems.push({
