@@ -13,6 +13,7 @@
 import { describeSkipped } from "../data/corpus.ts";
 import { RagbenchError } from "../errors.ts";
 import { manifestPrices } from "../plan/price_checks.ts";
+import { sourceOf } from "../plan/tool_sources/registry.ts";
 import { trimWrittenResult } from "../report/held_result.ts";
 import { readJsonl } from "../report/jsonl.ts";
 import { resolvedConfigYaml } from "../report/resolved_config.ts";
@@ -117,6 +118,7 @@ export async function recordRun(
       models: started.models,
       concurrency: started.concurrency,
       tools: new Map(plan.summary.map((s) => [s.name, s.tools])),
+      toolEntry: (ref) => sourceOf(ref).resolved(ref),
     }),
   );
   await writeManifest(dir, manifest);

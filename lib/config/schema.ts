@@ -155,12 +155,14 @@ export const toolRulesSchema = z.strictObject({
 
 /**
  * A tool reference in a system's `tools:` list: a name, a mapping with the
- * name and options, or an MCP server entry (`type: mcp`, see `mcp_ref.ts`).
+ * name and options, or an entry of a typed source (`type: mcp`, see
+ * `mcp_ref.ts`). Which kind it is, and its keys, are checked in the second
+ * pass by the tool source that claims it (`check_tools.ts`).
  */
 export const toolRefSchema = z.union([
   z.string().min(1),
   z.looseObject({ name: z.string().min(1) }),
-  z.looseObject({ type: z.literal("mcp") }),
+  z.looseObject({ type: z.string().min(1) }),
 ]);
 
 /** A system entry before its type is known: checked against the system's own schema later. */

@@ -11,7 +11,7 @@ import type { z } from "zod";
 import type { CorpusSource } from "../data/corpus.ts";
 import type { QuestionSource } from "../data/questions.ts";
 import type { SideEffects } from "../types.ts";
-import type { McpToolRef } from "./mcp_ref.ts";
+import type { ToolRefChecker } from "./tool_check.ts";
 import type { RetrieverConfig } from "./retriever_schema.ts";
 import type { EvaluationConfig, ModelConfig, RawConfig, ToolRules } from "./schema.ts";
 
@@ -35,7 +35,10 @@ export interface ToolInfo {
 /** The registries a config is checked against (injected, so this layer imports no system or tool). */
 export interface Registries {
   systems: ReadonlyMap<string, SystemSchemaInfo>;
+  /** The built-in tools. */
   tools: ReadonlyMap<string, ToolInfo>;
+  /** Each kind of tool reference, in the order they are asked to claim an entry. */
+  toolSources: readonly ToolRefChecker[];
 }
 
 /** Name of the retriever a searching system uses when it names none. */
@@ -54,22 +57,18 @@ export interface RetrieverChoice {
   config: RetrieverConfig;
 }
 
-/** A tool a system offers: a built-in with its options, a custom TypeScript tool, or an MCP server's tools. */
-export type ToolRef =
-  | McpToolRef
-  | { kind: "builtin"; name: string; options: Record<string, unknown> }
-  | {
-    kind: "custom";
-    name: string;
-    /** Absolute path of the module. */
-    module: string;
-    exportName: string;
-    side_effects: SideEffects;
-    timeout_s?: number;
-    description?: string;
-    memory_mb?: number;
-    load_timeout_s?: number;
-  };
+/**
+ * A tool reference of a system, checked: which tool source resolves it
+ * (`kind`: `builtin`, `custom`, `mcp`, ...) and the name it goes by. The
+ * rest is its source's own (`lib/plan/tool_sources/`: `BuiltinToolRef`,
+ * `CustomToolRef`, `McpToolRef` of `mcp_ref.ts`); code outside a source
+ * reads a reference only through the source's facets.
+ */
+export interface ToolRef {
+  readonly kind: string;
+  /** The tool's name, or the server's label for an MCP entry (`mcp <label>`). */
+  readonly name: string;
+}
 
 /** A system of the run, validated against its type's schema. */
 export interface SystemConfig {

@@ -20,6 +20,7 @@ import { SYSTEMS } from "../../systems/registry.ts";
 import { search } from "../../tools/search.ts";
 import { defaultRetrieverChoice } from "./plan.ts";
 import { modelHost, type Need } from "./need.ts";
+import { offeredNamesOf } from "./tool_sources/registry.ts";
 
 /**
  * The `embedding:` of every vector and hybrid retriever the systems of
@@ -49,7 +50,7 @@ export function systemRetrievers(
       continue;
     }
     const offersSearch = (SYSTEMS.get(system.type)?.alwaysTools ?? []).includes(search.name) ||
-      system.tools.some((t) => t.kind === "builtin" && t.name === search.name);
+      system.tools.some((t) => offeredNamesOf(t).includes(search.name));
     if (offersSearch) used.push({ system: system.name, retriever: defaultRetrieverChoice(config) });
   }
   return used;
