@@ -10,11 +10,31 @@
  * @module
  */
 
+import type { z } from "zod";
 import type { ConfigIssue } from "../errors.ts";
 import type { SideEffects } from "../types.ts";
 import { describePath, type ValuePath, type YamlSource } from "../util/yaml_source.ts";
 import type { ToolRules } from "./schema.ts";
-import type { ToolInfo, ToolRef } from "./types.ts";
+
+/** What the loader needs to know about a built-in tool. */
+export interface ToolInfo {
+  sideEffects: SideEffects;
+  /** Options a config may set for the tool; none when absent. */
+  options?: z.ZodObject;
+}
+
+/**
+ * A tool reference of a system, checked: which tool source resolves it
+ * (`kind`: `builtin`, `custom`, `mcp`, ...) and the name it goes by. The
+ * rest is its source's own (`lib/plan/tool_sources/`: `BuiltinToolRef`,
+ * `CustomToolRef`, `McpToolRef` of `mcp_ref.ts`); code outside a source
+ * reads a reference only through the source's facets.
+ */
+export interface ToolRef {
+  readonly kind: string;
+  /** The tool's name, or the server's label for an MCP entry (`mcp <label>`). */
+  readonly name: string;
+}
 
 /** A tool reference as written, a bare name turned into `{name}`. */
 export type ToolEntry = Readonly<Record<string, unknown>>;

@@ -10,10 +10,11 @@
 import type { z } from "zod";
 import type { CorpusSource } from "../data/corpus.ts";
 import type { QuestionSource } from "../data/questions.ts";
-import type { SideEffects } from "../types.ts";
-import type { ToolRefChecker } from "./tool_check.ts";
 import type { RetrieverConfig } from "./retriever_schema.ts";
 import type { EvaluationConfig, ModelConfig, RawConfig, ToolRules } from "./schema.ts";
+import type { ToolInfo, ToolRef, ToolRefChecker } from "./tool_check.ts";
+
+export type { ToolInfo, ToolRef } from "./tool_check.ts";
 
 /** What the loader needs to know about a system type. */
 export interface SystemSchemaInfo {
@@ -23,13 +24,6 @@ export interface SystemSchemaInfo {
   acceptsTools: boolean;
   /** Why it takes no `tools:` list, said in the error. */
   noToolsReason?: string;
-}
-
-/** What the loader needs to know about a built-in tool. */
-export interface ToolInfo {
-  sideEffects: SideEffects;
-  /** Options a config may set for the tool; none when absent. */
-  options?: z.ZodObject;
 }
 
 /** The registries a config is checked against (injected, so this layer imports no system or tool). */
@@ -55,19 +49,6 @@ export interface RetrieverChoice {
   /** The `retrievers:` name, or the system's name for an inline retriever. */
   name: string;
   config: RetrieverConfig;
-}
-
-/**
- * A tool reference of a system, checked: which tool source resolves it
- * (`kind`: `builtin`, `custom`, `mcp`, ...) and the name it goes by. The
- * rest is its source's own (`lib/plan/tool_sources/`: `BuiltinToolRef`,
- * `CustomToolRef`, `McpToolRef` of `mcp_ref.ts`); code outside a source
- * reads a reference only through the source's facets.
- */
-export interface ToolRef {
-  readonly kind: string;
-  /** The tool's name, or the server's label for an MCP entry (`mcp <label>`). */
-  readonly name: string;
 }
 
 /** A system of the run, validated against its type's schema. */

@@ -8,8 +8,7 @@
  * @module
  */
 
-import { modelKey } from "../config/system_model.ts";
-import type { ModelConfig } from "../config/schema.ts";
+import { type ModelConfig, modelKey } from "./model_config.ts";
 import { RagbenchError } from "../errors.ts";
 import type { Model, Pricing } from "./model.ts";
 import { createMockModel } from "./mock_model.ts";

@@ -15,7 +15,7 @@ import type { Config } from "../config/types.ts";
 import { corpusSourcePath } from "../data/corpus.ts";
 import { questionSourcePath } from "../data/questions.ts";
 import type { EmbeddingConfig } from "../config/retriever_schema.ts";
-import { embeddingNeeds } from "./embedding_needs.ts";
+import { embeddingNeeds, retrieverNeeds } from "./embedding_needs.ts";
 import { callsModel } from "../../systems/registry.ts";
 import { type CacheUse, hasSideEffectTools, responseCacheNeeds } from "./cache_needs.ts";
 import { modelHost, type Need } from "./need.ts";
@@ -101,6 +101,7 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
     ...options,
     replay: options.cache?.mode === "replay",
   }));
+  needs.push(...retrieverNeeds(config, options));
   if (options.cache !== undefined) {
     needs.push(...responseCacheNeeds(options.cache, {
       mock: options.mock,

@@ -130,3 +130,9 @@ Deno.test("shared resources are made once for every reference and closed togethe
   await shared.closeAll();
   assert.deepEqual(closed, [1]);
 });
+
+Deno.test("a tool source that forgets a facet does not compile (checked by deno check)", () => {
+  const { list: _list, ...withoutList } = echoSource;
+  // @ts-expect-error: `list` is missing.
+  defineToolSource<EchoRef>(withoutList);
+});
