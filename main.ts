@@ -54,12 +54,19 @@ const COMMANDS = new Map<string, Command>([
     spec: async () => (await import("./lib/cli/validate_command.ts")).VALIDATE_SPEC,
     run: async (a, io) => (await import("./lib/cli/validate_command.ts")).validateCommand(a, io),
   }],
+  ["init", {
+    spec: async () => (await import("./lib/cli/init_command.ts")).INIT_SPEC,
+    run: async (a, io) => (await import("./lib/cli/init_command.ts")).initCommand(a, io),
+  }],
 ]);
 
 /** The command a custom tool's subprocess runs (see tools/sandbox/subprocess_host.ts). */
 const HIDDEN_TOOL_HOST = "__tool-host";
+/** The command the PDF reader's subprocess runs (see lib/data/formats/pdf_process.ts). */
+const HIDDEN_PDF_TEXT = "__pdf-text";
 
 const SUMMARIES: ReadonlyArray<[string, string]> = [
+  ["init [DOCS]", "Write a starter benchmark for a folder of your documents."],
   ["run CONFIG", "Run every system on every question; write a run directory."],
   ["validate CONFIG", "Check a config and the files it names; start nothing."],
   ["report RUN_DIR", "Re-render a run's summaries and report.html from its results."],
@@ -98,6 +105,10 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   }
   if (name === HIDDEN_TOOL_HOST) {
     await (await import("./tools/sandbox/custom_tool_child.ts")).serveCustomTool(rest);
+    return 0;
+  }
+  if (name === HIDDEN_PDF_TEXT) {
+    await (await import("./lib/data/formats/pdf_child.ts")).servePdfText(rest);
     return 0;
   }
   const command = COMMANDS.get(name);

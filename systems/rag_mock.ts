@@ -35,6 +35,7 @@ export const groundedMock: MockPolicy = {
     }
     const first = passages[0];
     if (!first) return text(UNKNOWN_ANSWER);
-    return text(`From the documents: ${first.text.slice(0, QUOTE_CHARS)} [${first.doc_id}]`);
+    const quoted = first.text.replace(/\s+/g, " ").trim().slice(0, QUOTE_CHARS);
+    return text(`From the documents: ${quoted} [${first.doc_id}]`);
   },
 };

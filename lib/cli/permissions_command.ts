@@ -20,6 +20,7 @@ import {
 import type { Need } from "../plan/need.ts";
 import { REGISTRIES } from "../plan/setup.ts";
 import { CACHE_OPTIONS, cacheUseFromArgs } from "./cache_options.ts";
+import { frameworkProcessLines } from "../plan/framework_needs.ts";
 
 /** Declaration of `ragbench permissions`. */
 export const PERMISSIONS_SPEC: CommandSpec = {
@@ -51,6 +52,7 @@ export async function permissionsCommand(args: ParsedArgs, io: CliIO): Promise<n
   };
   const cwd = Deno.cwd();
   const needs = runNeeds(config, options);
+  const frameworks = frameworkProcessLines(config);
   io.out(
     [
       `# deno run flags for: ragbench run ${configPath}${mock ? " --mock" : ""}${cacheFlags(args)}`,
@@ -61,6 +63,13 @@ export async function permissionsCommand(args: ParsedArgs, io: CliIO): Promise<n
       "",
       "# why",
       ...explain(needs, cwd),
+      ...(frameworks.length
+        ? [
+          "",
+          "# the framework systems' processes: each gets only these flags, a cleared environment and no network",
+          ...frameworks,
+        ]
+        : []),
     ].join("\n"),
   );
   return 0;

@@ -18,6 +18,7 @@ import type { RunOutcome } from "../run/runner.ts";
 import type { QuestionResult } from "../types.ts";
 import { relativePath } from "../util/paths.ts";
 import type { CliIO } from "./io.ts";
+import { mockPolicyNote } from "./mock_note.ts";
 import { printResults } from "./print_results.ts";
 import { writeFailure } from "./resume_hint.ts";
 import { replayMisses } from "./run_cache.ts";
@@ -25,6 +26,7 @@ import { writeManifest } from "./run_manifest.ts";
 import type { PreparedRun } from "./run_prepare.ts";
 import type { RecordedRun } from "./run_record.ts";
 import type { StartedRun } from "./run_start.ts";
+import { callsModel } from "../../systems/registry.ts";
 
 /** What the run wrote at its end. */
 export interface FinishedRun {
@@ -99,6 +101,12 @@ export function reportOutcome(
     models: new Map(started.plan.summary.map((s) => [s.name, s.model])),
     retrievalK: config.evaluation.retrieval_k,
   });
+  const policyNote = mockPolicyNote(
+    run.request.mock,
+    config.mock_script,
+    config.systems.some(callsModel),
+  );
+  if (policyNote !== null) io.out(`\n${policyNote}`);
   io.progress(
     `results: ${relativePath(Deno.cwd(), dir) || "."}/ (${
       [

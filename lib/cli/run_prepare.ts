@@ -80,7 +80,10 @@ export async function prepareRun(
   if (!request.dryRun) await checkRunDir(dir, { resume: request.resume !== undefined });
   // The sandbox worker loads its modules while the data loads; the plan adopts it.
   const sandbox = stack.use(!request.dryRun && offersBuiltins(needed) ? startWorker() : null);
-  const loaded = await loadData(config, request.selection, { progress: io.progress });
+  const loaded = await loadData(config, request.selection, {
+    progress: io.progress,
+    signal: io.signal,
+  });
   // After --systems: only the selected systems' prices are looked up and warned about.
   const prices = await priceRun(config, { mock: request.mock });
   const unpriced = unpricedOf(config, prices, { mock: request.mock });

@@ -32,7 +32,10 @@ export const VALIDATE_SPEC: CommandSpec = {
 
 /** Runs the command; returns the exit code (errors are thrown). */
 export async function validateCommand(args: ParsedArgs, io: CliIO): Promise<number> {
-  const loaded = await loadRun(args.positionals[0], { mock: true }, { progress: io.progress });
+  const loaded = await loadRun(args.positionals[0], { mock: true }, {
+    progress: io.progress,
+    signal: io.signal,
+  });
   const { config, corpus, questions } = loaded;
   const tools = new Set(config.systems.flatMap((s) => s.tools.map((t) => t.name)));
   const retrievers = new Map<string, { label: string; users: string[] }>();

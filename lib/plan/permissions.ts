@@ -3,7 +3,8 @@
  * config and the files it names, read and write of the run directory, env
  * only for the API key variables and net only for the hosts of the models
  * the systems use (each system's `model:` merged over the run's), run only to
- * start custom tools' processes and the code agent's sandbox processes. `ragbench permissions` prints them as
+ * start custom tools' processes, the code agent's sandbox processes and the
+ * PDF reader (for a corpus folder that holds a `.pdf` file). `ragbench permissions` prints them as
  * flags; `ragbench run` checks them with `Deno.permissions.query` before any
  * question runs.
  *
@@ -13,11 +14,13 @@
 import { fileURLToPath, isAbsolute, relativePath, resolvePath } from "../util/paths.ts";
 import type { Config } from "../config/types.ts";
 import { corpusSourcePath } from "../data/corpus.ts";
+import { folderHolds } from "../data/corpus_files.ts";
 import { questionSourcePath } from "../data/questions.ts";
 import type { EmbeddingConfig } from "../config/retriever_schema.ts";
 import { embeddingNeeds, retrieverNeeds } from "./embedding_needs.ts";
 import { callsModel } from "../../systems/registry.ts";
 import { type CacheUse, hasSideEffectTools, responseCacheNeeds } from "./cache_needs.ts";
+import { frameworkNeeds } from "./framework_needs.ts";
 import { modelHost, type Need } from "./need.ts";
 import { toolRefsOf } from "./tool_sources/registry.ts";
 
@@ -117,7 +120,22 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
       why: "starting the code agent's sandbox processes (deno run, no permissions)",
     });
   }
+  if (readsPdf(config)) {
+    needs.push({
+      name: "run",
+      value: Deno.execPath(),
+      why: "reading the corpus's PDF files (deno run, no permissions)",
+    });
+  }
+  needs.push(...frameworkNeeds(config));
   return dedupe(needs);
+}
+
+/** Whether a corpus folder of the config holds a PDF (read in a subprocess). */
+function readsPdf(config: Config): boolean {
+  return config.corpus.some((s) =>
+    (typeof s === "string" || !("beir" in s)) && folderHolds(corpusSourcePath(s), ".pdf")
+  );
 }
 
 /**
@@ -133,6 +151,9 @@ export function compileNeeds(config: Config, options: RunNeedsOptions): Need[] {
   );
   for (const { ref, source } of toolRefsOf(config)) {
     needs.push(...source.compiledNeeds(ref, options));
+  }
+  if (readsPdf(config)) {
+    needs.push({ name: "run", value: "ragbench", why: "reading the corpus's PDF files" });
   }
   return dedupe(needs);
 }

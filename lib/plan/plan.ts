@@ -21,7 +21,7 @@ import type { SummarySystem } from "../report/outputs.ts";
 import type { Corpus } from "../types.ts";
 import type { EmbedderPool } from "../dense/embedders.ts";
 import { callsModel, MOCK_POLICIES, SYSTEMS } from "../../systems/registry.ts";
-import { modelCallsOf, retrievalDepthOf } from "../../systems/system.ts";
+import { modelCallsOf, retrievalDepthOf, type SystemInstance } from "../../systems/system.ts";
 import { createInProcessHost, type ToolHost } from "../../tools/host.ts";
 import { createWorkerHost } from "../../tools/sandbox/worker_host.ts";
 import type { StartedWorker } from "../../tools/sandbox/early_worker.ts";
@@ -117,8 +117,13 @@ export async function planSystems(
   });
   // What references share (a custom tool's processes, the MCP connections), made on first use.
   const shared = new Shared();
+  const instances: SystemInstance[] = [];
   const close = async () => {
-    await Promise.all([...hosts.map((h) => h.close()), shared.closeAll()]);
+    await Promise.all([
+      ...hosts.map((h) => h.close()),
+      ...instances.map((i) => i.close()),
+      shared.closeAll(),
+    ]);
     retrievers.close();
   };
   const searchHosts = new Map<string, ToolHost>();
@@ -172,9 +177,19 @@ export async function planSystems(
           { policies: MOCK_POLICIES },
         ));
       if (!model) throw new TypeError(`no model was built for system "${system.name}"`);
+      // A system with a process of its own (an agent framework) starts it now, loading meanwhile.
+      const instance = def.start?.(system.options, { name: system.name });
+      if (instance) instances.push(instance);
+      const toolsReady = workerReady && offered.some((t) => t.host === builtinHost)
+        ? workerReady
+        : undefined;
+      const ready = instance
+        ? Promise.all([instance.ready, toolsReady]).then(() => {})
+        : toolsReady;
+      ready?.catch(() => {}); // the runner reports it; a plan that fails later never waits for it
       systems.push({
         name: system.name,
-        def,
+        def: instance ? { ...def, run: instance.run } : def,
         options: system.options,
         toolbox: createToolbox(offered, config.tools),
         retriever,
@@ -184,10 +199,8 @@ export async function planSystems(
           config.evaluation.retrieval_k,
         ),
         model,
-        // Its indexes are built before its first question, not inside a call's timeout.
-        ...(workerReady && offered.some((t) => t.host === builtinHost)
-          ? { ready: workerReady }
-          : {}),
+        // Its indexes (and its framework) are ready before its first question, not in its timeout.
+        ...(ready ? { ready } : {}),
       });
     }
     return {

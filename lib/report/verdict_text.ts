@@ -42,11 +42,16 @@ export function intervalClause(c: Compared): string {
   return `[${signed(c.diff.low)}, ${signed(c.diff.high)}], ${pClause(c.p_value)}`;
 }
 
-/** Why a comparison with too few differing questions decides nothing: "only 2 of 21 questions differ, ...". */
-export function tooFewClause(c: Compared): string {
-  const rule = `no test at ${
+/** The rule behind "too few differ": "no test at 5 % can decide with fewer than 6 differing". */
+export function tooFewRule(): string {
+  return `no test at ${
     Math.round(ALPHA * 100)
   } % can decide with fewer than ${MIN_DIFFERING} differing`;
+}
+
+/** Why a comparison with too few differing questions decides nothing: "only 2 of 21 questions differ, ...". */
+export function tooFewClause(c: Compared): string {
+  const rule = tooFewRule();
   if (c.differing === c.n) return `all ${c.n} questions differ, but ${rule}`;
   return `only ${c.differing} of ${c.n} questions ${
     c.differing === 1 ? "differs" : "differ"

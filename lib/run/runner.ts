@@ -19,7 +19,12 @@ import { ReplayMissError } from "../llm/cached_model.ts";
 import { scoreTrace } from "../score/score.ts";
 import type { QuestionResult, StepError, Trace, TraceFlags } from "../types.ts";
 import type { Retriever } from "../retrieval/types.ts";
-import { modelCallsOf, type RetrievalDepth, type SystemDef } from "../../systems/system.ts";
+import {
+  modelCallsOf,
+  type RetrievalDepth,
+  type SystemDef,
+  SystemFailedError,
+} from "../../systems/system.ts";
 import type { Toolbox } from "../../tools/toolbox.ts";
 import { JobQueue } from "./job_queue.ts";
 import { RetrievalFailedError, TraceRecorder } from "../trace/trace_recorder.ts";
@@ -302,6 +307,7 @@ function classify(
     return { kind: "model", message: caught.message, ...caught.attempts };
   }
   if (caught instanceof RetrievalFailedError) return { kind: "retrieval", message: caught.message };
+  if (caught instanceof SystemFailedError) return { kind: "system", message: caught.message };
   const error = caught instanceof Error ? caught : new Error(String(caught));
   return { kind: "internal", message: `${error.name}: ${error.message}` };
 }
