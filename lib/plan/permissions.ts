@@ -11,15 +11,20 @@
  * @module
  */
 
-import { fileURLToPath, isAbsolute, relativePath, resolvePath } from "../util/paths.ts";
+import { dirname, fileURLToPath, isAbsolute, relativePath, resolvePath } from "../util/paths.ts";
 import type { Config } from "../config/types.ts";
 import { corpusSourcePath } from "../data/corpus.ts";
 import { folderHolds } from "../data/corpus_files.ts";
 import { questionSourcePath } from "../data/questions.ts";
 import type { EmbeddingConfig } from "../config/retriever_schema.ts";
 import { embeddingNeeds, retrieverNeeds } from "./embedding_needs.ts";
-import { callsModel } from "../../systems/registry.ts";
-import { type CacheUse, hasSideEffectTools, responseCacheNeeds } from "./cache_needs.ts";
+import { callsModel, SYSTEMS } from "../../systems/registry.ts";
+import {
+  type CacheUse,
+  hasReplayingSystems,
+  hasSideEffectTools,
+  responseCacheNeeds,
+} from "./cache_needs.ts";
 import { frameworkNeeds } from "./framework_needs.ts";
 import { modelHost, type Need } from "./need.ts";
 import { toolRefsOf } from "./tool_sources/registry.ts";
@@ -109,6 +114,7 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
     needs.push(...responseCacheNeeds(options.cache, {
       mock: options.mock,
       sideEffectTools: hasSideEffectTools(config),
+      services: hasReplayingSystems(config),
     }));
   }
   // Each tool's source says what it needs (custom tools' processes, MCP servers).
@@ -128,6 +134,17 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
     });
   }
   needs.push(...frameworkNeeds(config));
+  // Each deployed pipeline says what reaching it needs (nothing in --mock or --cache replay).
+  for (const system of config.systems) {
+    needs.push(
+      ...SYSTEMS.get(system.type)?.needs?.(system.options as never, {
+        name: system.name,
+        mock: options.mock,
+        replay: options.cache?.mode === "replay",
+        configDir: dirname(config.file),
+      }) ?? [],
+    );
+  }
   return dedupe(needs);
 }
 
