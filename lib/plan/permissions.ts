@@ -143,17 +143,23 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
   }
   needs.push(...frameworkNeeds(config));
   // Each deployed pipeline says what reaching it needs (nothing in --mock or --cache replay).
-  for (const system of config.systems) {
-    needs.push(
-      ...SYSTEMS.get(system.type)?.needs?.(system.options as never, {
-        name: system.name,
-        mock: options.mock,
-        replay: options.cache?.mode === "replay",
-        configDir: dirname(config.file),
-      }) ?? [],
-    );
-  }
+  needs.push(...systemNeeds(config, options));
   return dedupe(needs);
+}
+
+/**
+ * What the systems themselves need (`SystemDef.needs`): a deployed pipeline's host, program and
+ * the variables its `${VAR}` templates name; nothing in `--mock` or `--cache replay`.
+ */
+function systemNeeds(config: Config, options: RunNeedsOptions): Need[] {
+  return config.systems.flatMap((system) =>
+    SYSTEMS.get(system.type)?.needs?.(system.options as never, {
+      name: system.name,
+      mock: options.mock,
+      replay: options.cache?.mode === "replay",
+      configDir: dirname(config.file),
+    }) ?? []
+  );
 }
 
 /** Whether a corpus folder of the config holds a PDF (read in a subprocess). */
@@ -177,6 +183,8 @@ export function compileNeeds(config: Config, options: RunNeedsOptions): Need[] {
   for (const { ref, source } of toolRefsOf(config)) {
     needs.push(...source.compiledNeeds(ref, options));
   }
+  // A command system's program is the user's, run by the binary as by `deno run`.
+  needs.push(...systemNeeds(config, options).filter((n) => n.name === "run"));
   if (readsPdf(config)) {
     needs.push({ name: "run", value: "ragbench", why: "reading the corpus's PDF files" });
   }
