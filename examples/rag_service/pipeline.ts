@@ -3,7 +3,7 @@
  * over the rag arena's corpus, then an "answer" made of the best passage's
  * first sentence that holds a number (a stand-in for a model call). The same
  * pipeline is served over HTTP by `service.ts` and run as a command by
- * `command.ts`; `configs/deployed.yaml` benchmarks both.
+ * `command.ts`; `deployed.yaml` benchmarks both.
  *
  * @module
  */
