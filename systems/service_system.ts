@@ -23,7 +23,6 @@ import type { z } from "zod";
 import { readsCache, writesCache } from "../lib/cache/cache_mode.ts";
 import { serviceKey } from "../lib/cache/service_key.ts";
 import type { RetryReport } from "../lib/llm/retry_policy.ts";
-import { recordServiceCall } from "../lib/trace/trace_recorder.ts";
 import { MAX_CONTEXT_TEXT_CHARS } from "../lib/types.ts";
 import type { JsonValue } from "../lib/types.ts";
 import type { Secrets } from "../lib/util/secrets.ts";
@@ -231,7 +230,7 @@ async function answerQuestion<O extends z.ZodObject>(
       ...(c.text === null ? {} : { text: c.text.slice(0, MAX_CONTEXT_TEXT_CHARS) }),
     };
   }) ?? null;
-  recordServiceCall(recorder, {
+  recorder.service({
     system: env.name,
     query: question.question,
     target: transport.target(options),

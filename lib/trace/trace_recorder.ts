@@ -115,6 +115,15 @@ export class TraceRecorder {
     return reply;
   }
 
+  /**
+   * Records a deployed pipeline's answer to the question (`type: http` / `command` systems): a
+   * retrieval step of its contexts, then a model step of its answer, usage, cost, latency and
+   * retries (see {@link ServiceCall}). Nothing once the recording is closed.
+   */
+  service(call: ServiceCall): void {
+    if (!this.closed) recordServiceCall(this, call);
+  }
+
   /** Counts one reply that was not a valid action (react_json, code agent); the loop shows the model why. */
   formatError(): void {
     if (!this.closed) this.formatErrors++;
@@ -242,13 +251,13 @@ export interface ServiceCall {
 }
 
 /**
- * Records `call` on `recorder`: a retrieval step of the contexts (when the
+ * Records `call` on `recorder` (see {@link TraceRecorder.service}): a retrieval step of the contexts (when the
  * service reports them; its latency is 0, the call's time is on the next
  * step), then a model step holding the answer, the service's usage and cost
  * and the call's latency and retries. A cached call is billed nothing; what
  * it cost when recorded is kept beside it, as for a cached model call.
  */
-export function recordServiceCall(recorder: TraceRecorder, call: ServiceCall): void {
+function recordServiceCall(recorder: TraceRecorder, call: ServiceCall): void {
   if (call.contexts !== null) {
     recorder.steps.push({
       type: "retrieval",
