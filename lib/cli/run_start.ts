@@ -101,6 +101,7 @@ export async function startRun(
       embedders,
       ...(savedIndexes ? { savedIndexes } : {}),
       toolCache: runCache.tools,
+      serviceCache: runCache.services,
       // A Ctrl-C during an MCP server's start-up stops it at once, not when its handshake ends.
       mcp: { signal: io.signal },
       ...(run.sandbox ? { startedWorker: run.sandbox } : {}),
