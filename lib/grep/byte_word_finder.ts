@@ -15,7 +15,7 @@
  * @module
  */
 
-import { type KernelWord, MAX_WORD_BYTES, type PairByte } from "./grep_kernel.ts";
+import { type KernelWord, MAX_WORD_BYTES, needleWords, type PairByte } from "./grep_kernel.ts";
 import type { ByteSegment } from "./line_store.ts";
 
 /** Bytes sampled for a segment's byte counts: one in this many. */
@@ -87,7 +87,15 @@ export class ByteWordFinder {
     // The rarest byte alone when it is expected less than once in SINGLE_SPAN bytes.
     const single = other < 0 || sampled * SAMPLE_STEP * SINGLE_SPAN < segment.bytes.length;
     const [a, b] = single ? [rarest, rarest] : [Math.min(rarest, other), Math.max(rarest, other)];
-    this.#word = { text: word, needle, first: pairByte(a), second: pairByte(b), fold, single };
+    this.#word = {
+      text: word,
+      needle,
+      words: needleWords(needle),
+      first: pairByte(a),
+      second: pairByte(b),
+      fold,
+      single,
+    };
   }
 
   /** The first start >= `from` of the word ending by the end, or -1. */

@@ -109,8 +109,8 @@ export async function planSystems(
   );
   // With built-ins offered, the worker loads and builds its indexes while the retrievers are built
   // here and while the systems that do not use it answer their first questions; with none, it is
-  // never started.
-  const workerReady = prepare.length > 0 ? workerHost?.ready() : undefined;
+  // never started. Each system waits only for its own tools (a calculator is ready at once).
+  if (prepare.length > 0) workerHost?.ready().catch(() => {});
   const builtinHost = workerHost ?? createInProcessHost([...BUILTIN_TOOLS.values()], env);
   const hosts: ToolHost[] = [builtinHost];
   const signal = options.signal ?? new AbortController().signal;
@@ -219,8 +219,12 @@ export async function planSystems(
         ),
         model,
         // Its indexes are built before its first question, not inside a call's timeout.
-        ...(workerReady && offered.some((t) => t.host === builtinHost)
-          ? { ready: workerReady }
+        ...(workerHost && prepare.length > 0 && offered.some((t) => t.host === builtinHost)
+          ? {
+            ready: workerHost.ready(
+              offered.filter((t) => t.host === builtinHost).map((t) => t.name),
+            ),
+          }
           : {}),
       });
     }
