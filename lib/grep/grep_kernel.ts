@@ -45,6 +45,7 @@ type Find = (
 interface Exports {
   find_word: Find;
   find_byte: Find;
+  count_byte(q: number, end: number, b: number): number;
 }
 
 const kernelModule = lazyKernelModule(GREP_KERNEL_BASE64);
@@ -144,6 +145,11 @@ export class KernelBytes {
       }
     }
     return new KernelBytes(memory, length);
+  }
+
+  /** How many bytes of data offsets [from, to) equal `byte`. */
+  countByte(byte: number, from = 0, to: number = this.bytes.length): number {
+    return to <= from ? 0 : this.#exports.count_byte(from, to, byte);
   }
 
   /**

@@ -11,9 +11,9 @@ export class GrowingUint32 {
   #values: Uint32Array;
   #length = 0;
 
-  /** `capacity`: room to start with (rounded up to at least 16). */
+  /** `capacity`: room to start with (an exact count makes {@link done} free). */
   constructor(capacity = 16) {
-    this.#values = new Uint32Array(Math.max(16, Math.ceil(capacity)));
+    this.#values = new Uint32Array(Math.max(1, Math.ceil(capacity)));
   }
 
   /** Numbers pushed so far. */

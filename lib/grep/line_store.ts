@@ -199,8 +199,8 @@ class LineStoreBuilder {
   #doc = 0;
   #segment = -1;
   readonly #docFirstLine: Uint32Array;
-  readonly #lineStart = new GrowingUint32();
-  readonly #lineLength = new GrowingUint32();
+  #lineStart = new GrowingUint32();
+  #lineLength = new GrowingUint32();
   readonly #segmentStarts: number[] = [];
   readonly #utf8: ByteSegment[] = [];
   #byteOffsets = new GrowingUint32();
@@ -262,9 +262,18 @@ class LineStoreBuilder {
     const segment = this.#text!.segments[++this.#segment];
     this.#segmentStarts.push(this.#lineStart.length);
     this.#kernel = new KernelBytes(segment.memory, segment.length);
-    // About one line per 40 bytes to start with; the arrays double when they must.
-    this.#byteOffsets = new GrowingUint32(segment.length / 40 + 16);
-    this.#pointOffsets = segment.ascii ? this.#byteOffsets : new GrowingUint32(segment.length / 40);
+    // Every array sized exactly (a SIMD count of the `\n`), so none is copied to grow or to trim.
+    const lines = this.#kernel.countByte(10) + 1;
+    if (this.#segment === 0) {
+      let total = lines;
+      for (const other of this.#text!.segments.slice(1)) {
+        total += new KernelBytes(other.memory, other.length).countByte(10) + 1;
+      }
+      this.#lineStart = new GrowingUint32(total);
+      this.#lineLength = new GrowingUint32(total);
+    }
+    this.#byteOffsets = new GrowingUint32(lines + 1);
+    this.#pointOffsets = segment.ascii ? this.#byteOffsets : new GrowingUint32(lines + 1);
     this.#points = 0;
   }
 

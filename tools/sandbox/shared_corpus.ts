@@ -1,9 +1,12 @@
 /**
- * The corpus as the sandbox worker gets it: each document's id, title and
- * source (copied: small), the tables (copied), and the documents' text in
- * shared memory (lib/grep/shared_text.ts), written once by the main thread
- * and read by the worker where it is. The worker's `Document`s decode their
- * text from it when a tool reads `text`; `corpus_grep` scans it directly.
+ * The corpus as the sandbox worker gets it: the documents' ids, titles and
+ * sources packed into three strings (a `postMessage` of three strings costs
+ * next to nothing, of 100,000 small objects ~30 MB of garbage and heap on
+ * both sides), the tables (copied), and the documents' text in shared
+ * memory (lib/grep/shared_text.ts), written once by the main thread and read
+ * by the worker where it is. The worker's `Document`s read their fields out
+ * of these when a tool asks (`text` is decoded then); `corpus_grep` scans the
+ * text directly.
  *
  * @module
  */
@@ -13,10 +16,18 @@ import { useSharedText } from "../../lib/grep/line_store.ts";
 import type { Corpus, Document, Table } from "../../lib/types.ts";
 import { nextTurn } from "../../lib/util/yielder.ts";
 
+/** One string field of every document, packed: document d's is `text.slice(end[d - 1], end[d])`. */
+export interface PackedField {
+  text: string;
+  /** Where each document's value ends in `text` (the previous one's end is where it starts). */
+  end: Uint32Array;
+}
+
 /** What the main thread posts to the worker (the `corpus` message). */
 export interface SharedCorpus {
-  /** Each document's id, title and source, in corpus order. */
-  documents: Array<{ id: string; title: string; source: string }>;
+  ids: PackedField;
+  titles: PackedField;
+  sources: PackedField;
   tables: Table[];
   /** The documents' text. */
   text: SharedText;
@@ -41,41 +52,62 @@ export async function shareCorpus(
     options.signal?.throwIfAborted();
   }
   return {
-    documents: corpus.documents.map((d) => ({ id: d.id, title: d.title, source: d.source })),
+    ids: pack(corpus.documents, (d) => d.id),
+    titles: pack(corpus.documents, (d) => d.title),
+    sources: pack(corpus.documents, (d) => d.source),
     tables: corpus.tables,
     text: builder.result(),
   };
 }
 
-/** A document of the worker's corpus: its text is read out of the shared memory when asked for. */
+function pack(documents: readonly Document[], field: (d: Document) => string): PackedField {
+  const end = new Uint32Array(documents.length);
+  const parts: string[] = new Array(documents.length);
+  let at = 0;
+  for (let d = 0; d < documents.length; d++) {
+    parts[d] = field(documents[d]);
+    at += parts[d].length;
+    end[d] = at;
+  }
+  return { text: parts.join(""), end };
+}
+
+function unpack(field: PackedField, d: number): string {
+  return field.text.slice(d === 0 ? 0 : field.end[d - 1], field.end[d]);
+}
+
+/** A document of the worker's corpus: its fields are read out of the shared corpus when asked for. */
 class SharedDocument implements Document {
-  readonly id: string;
-  readonly title: string;
-  readonly source: string;
-  readonly #text: SharedText;
+  readonly #corpus: SharedCorpus;
   readonly #index: number;
 
-  constructor(
-    meta: { id: string; title: string; source: string },
-    text: SharedText,
-    index: number,
-  ) {
-    this.id = meta.id;
-    this.title = meta.title;
-    this.source = meta.source;
-    this.#text = text;
+  constructor(corpus: SharedCorpus, index: number) {
+    this.#corpus = corpus;
     this.#index = index;
   }
 
+  get id(): string {
+    return unpack(this.#corpus.ids, this.#index);
+  }
+
+  get title(): string {
+    return unpack(this.#corpus.titles, this.#index);
+  }
+
+  get source(): string {
+    return unpack(this.#corpus.sources, this.#index);
+  }
+
   get text(): string {
-    return documentText(this.#text, this.#index);
+    return documentText(this.#corpus.text, this.#index);
   }
 }
 
 /** The worker's corpus over a {@link SharedCorpus}; `corpus_grep`'s line store is built over its text. */
 export function corpusFromShared(shared: SharedCorpus): Corpus {
-  const documents: Document[] = shared.documents.map((meta, i) =>
-    new SharedDocument(meta, shared.text, i)
+  const documents: Document[] = Array.from(
+    { length: shared.text.documents },
+    (_, i) => new SharedDocument(shared, i),
   );
   const corpus = { documents, tables: shared.tables };
   useSharedText(corpus, shared.text);

@@ -129,4 +129,21 @@
         (local.set $bits (i32.and (local.get $bits) (i32.sub (local.get $bits) (i32.const 1))))
         (br $check)))))
   (i32.const -1))
+(func (export "count_byte") (param $q i32) (param $end i32) (param $b i32) (result i32)
+  (local $bv v128) (local $n i32) (local $left i32)
+  (local.set $bv (i8x16.splat (local.get $b)))
+  (block $done
+    (loop $step
+      (br_if $done (i32.gt_u (i32.add (local.get $q) (i32.const 16)) (local.get $end)))
+      (local.set $n (i32.add (local.get $n)
+        (i32.popcnt (i8x16.bitmask (i8x16.eq (v128.load (local.get $q)) (local.get $bv))))))
+      (local.set $q (i32.add (local.get $q) (i32.const 16)))
+      (br $step)))
+  (local.set $left (i32.sub (local.get $end) (local.get $q)))
+  (if (i32.gt_s (local.get $left) (i32.const 0))
+    (then
+      (local.set $n (i32.add (local.get $n) (i32.popcnt (i32.and
+        (i8x16.bitmask (i8x16.eq (v128.load (local.get $q)) (local.get $bv)))
+        (i32.sub (i32.shl (i32.const 1) (local.get $left)) (i32.const 1))))))))
+  (local.get $n))
 )

@@ -189,3 +189,19 @@ Deno.test("KernelBytes refuses data that cannot fit in a wasm32 memory", () => {
     message: "4294967296 bytes do not fit in a WebAssembly memory (4 GiB at most)",
   });
 });
+
+Deno.test("countByte counts what a plain loop counts, at every length and start", () => {
+  const random = prng(5);
+  for (let length = 0; length <= 100; length++) {
+    const data = Uint8Array.from({ length }, () => (random() < 0.3 ? 10 : 97));
+    const kernel = kernelOf(data);
+    for (let from = 0; from <= length; from += 1 + Math.floor(random() * 3)) {
+      for (let to = from; to <= length; to += 1 + Math.floor(random() * 7)) {
+        let want = 0;
+        for (let i = from; i < to; i++) if (data[i] === 10) want++;
+        assert.equal(kernel.countByte(10, from, to), want, `length ${length} [${from}, ${to})`);
+      }
+    }
+    assert.equal(kernel.countByte(10, 5, 3), 0);
+  }
+});
