@@ -163,7 +163,8 @@ function findWord(pair: boolean): string {
  * 15 bytes past `end`. The line index counts a segment's `\n` with it to size
  * its arrays exactly.
  */
-const COUNT_BYTE = `(func (export "count_byte") (param $q i32) (param $end i32) (param $b i32) (result i32)
+const COUNT_BYTE =
+  `(func (export "count_byte") (param $q i32) (param $end i32) (param $b i32) (result i32)
   (local $bv v128) (local $n i32) (local $left i32)
   (local.set $bv (i8x16.splat (local.get $b)))
   (block $done

@@ -104,6 +104,40 @@ export class ByteWordFinder {
   }
 }
 
+/** Windows of a segment sampled by {@link sampledOccurrences}, and the bytes of each. */
+const SAMPLE_WINDOWS = 8;
+const WINDOW_BYTES = 16 * 1024;
+const occurrences = new WeakMap<ByteSegment, Map<string, number>>();
+
+/**
+ * About how many times `word` (byte-searchable, ASCII letters folded) occurs
+ * in `segment`: the finds in {@link SAMPLE_WINDOWS} windows spread over it,
+ * scaled to its size; kept per segment and word. Counting the word itself
+ * rather than its rarest byte matters: in English "q" is rare, yet "qu" is on
+ * most lines that hold a "q".
+ */
+export function sampledOccurrences(segment: ByteSegment, word: string): number {
+  let known = occurrences.get(segment);
+  if (known === undefined) occurrences.set(segment, known = new Map());
+  const cached = known.get(word);
+  if (cached !== undefined) return cached;
+  const length = segment.bytes.length;
+  const windows = Math.min(SAMPLE_WINDOWS, Math.ceil(length / WINDOW_BYTES));
+  const step = windows > 1 ? (length - WINDOW_BYTES) / (windows - 1) : 0;
+  let found = 0;
+  let sampled = 0;
+  for (let w = 0; w < windows; w++) {
+    const from = Math.floor(w * step);
+    const end = Math.min(from + WINDOW_BYTES, length);
+    sampled += end - from;
+    const finder = new ByteWordFinder(segment, word, { caseSensitive: false, end });
+    for (let at = finder.find(from); at >= 0; at = finder.find(at + 1)) found++;
+  }
+  const estimate = sampled === 0 ? 0 : found * length / sampled;
+  known.set(word, estimate);
+  return estimate;
+}
+
 function isUpper(b: number): boolean {
   return b >= 65 && b <= 90;
 }
