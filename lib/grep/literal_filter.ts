@@ -37,16 +37,21 @@ export function literalFilter(
   store: LineStore,
   s: number,
   sets: readonly (readonly string[])[],
+  /** @internal tests force how a set is searched: by its shared piece, or string by string. */
+  share: SharePolicy = "cheaper",
 ): LineFilter {
   const segment = store.forms.utf8[s];
   // A string longer than the kernel's words is looked for by its start: any line holding it
   // holds its start, so the filter stays sound (it only lets through more lines).
   const bytes = sets.map((set) => set.map((string) => string.slice(0, MAX_WORD_BYTES)));
   if (segment.foldsLikeLower && bytes.every((set) => set.every(byteSearchable))) {
-    return new ByteLiteralFilter(segment, bytes);
+    return new ByteLiteralFilter(segment, bytes, share);
   }
   return new StringLiteralFilter(textSegments(store, true)[s], sets);
 }
+
+/** How a set whose strings share a prefix or suffix is searched: by the piece, string by string, or the cheaper. */
+export type SharePolicy = "cheaper" | "always" | "never";
 
 /** One string searched in a segment's bytes, remembering its last find so it only moves on. */
 class ForwardFinder {
@@ -74,25 +79,133 @@ class ForwardFinder {
 }
 
 /**
+ * Work, in nanoseconds, of a pass of the SIMD scan over one byte, and of
+ * each find it hands back (a kernel call, the JavaScript around it, a check):
+ * what {@link SetFinder} weighs to choose how to search a set, and the filter
+ * to choose which set to search (measured here: ~0.2-0.3 ns a byte, 100-400
+ * ns a find).
+ */
+const PASS_NS_PER_BYTE = 0.3;
+const FIND_NS = 150;
+
+/**
+ * The strings of one set searched together: the earliest start of any of
+ * them. Either each string on its own (one pass over the text each), or,
+ * when they share a prefix or a suffix of two bytes or more (as the
+ * expansion of `ka\\d` shares "ka"), that piece once, each find checked for a
+ * whole string — whichever the sampled counts say costs less: ten passes for
+ * `ka\\d` where "ka" is on most lines, one where it is rare.
+ */
+class SetFinder {
+  /** Estimated work of searching the whole segment this way, in nanoseconds. */
+  readonly cost: number;
+  readonly #bytes: Uint8Array;
+  readonly #separate: ForwardFinder[] = [];
+  readonly #shared: ForwardFinder | null = null;
+  /** Length of the shared piece, and whether it is the strings' start (else their end). */
+  readonly #sharedLength: number = 0;
+  readonly #prefix: boolean = true;
+  /** By the byte just after a shared prefix (before a shared suffix): the strings to check. */
+  readonly #byNext: Array<Uint8Array[] | undefined> = [];
+  readonly #longest: number;
+  #from = -1;
+  #at = -1;
+
+  constructor(segment: ByteSegment, set: readonly string[], share: SharePolicy) {
+    this.#bytes = segment.bytes;
+    const strings = set.map((string) => Uint8Array.from(string, (c) => c.charCodeAt(0)));
+    this.#longest = Math.max(...strings.map((s) => s.length));
+    const found = set.reduce((sum, string) => sum + sampledOccurrences(segment, string), 0);
+    const pass = segment.bytes.length * PASS_NS_PER_BYTE;
+    const separate = pass * set.length + found * FIND_NS;
+    const prefix = commonPrefix(set);
+    const suffix = commonPrefix(set.map(reversed));
+    const length = Math.max(prefix, suffix);
+    // Every string longer than the piece: a string equal to it would need no check at all.
+    const shareable = set.length > 1 && length >= 2 && strings.every((s) => s.length > length);
+    if (shareable && share !== "never") {
+      const piece = prefix >= suffix ? set[0].slice(0, length) : set[0].slice(-length);
+      const shared = pass + sampledOccurrences(segment, piece) * FIND_NS;
+      if (share === "always" || shared < separate) {
+        this.cost = shared;
+        this.#prefix = prefix >= suffix;
+        this.#sharedLength = length;
+        this.#shared = new ForwardFinder(segment, piece);
+        for (const string of strings) {
+          const next = string[this.#prefix ? length : string.length - length - 1];
+          (this.#byNext[next] ??= []).push(string);
+        }
+        return;
+      }
+    }
+    this.cost = separate;
+    this.#separate = set.map((string) => new ForwardFinder(segment, string));
+  }
+
+  /** The earliest start at or after `from` of a string of the set, or -1. */
+  find(from: number): number {
+    if (this.#from >= 0 && from >= this.#from && (this.#at < 0 || from <= this.#at)) {
+      return this.#at;
+    }
+    this.#from = from;
+    this.#at = this.#shared === null ? earliest(this.#separate, from) : this.#findShared(from);
+    return this.#at;
+  }
+
+  #findShared(from: number): number {
+    const shared = this.#shared!;
+    const length = this.#sharedLength;
+    const bytes = this.#bytes;
+    // A suffix found at q ends a string that starts up to its length before q.
+    let q = shared.find(this.#prefix ? from : Math.max(0, from + length - this.#longest));
+    while (q >= 0) {
+      const at = this.#prefix ? q + length : q - 1;
+      const b = at >= 0 && at < bytes.length ? bytes[at] : -1;
+      const strings = b < 0 ? undefined : this.#byNext[b >= 65 && b <= 90 ? b | 0x20 : b];
+      let best = -1;
+      for (const string of strings ?? []) {
+        const start = this.#prefix ? q : q + length - string.length;
+        if (start >= from && (best < 0 || start < best) && this.#matches(string, start)) {
+          best = start;
+        }
+      }
+      if (best >= 0) return best;
+      q = shared.find(q + 1);
+    }
+    return -1;
+  }
+
+  /** Whether `string` (lower-case ASCII) stands at `start`, the text's letters folded. */
+  #matches(string: Uint8Array, start: number): boolean {
+    const bytes = this.#bytes;
+    if (start < 0 || start + string.length > bytes.length) return false;
+    for (let i = 0; i < string.length; i++) {
+      const b = bytes[start + i];
+      if ((b >= 65 && b <= 90 ? b | 0x20 : b) !== string[i]) return false;
+    }
+    return true;
+  }
+}
+
+/**
  * Finds lines of a byte segment that hold a string of every set: the set
- * expected rarest is searched for (each of its strings with the SIMD scan,
- * the earliest find taken), the other sets are checked on each line it
- * finds. Every search only moves forward, so a scan is linear in the text.
+ * expected cheapest is searched for, the other sets are checked on each line
+ * it finds (leapfrogging to the next line that holds them). Every search only
+ * moves forward, so a scan is linear in the text.
  */
 class ByteLiteralFilter extends RememberingLineFilter {
   readonly #offsets: Uint32Array;
-  readonly #primary: ForwardFinder[];
-  readonly #others: ForwardFinder[][];
+  readonly #primary: SetFinder;
+  readonly #others: SetFinder[];
 
-  constructor(segment: ByteSegment, sets: readonly (readonly string[])[]) {
+  constructor(segment: ByteSegment, sets: readonly (readonly string[])[], share: SharePolicy) {
     super();
     this.#offsets = segment.byteOffsets;
-    const expected = sets.map((set) =>
-      set.reduce((sum, string) => sum + sampledOccurrences(segment, string), 0)
-    );
+    const finders = sets.map((set) => new SetFinder(segment, set, share));
     let primary = 0;
-    for (let i = 1; i < sets.length; i++) if (expected[i] < expected[primary]) primary = i;
-    const finders = sets.map((set) => set.map((string) => new ForwardFinder(segment, string)));
+    for (let i = 1; i < finders.length; i++) {
+      if (finders[i].cost < finders[primary].cost) primary = i;
+    }
     this.#primary = finders[primary];
     this.#others = finders.filter((_, i) => i !== primary);
   }
@@ -100,14 +213,23 @@ class ByteLiteralFilter extends RememberingLineFilter {
   protected search(line: number, to: number): number {
     const offsets = this.#offsets;
     const end = offsets[to] - 1;
-    while (line < to) {
-      const at = earliest(this.#primary, offsets[line]);
+    search: while (line < to) {
+      const at = this.#primary.find(offsets[line]);
       if (at < 0 || at >= end) return to;
       const candidate = upperBound(offsets, at, line, to) - 1;
       const lineStart = offsets[candidate];
       const lineEnd = offsets[candidate + 1] - 1;
-      if (this.#others.every((set) => holds(set, lineStart, lineEnd))) return candidate;
-      line = candidate + 1;
+      for (const set of this.#others) {
+        const next = set.find(lineStart);
+        // No string of this set from here on: no line further on can match.
+        if (next < 0 || next >= end) return to;
+        if (next >= lineEnd) {
+          // Skip to the line of the set's next find: no line before it holds the set.
+          line = Math.max(candidate + 1, upperBound(offsets, next, candidate, to) - 1);
+          continue search;
+        }
+      }
+      return candidate;
     }
     return to;
   }
@@ -123,13 +245,16 @@ function earliest(finders: readonly ForwardFinder[], from: number): number {
   return best;
 }
 
-/** Whether one of `finders`' strings starts in [start, end) (a string never spans a line end). */
-function holds(finders: readonly ForwardFinder[], start: number, end: number): boolean {
-  for (const finder of finders) {
-    const at = finder.find(start);
-    if (at >= 0 && at < end) return true;
-  }
-  return false;
+/** Length of the prefix all of `strings` share. */
+function commonPrefix(strings: readonly string[]): number {
+  let length = 0;
+  const first = strings[0];
+  while (length < first.length && strings.every((s) => s[length] === first[length])) length++;
+  return length;
+}
+
+function reversed(string: string): string {
+  return [...string].reverse().join("");
 }
 
 /**
@@ -228,4 +353,3 @@ function escapeRegex(ch: string): string {
 function escapeClass(ch: string): string {
   return /[\\\]^-]/.test(ch) ? `\\${ch}` : ch;
 }
-

@@ -1,10 +1,31 @@
 import assert from "node:assert/strict";
-import { buildLineStore, lineText, lowerForScan, SCAN_CHARS } from "../../../lib/grep/line_store.ts";
+import {
+  buildLineStore,
+  lineText,
+  lowerForScan,
+  SCAN_CHARS,
+} from "../../../lib/grep/line_store.ts";
 import { literalFilter } from "../../../lib/grep/literal_filter.ts";
 import type { Document } from "../../../lib/types.ts";
 import { prng } from "../../../scripts/synthetic_corpus.ts";
 
-const WORDS = ["qu", "ka", "quka", "KA", "flow", "Flow", "x", "boundary", "layer", "é", "İ", "\u212a"];
+const WORDS = [
+  "qu",
+  "ka",
+  "quka",
+  "KA",
+  "ka1",
+  "Ka2x",
+  "xka3",
+  "flow",
+  "Flow",
+  "x",
+  "boundary",
+  "layer",
+  "é",
+  "İ",
+  "\u212a",
+];
 
 function randomDocuments(seed: number, count: number, special: boolean): Document[] {
   const random = prng(seed);
@@ -40,6 +61,11 @@ function reference(
 Deno.test("the literal filter lets through exactly the lines holding a string of every set", () => {
   const random = prng(9);
   const literals = ["qu", "ka", "quka", "flow", "x", "boundary", "layer", "ayer", "a".repeat(40)];
+  // Sets whose strings share a prefix or a suffix: searched by the shared piece, each find checked.
+  const shared = [["ka0", "ka1", "ka2", "ka3"], ["1ka", "3ka", "xka"], ["quka", "qux"], [
+    "ka1",
+    "ka",
+  ]];
   for (const special of [false, true]) {
     const store = buildLineStore(randomDocuments(special ? 2 : 1, 400, special), {
       segmentChars: 3000,
@@ -48,7 +74,7 @@ Deno.test("the literal filter lets through exactly the lines holding a string of
       const sets = Array.from(
         { length: 1 + Math.floor(random() * 3) },
         () =>
-          Array.from(
+          random() < 0.4 ? shared[Math.floor(random() * shared.length)] : Array.from(
             { length: 1 + Math.floor(random() * 3) },
             () => literals[Math.floor(random() * literals.length)],
           ),
@@ -56,7 +82,12 @@ Deno.test("the literal filter lets through exactly the lines holding a string of
       for (let s = 0; s + 1 < store.segmentStarts.length; s++) {
         const first = store.segmentStarts[s];
         const count = store.segmentStarts[s + 1] - first;
-        const filter = literalFilter(store, s, sets);
+        const filter = literalFilter(
+          store,
+          s,
+          sets,
+          (["cheaper", "always", "never"] as const)[round % 3],
+        );
         const got: number[] = [];
         for (let line = filter.next(0, count); line < count; line = filter.next(line + 1, count)) {
           got.push(first + line);
