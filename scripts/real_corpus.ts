@@ -63,3 +63,44 @@ export async function realCorpus(
   }
   return { name, corpus: { documents, tables: [] }, copies, documents: originals.length };
 }
+
+/**
+ * The collection's own queries (`queries.jsonl`), `count` of them, starting
+ * again from the first when it has fewer; empty when the file is missing.
+ */
+export async function realQueries(
+  name: RealCollection,
+  count: number,
+  options: { datasets?: string } = {},
+): Promise<string[]> {
+  const path = join(options.datasets ?? DEFAULT_DATASETS, name, "queries.jsonl");
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch {
+    return [];
+  }
+  const all = text.split("\n").filter((line) => line.trim() !== "").map((line) =>
+    (JSON.parse(line) as { text: string }).text
+  );
+  return Array.from({ length: all.length === 0 ? 0 : count }, (_, i) => all[i % all.length]);
+}
+
+/**
+ * The corpora of a two-corpus benchmark, by its `--corpus` option: `both`
+ * (default: the synthetic one and `real`), `synthetic`, or a real
+ * collection's name.
+ */
+export function corporaOf(
+  option: string | undefined,
+  real: RealCollection = "cranfield",
+): string[] {
+  const value = option ?? "both";
+  if (value === "both") return ["synthetic", real];
+  if (value === "synthetic" || (REAL_COLLECTIONS as readonly string[]).includes(value)) {
+    return [value];
+  }
+  throw new RangeError(
+    `--corpus must be both, synthetic or one of ${REAL_COLLECTIONS.join(", ")}, got "${value}".`,
+  );
+}
