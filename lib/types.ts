@@ -23,6 +23,12 @@ export interface Document {
   text: string;
   /** Path of the file it came from, relative to the corpus root. */
   source: string;
+  /**
+   * For a document of pages (a PDF): the offset in `text` where each page
+   * starts, in page order (page 1 at `pages[0]`, which is 0). Passages never
+   * span two pages and carry their page number.
+   */
+  pages?: number[];
 }
 
 /** A cell of a corpus table: CSV cells are strings, JSON cells keep their type. */
@@ -105,12 +111,13 @@ export interface ToolCall {
 /**
  * Why a question could not be completed (recorded, never thrown past the
  * runner): the model API failed, the question timed out, a system's own
- * retrieval failed (an embedding endpoint down, say), or a bug. A failed
- * call of an HTTP model carries its retries (`retries`, `http_statuses`,
+ * retrieval failed (an embedding endpoint down, say), the system's own code
+ * failed (`system`: an agent framework threw, gave no answer or its process
+ * died; `SystemFailedError` in `systems/system.ts`), or a bug. A failed call of an HTTP model carries its retries (`retries`, `http_statuses`,
  * `backoff_ms`, as on {@link ModelStep}).
  */
 export interface StepError extends Partial<RetryFields> {
-  kind: "model" | "timeout" | "retrieval" | "internal";
+  kind: "model" | "timeout" | "retrieval" | "system" | "internal";
   message: string;
 }
 
@@ -147,6 +154,14 @@ export interface ModelStep extends Partial<RetryFields> {
   recorded_usage?: Usage;
   /** Null when the model's price is unknown. */
   recorded_cost_usd?: number | null;
+  /**
+   * Framework systems: tool results the framework had reworded in the
+   * conversation it sent (LlamaIndex re-quotes every result; frameworks word
+   * an unknown tool or unparsable arguments their own way), restored to
+   * ragbench's text before this call; each call id is listed once, on the
+   * first call that restored it. Absent when nothing was restored.
+   */
+  restored?: { tool_call_id: string; framework_text: string }[];
 }
 
 /** One tool call of a question. */

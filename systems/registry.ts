@@ -12,6 +12,8 @@ import { rag } from "./rag.ts";
 import { retrievalOnly } from "./retrieval_only.ts";
 import { grepAgent } from "./grep_agent.ts";
 import { modelCallsOf, type SystemDef } from "./system.ts";
+import { FRAMEWORKS } from "./frameworks/registry.ts";
+import { frameworkSystem } from "./frameworks/framework_system.ts";
 
 /** System types by name. */
 export const SYSTEMS: ReadonlyMap<string, SystemDef> = new Map<string, SystemDef>([
@@ -21,6 +23,8 @@ export const SYSTEMS: ReadonlyMap<string, SystemDef> = new Map<string, SystemDef
   [retrievalOnly.type, retrievalOnly],
   [codeAgent.type, codeAgent],
   [grepAgent.type, grepAgent],
+  // Agent frameworks (ai_sdk, langgraph, ...), each run in a process of its own.
+  ...[...FRAMEWORKS.values()].map((m): [string, SystemDef] => [m.type, frameworkSystem(m)]),
 ]);
 
 /**

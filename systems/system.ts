@@ -13,6 +13,20 @@ import type { TraceRecorder } from "../lib/trace/trace_recorder.ts";
 import type { TraceFlags } from "../lib/types.ts";
 import type { ToolSession } from "../tools/toolbox.ts";
 
+/**
+ * Thrown when the code a system runs failed in a way that is the system's own
+ * result, not a ragbench bug: an agent framework threw, returned no answer,
+ * broke its process's protocol or its process died. The runner records it as
+ * the question's error of kind `system` and the run goes on. `message` says
+ * what failed.
+ */
+export class SystemFailedError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "SystemFailedError";
+  }
+}
+
 /** Everything a system gets for one question. */
 export interface SystemContext {
   question: Question;
@@ -89,6 +103,21 @@ export interface SystemDef<O extends z.ZodObject = z.ZodObject> {
   ranksDocuments?: boolean;
   /** Answers one question. May reject (e.g. the model API failed); the runner records it. */
   run(options: z.output<O>, ctx: SystemContext): Promise<SystemOutcome>;
+  /**
+   * For a system that needs something running for the whole run (an agent
+   * framework's process): the plan calls it once per system, uses the
+   * instance's `run` instead of {@link SystemDef.run}, waits for `ready`
+   * before the system's first question, and closes it with the plan.
+   */
+  start?(options: z.output<O>, env: { name: string }): SystemInstance;
+}
+
+/** What {@link SystemDef.start} returns: a system's resources for one run. */
+export interface SystemInstance {
+  /** Resolves when the system can take questions; a rejection stops the run. */
+  ready: Promise<void>;
+  run(options: Record<string, unknown>, ctx: SystemContext): Promise<SystemOutcome>;
+  close(): Promise<void>;
 }
 
 /** Declares a system type (identity, for type inference). */

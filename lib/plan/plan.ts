@@ -26,7 +26,7 @@ import type { SummarySystem } from "../report/outputs.ts";
 import type { Corpus } from "../types.ts";
 import type { EmbedderPool } from "../dense/embedders.ts";
 import { callsModel, SYSTEMS } from "../../systems/registry.ts";
-import { modelCallsOf, retrievalDepthOf } from "../../systems/system.ts";
+import { modelCallsOf, retrievalDepthOf, type SystemInstance } from "../../systems/system.ts";
 import { parametersJsonSchema } from "../../tools/define_tool.ts";
 import { createInProcessHost, type ToolHost } from "../../tools/host.ts";
 import { createWorkerHost } from "../../tools/sandbox/worker_host.ts";
@@ -124,8 +124,13 @@ export async function planSystems(
   let mcp: McpPool | null = null;
   const mcpPool = async () =>
     mcp ??= (await import("../../tools/mcp/pool.ts")).createMcpPool(options.mcp);
+  const instances: SystemInstance[] = [];
   const close = async () => {
-    await Promise.all([...hosts.map((h) => h.close()), mcp?.close()]);
+    await Promise.all([
+      ...hosts.map((h) => h.close()),
+      ...instances.map((i) => i.close()),
+      mcp?.close(),
+    ]);
     retrievers.close();
   };
   const searchHosts = new Map<string, ToolHost>();
@@ -206,9 +211,21 @@ export async function planSystems(
           system.model.price ?? null,
         ));
       if (!model) throw new TypeError(`no model was built for system "${system.name}"`);
+      // A system with a process of its own (an agent framework) starts it now, loading meanwhile.
+      const instance = def.start?.(system.options, { name: system.name });
+      if (instance) instances.push(instance);
+      // Each system waits only for its own built-ins (a calculator is ready at once).
+      const ownBuiltins = offered.filter((t) => t.host === builtinHost).map((t) => t.name);
+      const toolsReady = workerHost && prepare.length > 0 && ownBuiltins.length > 0
+        ? workerHost.ready(ownBuiltins)
+        : undefined;
+      const ready = instance
+        ? Promise.all([instance.ready, toolsReady]).then(() => {})
+        : toolsReady;
+      ready?.catch(() => {}); // the runner reports it; a plan that fails later never waits for it
       systems.push({
         name: system.name,
-        def,
+        def: instance ? { ...def, run: instance.run } : def,
         options: system.options,
         toolbox: createToolbox(offered, config.tools),
         retriever,
@@ -218,14 +235,8 @@ export async function planSystems(
           config.evaluation.retrieval_k,
         ),
         model,
-        // Its indexes are built before its first question, not inside a call's timeout.
-        ...(workerHost && prepare.length > 0 && offered.some((t) => t.host === builtinHost)
-          ? {
-            ready: workerHost.ready(
-              offered.filter((t) => t.host === builtinHost).map((t) => t.name),
-            ),
-          }
-          : {}),
+        // Its indexes (and its framework) are ready before its first question, not in its timeout.
+        ...(ready ? { ready } : {}),
       });
     }
     return {

@@ -67,7 +67,7 @@ const retryFields = {
 };
 
 const stepError = z.object({
-  kind: z.enum(["model", "timeout", "retrieval", "internal"]),
+  kind: z.enum(["model", "timeout", "retrieval", "system", "internal"]),
   message: z.string(),
   ...retryFields,
 });
@@ -97,6 +97,7 @@ const modelStep = z.object({
   cached: z.literal(true).optional(),
   recorded_usage: usage.optional(),
   recorded_cost_usd: finite.nullable().optional(),
+  restored: z.array(z.object({ tool_call_id: z.string(), framework_text: z.string() })).optional(),
   ...retryFields,
 });
 

@@ -19,7 +19,12 @@ import { ReplayMissError } from "../llm/cached_model.ts";
 import { scoreTrace } from "../score/score.ts";
 import type { QuestionResult, StepError, Trace, TraceFlags } from "../types.ts";
 import type { Retriever } from "../retrieval/types.ts";
-import { modelCallsOf, type RetrievalDepth, type SystemDef } from "../../systems/system.ts";
+import {
+  modelCallsOf,
+  type RetrievalDepth,
+  type SystemDef,
+  SystemFailedError,
+} from "../../systems/system.ts";
 import type { Toolbox } from "../../tools/toolbox.ts";
 import { JobQueue } from "./job_queue.ts";
 import { RetrievalFailedError, TraceRecorder } from "../trace/trace_recorder.ts";
@@ -49,6 +54,10 @@ export interface PlannedSystem {
 
 /** Receives progress; the CLI prints it. */
 export interface RunReporter {
+  /** Once, before the first question: how many questions (× repeats) each system will run. */
+  onPlan?(jobs: ReadonlyMap<string, number>): void;
+  /** A question of `system` starts. */
+  onStart?(system: string): void;
   onResult(result: QuestionResult, progress: { done: number; total: number }): void;
 }
 
@@ -145,6 +154,9 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
       }
     }
   }
+  const perSystem = new Map(options.systems.map((s) => [s.name, 0]));
+  for (const job of jobs) perSystem.set(job.system.name, perSystem.get(job.system.name)! + 1);
+  options.reporter.onPlan?.(new Map([...perSystem].filter(([, n]) => n > 0)));
   const results: QuestionResult[] = [];
   const workers = Math.max(1, Math.min(options.concurrency, jobs.length));
   const queue = new JobQueue(jobs, { slots: workers });
@@ -184,6 +196,7 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
       }
       const { job } = taken;
       const mark = childExitMark();
+      options.reporter.onStart?.(job.system.name);
       const trace = await runJob(job, options);
       queue.finished(job);
       // An unknown cost counts 0 here: a live run with this cap and an unknown price is refused
@@ -302,6 +315,7 @@ function classify(
     return { kind: "model", message: caught.message, ...caught.attempts };
   }
   if (caught instanceof RetrievalFailedError) return { kind: "retrieval", message: caught.message };
+  if (caught instanceof SystemFailedError) return { kind: "system", message: caught.message };
   const error = caught instanceof Error ? caught : new Error(String(caught));
   return { kind: "internal", message: `${error.name}: ${error.message}` };
 }

@@ -21,10 +21,11 @@
  *    (`closed_book`) never misses a retrieval: its wrong answers are `other`.
  * 6. `generation_miss` — an evidence document was seen, and the answer is
  *    still wrong.
- * 7. `other` — anything else: an internal error (a ragbench bug), a wrong
- *    answer to a question without evidence (an unanswerable item answered
- *    from memory, a tool question computed wrongly), or a wrong answer of a
- *    system that cannot retrieve.
+ * 7. `other` — anything else: an internal error (a ragbench bug), the
+ *    system's own failure (error of kind `system`: a framework threw), a
+ *    wrong answer to a question without evidence (an unanswerable item
+ *    answered from memory, a tool question computed wrongly), or a wrong
+ *    answer of a system that cannot retrieve.
  *
  * @module
  */
@@ -49,7 +50,7 @@ export function failureLabel(
 ): FailureLabel | null {
   if (line.passed !== false) return null;
   if (line.error?.kind === "model") return "model_error";
-  if (line.error?.kind === "internal") return "other";
+  if (line.error?.kind === "internal" || line.error?.kind === "system") return "other";
   if (requiredToolAlwaysFailed(line.steps, question.requires_tools ?? [])) return "tool_error";
   if (line.flags.budget_exhausted || line.error?.kind === "timeout") return "budget_exhausted";
   if (line.flags.format_error) return "format_error";

@@ -69,7 +69,7 @@ const failures: Array<{ name: string; text: string; message: string }> = [
     name: "a tools list on a system that takes none",
     text: `${BASE}systems:\n  - {type: closed_book, tools: [calculator]}\n`,
     message:
-      'Cannot load config "all.yaml" (line 5, column 25): system type "closed_book" takes no tools — remove its tools: list, or use a system that accepts tools (agent_search, code_agent)',
+      'Cannot load config "all.yaml" (line 5, column 25): system type "closed_book" takes no tools — remove its tools: list, or use a system that accepts tools (agent_search, code_agent, ai_sdk, langgraph, openai_agents, mastra, llamaindex)',
   },
   {
     name: "an unknown tool name",
@@ -257,7 +257,7 @@ Deno.test("config: every problem of every system is reported in one pass", () =>
     'Cannot load config "all.yaml" (line 6, column 57): unknown tool "calculater" — did you mean "calculator"?',
     'Cannot load config "all.yaml" (line 6, column 89): unknown key "max_resultz" in systems[0].tools[1] — did you mean "max_results"?',
     'Cannot load config "all.yaml" (line 7, column 31): two systems are named "a" (systems[0] and systems[1]) — give each system a distinct name:',
-    'Cannot load config "all.yaml" (line 7, column 34): system type "closed_book" takes no tools — remove its tools: list, or use a system that accepts tools (agent_search, code_agent)',
+    'Cannot load config "all.yaml" (line 7, column 34): system type "closed_book" takes no tools — remove its tools: list, or use a system that accepts tools (agent_search, code_agent, ai_sdk, langgraph, openai_agents, mastra, llamaindex)',
     'Cannot load config "all.yaml" (line 7, column 55): unknown key "temprature" in systems[1] — expected one of "type", "name", "description", "model"',
     'Cannot load config "all.yaml" (line 8, column 12): unknown system type "agnet_search" — did you mean "agent_search"?',
     'Cannot load config "all.yaml" (line 8, column 34): unknown tool "serch" — did you mean "search"?',
@@ -281,4 +281,28 @@ Deno.test('config: a "__proto__" key in a system or tool entry is an unknown key
     'Cannot load config "all.yaml" (line 5, column 25): unknown key "__proto__" in systems[0] — expected one of "type", "name", "description", "model"',
     'Cannot load config "all.yaml" (line 6, column 54): unknown key "__proto__" in systems[1].tools[0] — expected one of "max_results"',
   ]);
+});
+
+Deno.test("config: a corpus may be {path, on_error}; on_error is stop or skip, stop by default", () => {
+  const config = load(`name: t
+corpus: [{path: docs, on_error: skip}, {path: /abs/more}, plain.json]
+questions: q.yaml
+systems: [{type: closed_book}]
+`);
+  assert.deepEqual(config.corpus, [
+    { path: "/project/configs/docs", on_error: "skip" },
+    { path: "/abs/more", on_error: "stop" },
+    "/project/configs/plain.json",
+  ]);
+  const error = (() => {
+    try {
+      load(
+        `name: t\ncorpus: {path: docs, on_error: ignore}\nquestions: q.yaml\nsystems: [{type: closed_book}]\n`,
+      );
+    } catch (e) {
+      return e as ConfigError;
+    }
+  })();
+  assert.ok(error instanceof ConfigError);
+  assert.match(error.message, /line 2/);
 });
