@@ -111,6 +111,7 @@ const encoder = new TextEncoder();
 export class SharedTextBuilder {
   readonly #texts: readonly { text: string }[];
   readonly #segmentStarts: number[];
+  readonly #segmentChars: number;
   readonly #segments: SharedSegment[] = [];
   readonly #docByteStart: Uint32Array;
   readonly #docUnits: Uint32Array;
@@ -134,19 +135,10 @@ export class SharedTextBuilder {
 
   constructor(documents: readonly { text: string }[], options: SharedTextOptions = {}) {
     this.#texts = documents;
-    const limit = options.segmentChars ?? SEGMENT_CHARS;
-    // Segments of whole documents: where each starts, by the documents' lengths.
-    this.#segmentStarts = [];
-    let units = 0;
-    for (let d = 0; d < documents.length; d++) {
-      const size = documents[d].text.length + 1;
-      if (d === 0 || (units + size > limit && units > 0)) {
-        this.#segmentStarts.push(d);
-        units = 0;
-      }
-      units += size;
-    }
-    this.#segmentStarts.push(documents.length);
+    this.#segmentChars = options.segmentChars ?? SEGMENT_CHARS;
+    // Where each segment starts: the next one's start is found when it is opened (in a step), so
+    // making a builder reads no document (the caller's thread may have a reply to serve first).
+    this.#segmentStarts = [0];
     const n = documents.length;
     this.#docByteStart = sharedUint32(n);
     this.#docUnits = sharedUint32(n);
@@ -209,9 +201,17 @@ export class SharedTextBuilder {
   #openSegment(): void {
     this.#segment++;
     const first = this.#segmentStarts[this.#segment];
-    const end = this.#segmentStarts[this.#segment + 1];
-    let units = 0;
-    for (let d = first; d < end; d++) units += this.#texts[d].text.length + 1;
+    // Whole documents, up to the segment's size (at least one, however large).
+    const texts = this.#texts;
+    let units = texts[first].text.length + 1;
+    let end = first + 1;
+    while (end < texts.length) {
+      const size = texts[end].text.length + 1;
+      if (units + size > this.#segmentChars) break;
+      units += size;
+      end++;
+    }
+    this.#segmentStarts.push(end);
     // A first guess of one byte a unit (exact for ASCII); UTF-8 needs at most three.
     this.#memory = sharedMemory(units, 3 * units);
     this.#view = new Uint8Array(this.#memory.buffer);

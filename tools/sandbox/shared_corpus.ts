@@ -46,6 +46,9 @@ export async function shareCorpus(
   options: { signal?: AbortSignal; sliceMs?: number } = {},
 ): Promise<SharedCorpus> {
   const sliceMs = options.sliceMs ?? 8;
+  // Never in the caller's turn: what it has to answer first (a tool's reply) goes first.
+  await nextTurn();
+  options.signal?.throwIfAborted();
   const builder = new SharedTextBuilder(corpus.documents);
   while (!builder.step(performance.now() + sliceMs)) {
     await nextTurn();

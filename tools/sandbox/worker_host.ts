@@ -145,11 +145,21 @@ export function createWorkerHost(
   let shareFailure: string | null = null;
   const corpusUnavailable = (reason: string) =>
     errorResult("unavailable", "The tool could not get the corpus.", reason);
+  // Its module is loaded when a worker starts that will want the corpus, while that worker loads.
+  let sharingModule: Promise<typeof import("./shared_corpus.ts")> | null = null;
+  const loadSharing = () => (sharingModule ??= import("./shared_corpus.ts"));
   const share = options.share ??
-    (async (corpus, signal) =>
-      (await import("./shared_corpus.ts")).shareCorpus(corpus, { signal }));
+    (async (corpus, signal) => (await loadSharing()).shareCorpus(corpus, { signal }));
+  // Whether the current worker is to get the corpus once it has answered `init`.
+  let corpusWanted = false;
   const sendCorpus = () => {
     if (corpusSent || worker === null) return;
+    // Not before the worker has answered `init`: the main thread stays free to take the replies
+    // of the calls that need no corpus (a calculator's first call), which come right behind it.
+    if (!loaded) {
+      corpusWanted = true;
+      return;
+    }
     corpusSent = true;
     const target = worker;
     shared ??= share(env.corpus, sharing.signal);
@@ -184,6 +194,7 @@ export function createWorkerHost(
     loaded = false;
     corpusIn = false;
     corpusSent = false;
+    corpusWanted = false;
   };
   const send = (entry: Pending) => {
     if (ended.length > 0) {
@@ -210,6 +221,7 @@ export function createWorkerHost(
       if (message.type === "prepared") {
         loaded = true;
         firstLoaded.open();
+        if (corpusWanted) sendCorpus();
         if (message.tools === undefined) {
           corpusIn = true;
           firstCorpus.open();
@@ -260,8 +272,10 @@ export function createWorkerHost(
     worker = w;
     w.postMessage({ type: "init", now: env.now, prepare } satisfies HostMessage);
     // Tools that do not read the corpus are ready once the worker answers `init`; the others once
-    // it has the corpus, which is written now only when such a tool is prepared or called.
+    // it has the corpus, which is written (after `init` is answered) only when such a tool is
+    // prepared or called.
     if (prepare.some(readsCorpus) || held.some((entry) => readsCorpus(entry.message.tool))) {
+      if (!options.share) loadSharing().catch(() => {});
       sendCorpus();
     }
     // It failed before it was handed over: report it as this host's own start-up failure, once

@@ -138,3 +138,29 @@ Deno.test("a shared text for another number of documents is refused", () => {
     message: "shared text of 2 documents for a corpus of 1",
   });
 });
+
+Deno.test("making a builder reads no document; a step past its deadline reads a few segments, not the corpus", () => {
+  let reads = 0;
+  const texts = Array.from({ length: 500 }, (_, i) => `document ${i}: ${"word ".repeat(i % 40)}`);
+  const counted = texts.map((text) => ({
+    get text() {
+      reads++;
+      return text;
+    },
+  }));
+  // Segments of about 2,000 units: a few dozen documents each.
+  const builder = new SharedTextBuilder(counted, { segmentChars: 2000 });
+  assert.equal(reads, 0, "the constructor reads no document");
+  assert.equal(builder.step(-Infinity), false);
+  // 32 documents written, and the segments they fall in sized (a read each): far from all 500.
+  assert.ok(reads >= 32 && reads < 150, `${reads} reads after one step`);
+  while (!builder.step(-Infinity));
+  const whole = buildSharedText(docs(texts), { segmentChars: 2000 });
+  const sliced = builder.result();
+  assert.equal(sliced.segments.length, whole.segments.length);
+  assert.deepEqual(
+    sliced.segments.map((s) => [s.firstDoc, s.docEnd, s.length]),
+    whole.segments.map((s) => [s.firstDoc, s.docEnd, s.length]),
+  );
+  for (let d = 0; d < texts.length; d++) assert.equal(documentText(sliced, d), texts[d]);
+});

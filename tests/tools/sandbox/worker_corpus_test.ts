@@ -199,3 +199,33 @@ Deno.test("worker corpus: when the text cannot be shared, corpus tools say so an
     await host.close();
   }
 });
+
+Deno.test("worker corpus: the text is written only once the worker has answered init, after a calculator call made at once", async () => {
+  const corpus = corpusOf([{ id: "a", text: "The harbor opened in 1901." }]);
+  await recordingPosts(async (posted) => {
+    const host = createWorkerHost({
+      corpus,
+      now: "2026-01-01",
+      prepare: ["calculator", "corpus_grep"],
+    }, {
+      share: (c, s) => {
+        posted.push({ type: "(share started)" });
+        return shareCorpus(c, { signal: s });
+      },
+    });
+    try {
+      // As a run does: the worker is asked to get ready, then a question's first call comes.
+      const ready = host.ready();
+      const tools = session(host, ["calculator", "corpus_grep"]);
+      const calc = await tools.execute("calculator", '{"expression": "6 * 7"}', signal);
+      assert.equal(calc.result.output, "42");
+      await ready;
+      const grep = await tools.execute("corpus_grep", '{"pattern": "harbor"}', signal);
+      assert.match(grep.result.output, /a:1: The harbor opened/);
+    } finally {
+      await host.close();
+    }
+    const order = posted.map((m) => (m as { type: string }).type);
+    assert.deepEqual(order.slice(0, 4), ["init", "call", "(share started)", "corpus"]);
+  });
+});
