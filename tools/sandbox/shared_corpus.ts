@@ -11,7 +11,8 @@
  * @module
  */
 
-import { documentText, type SharedText, SharedTextBuilder } from "../../lib/grep/shared_text.ts";
+import { documentText, type SharedText } from "../../lib/grep/shared_text.ts";
+import { SharedTextBuilder } from "../../lib/grep/shared_text_builder.ts";
 import { useSharedText } from "../../lib/grep/line_store.ts";
 import type { Corpus, Document, Table } from "../../lib/types.ts";
 import { nextTurn } from "../../lib/util/yielder.ts";

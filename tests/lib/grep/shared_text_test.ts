@@ -1,10 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  buildSharedText,
-  documentText,
-  SCAN_CHARS,
-  SharedTextBuilder,
-} from "../../../lib/grep/shared_text.ts";
+import { documentText, SCAN_CHARS } from "../../../lib/grep/shared_text.ts";
+import { buildSharedText, SharedTextBuilder } from "../../../lib/grep/shared_text_builder.ts";
 import {
   buildLineStore,
   lineAddress,
