@@ -115,8 +115,8 @@ export async function planSystems(
   );
   // With built-ins offered, the worker loads and builds its indexes while the retrievers are built
   // here and while the systems that do not use it answer their first questions; with none, it is
-  // never started.
-  const workerReady = prepare.length > 0 ? workerHost?.ready() : undefined;
+  // never started. Each system waits only for its own tools (a calculator is ready at once).
+  if (prepare.length > 0) workerHost?.ready().catch(() => {});
   const builtinHost = workerHost ?? createInProcessHost([...BUILTIN_TOOLS.values()], env);
   const hosts: ToolHost[] = [builtinHost];
   const signal = options.signal ?? new AbortController().signal;
@@ -199,8 +199,10 @@ export async function planSystems(
         responses: options.serviceCache ?? null,
       });
       if (instance) instances.push(instance);
-      const toolsReady = workerReady && offered.some((t) => t.host === builtinHost)
-        ? workerReady
+      // Each system waits only for its own built-ins (a calculator is ready at once).
+      const ownBuiltins = offered.filter((t) => t.host === builtinHost).map((t) => t.name);
+      const toolsReady = workerHost && prepare.length > 0 && ownBuiltins.length > 0
+        ? workerHost.ready(ownBuiltins)
         : undefined;
       const ready = instance
         ? Promise.all([instance.ready, toolsReady]).then(() => {})
