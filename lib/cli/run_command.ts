@@ -65,6 +65,7 @@ import { printResults } from "./print_results.ts";
 import { mockPolicyNote } from "./mock_note.ts";
 import { callsModel } from "../../systems/registry.ts";
 import { plural } from "../util/plural.ts";
+import { runShard, SHARD_OPTION, shardOption } from "./run_shard.ts";
 
 /** Declaration of `ragbench run`. */
 export const RUN_SPEC: CommandSpec = {
@@ -93,6 +94,7 @@ export const RUN_SPEC: CommandSpec = {
     },
     { name: "systems", value: "A,B", description: "Run only these systems (by name)." },
     { name: "limit", value: "N", description: "Run only the first N questions." },
+    SHARD_OPTION,
     {
       name: "force",
       description: "Go on regardless: with --resume, even when run.json differs from this " +
@@ -140,6 +142,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     limit: intOption(args, "limit", { min: 1, max: 1_000_000 }),
   };
   const concurrencyOption = intOption(args, "concurrency", { min: 1, max: 64 });
+  const shardSpec = shardOption(args);
   const mode = progressMode(args, io);
   // --quiet prints only errors: `alert` carries what explains a run that failed or stopped.
   const alert = io.progress;
@@ -166,6 +169,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     mock,
     systems: args.options.get("systems"),
     limit: args.options.get("limit"),
+    shard: args.options.get("shard"),
     junit: args.options.get("junit"),
     cache: ["cache", "cache-tools", "cache-dir"].flatMap((name): Array<[string, string]> => {
       const value = args.options.get(name);
@@ -260,6 +264,11 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   }
 
   async function runLocked(): Promise<number> {
+    const shard = shardSpec && runShard(shardSpec, {
+      systems: plan.systems,
+      questions: loaded.questions,
+      repeats: config.evaluation.repeats,
+    });
     let outcome;
     let previous: QuestionResult[] = [];
     let manifest: RunManifest;
@@ -277,6 +286,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
         summary: plan.summary,
         startedAt,
         indexing: await plan.retrievers.indexing(),
+        ...(shard ? { shard: shard.block } : {}),
         // Not io.signal: a first Ctrl-C here must stop the run like one during loading (exit 130
         // with the summaries written), not abort the hashing with an error.
       });
@@ -317,6 +327,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
           modelsLine(plan.summary)
         }, writing ${dir}`,
       );
+      if (shard) io.progress(shard.line);
       for (const line of describeSkipped(loaded.skipped)) io.progress(line);
       for (const warning of loaded.warnings) io.progress(`warning: ${warning}`);
       for (const warning of priceLines) io.progress(`warning: ${warning}`);
@@ -352,7 +363,11 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
           concurrency,
           questionTimeoutMs: config.evaluation.question_timeout_s * 1000,
           // A --mock run spends nothing: its simulated dollars never stop it.
-          maxCostUsd: mock ? null : config.evaluation.max_cost_usd,
+          // A shard spends its share of the run's cap: n shards together stay under it.
+          maxCostUsd: mock || config.evaluation.max_cost_usd === null
+            ? null
+            : config.evaluation.max_cost_usd / (shardSpec?.count ?? 1),
+          ...(shard ? { include: shard.include } : {}),
           retrievalK: config.evaluation.retrieval_k,
           done: new Set(previous.map((r) => jobKey(r.system, r.question_id, r.repeat))),
           // Once quitting, nothing more is written: the line in progress was flushed.
@@ -454,7 +469,9 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     let code = replayMisses(known, alert);
     if (outcome.stoppedBy === "max_cost_usd") {
       alert(
-        `stopped: evaluation.max_cost_usd (${config.evaluation.max_cost_usd}) reached; ${
+        `stopped: evaluation.max_cost_usd (${config.evaluation.max_cost_usd}${
+          shardSpec ? `; this shard's share: 1/${shardSpec.count} of it` : ""
+        }) reached; ${
           plural(outcome.notRun, "question")
         } not run`,
       );

@@ -26,6 +26,7 @@ import type { Pricing, ToolSpec } from "../llm/model.ts";
 import { METRIC_DEFINITIONS, SCORER_VERSION } from "../score/definitions.ts";
 import { hashValue, type PathDigest } from "./digest.ts";
 import type { IndexingRecord } from "../retrieval/registry.ts";
+import { type ShardBlock, shardBlockSchema } from "./shard.ts";
 
 /** Name of the manifest inside a run directory. */
 export const MANIFEST_FILE = "run.json";
@@ -80,6 +81,8 @@ export interface ManifestInputs {
   machine: Machine;
   /** What embedding the passages cost this session (lib/retrieval/registry.ts). */
   indexing?: readonly IndexingRecord[];
+  /** `--shard`: this shard and the layout of the whole run (lib/run/shard.ts). */
+  shard?: ShardBlock;
 }
 
 /** The machine a run ran on. */
@@ -184,6 +187,8 @@ export const manifestSchema = z.looseObject({
   machine: z.looseObject({}),
   /** Absent in run.json files of earlier versions. */
   prices: manifestPricesSchema.optional(),
+  /** Present when the run is one shard of a larger run (`--shard i/n`, lib/run/shard.ts). */
+  shard: shardBlockSchema.optional(),
 });
 
 /** A parsed `run.json`. */
@@ -248,6 +253,7 @@ export function buildManifest(inputs: ManifestInputs): RunManifest {
     ...(inputs.prices === undefined
       ? {}
       : { prices: JSON.parse(JSON.stringify(inputs.prices)) as ManifestPrices }),
+    ...(inputs.shard === undefined ? {} : { shard: inputs.shard }),
   };
 }
 
