@@ -189,6 +189,20 @@ export const manifestSchema = z.looseObject({
   prices: manifestPricesSchema.optional(),
   /** Present when the run is one shard of a larger run (`--shard i/n`, lib/run/shard.ts). */
   shard: shardBlockSchema.optional(),
+  /** A merged run (`ragbench merge`): the shards it was made of. */
+  merged_from: z.array(z.looseObject({
+    shard: z.string(),
+    dir: z.string(),
+    started_at: z.string(),
+    ended_at: z.string().nullable(),
+    jobs: z.number(),
+  })).optional(),
+  /** A merge with `--allow-partial` that lacked shards or jobs: what is missing. */
+  partial: z.looseObject({
+    missing_shards: z.array(z.string()),
+    missing_jobs: z.number(),
+    run_jobs: z.number(),
+  }).optional(),
 });
 
 /** A parsed `run.json`. */
