@@ -28,8 +28,8 @@ import { acquireRunLock } from "../run/run_lock.ts";
 import {
   checkShardSet,
   gapsNote,
-  type MergeGaps,
   mergedManifest,
+  type MergeGaps,
   type ShardInput,
   type ShardPart,
 } from "../run/shard_set.ts";
@@ -199,7 +199,9 @@ async function readInputs(dirs: readonly string[]): Promise<ShardInput[]> {
       text = await Deno.readTextFile(path);
     } catch (error) {
       problems.push(
-        `"${dir}" is not a run folder: ${MANIFEST_FILE} cannot be read (${describeFsError(error)}).`,
+        `"${dir}" is not a run folder: ${MANIFEST_FILE} cannot be read (${
+          describeFsError(error)
+        }).`,
       );
       continue;
     }

@@ -471,9 +471,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
       alert(
         `stopped: evaluation.max_cost_usd (${config.evaluation.max_cost_usd}${
           shardSpec ? `; this shard's share: 1/${shardSpec.count} of it` : ""
-        }) reached; ${
-          plural(outcome.notRun, "question")
-        } not run`,
+        }) reached; ${plural(outcome.notRun, "question")} not run`,
       );
       code = 1;
     }

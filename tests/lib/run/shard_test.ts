@@ -74,9 +74,30 @@ Deno.test("the split is a fixed function of the layout (the same on every machin
   // Pinned: a change to the split makes shards of one run disagree across ragbench versions.
   const shardOf = assignShards(layout([1, 4.5, 0.25], 4, 2), 3);
   assert.deepEqual([...shardOf], [
-    0, 1, 2, 0, 1, 2, 0, 1, // s0 (weight 1): round robin; loads 3, 3, 2
-    2, 0, 1, 2, 0, 1, 2, 0, // s1 (4.5): the lightest first; loads 16.5, 12, 15.5
-    1, 1, 1, 1, 1, 1, 1, 1, // s2 (0.25): all to the lightest; loads 16.5, 14, 15.5
+    0,
+    1,
+    2,
+    0,
+    1,
+    2,
+    0,
+    1, // s0 (weight 1): round robin; loads 3, 3, 2
+    2,
+    0,
+    1,
+    2,
+    0,
+    1,
+    2,
+    0, // s1 (4.5): the lightest first; loads 16.5, 12, 15.5
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1, // s2 (0.25): all to the lightest; loads 16.5, 14, 15.5
   ]);
   assert.deepEqual(assignShards(layout([1, 4.5, 0.25], 4, 2), 3), shardOf);
 });
