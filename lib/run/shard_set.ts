@@ -15,6 +15,7 @@
 import { type RunManifest } from "./manifest.ts";
 import { manifestDifferences } from "./manifest_diff.ts";
 import { hashValue } from "./digest.ts";
+import { dirname, relativePath } from "../util/paths.ts";
 import type { ShardBlock } from "./shard.ts";
 
 /** One folder given to merge, with its parsed `run.json`. */
@@ -105,13 +106,33 @@ function shardDifferences(a: ShardPart, b: ShardPart): string[] {
   } else if (hashValue(a.block.layout) !== hashValue(b.block.layout)) {
     out.push("the jobs of the whole run differ (systems, questions or repeats)");
   }
-  const { shard: _a, ...restA } = a.manifest;
-  const { shard: _b, ...restB } = b.manifest;
-  out.push(...manifestDifferences(restA as RunManifest, restB as RunManifest));
+  out.push(...manifestDifferences(placeFree(a.manifest), placeFree(b.manifest)));
   if (out.length === 0 && a.manifest.model_id !== b.manifest.model_id) {
     out.push(`model: ${a.manifest.model_id} → ${b.manifest.model_id}`);
   }
   return out;
+}
+
+/**
+ * The manifest without its shard block, its input files named relative to the config's folder:
+ * shards run in checkouts at different places (CI runners, pods) read the same files, which the
+ * content hashes compare.
+ */
+function placeFree(manifest: RunManifest): RunManifest {
+  const { shard: _, ...rest } = manifest;
+  const base = dirname(manifest.config_file);
+  const relative = (list: RunManifest["inputs"]["corpus"]) =>
+    list.map((d) => ({ ...d, path: relativePath(base, d.path) }));
+  return {
+    ...rest,
+    inputs: {
+      ...manifest.inputs,
+      corpus: relative(manifest.inputs.corpus),
+      questions: relative(manifest.inputs.questions),
+      mock_script: relative(manifest.inputs.mock_script),
+      custom_tools: relative(manifest.inputs.custom_tools),
+    },
+  };
 }
 
 /** The `merged_from` entry of one shard in the merged `run.json`. */
