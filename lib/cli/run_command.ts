@@ -66,6 +66,7 @@ import { mockPolicyNote } from "./mock_note.ts";
 import { callsModel } from "../../systems/registry.ts";
 import { plural } from "../util/plural.ts";
 import { runShard, SHARD_OPTION, shardOption } from "./run_shard.ts";
+import { HostLimiters } from "../llm/rate_limiter.ts";
 
 /** Declaration of `ragbench run`. */
 export const RUN_SPEC: CommandSpec = {
@@ -203,6 +204,8 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     script: loaded.script,
     prices,
     ...(runCache.model === null ? {} : { cache: runCache.model }),
+    // model.rate_limit: shard i/n sends 1/n of it, so the n shards together stay under it.
+    limiters: new HostLimiters({ share: 1 / (shardSpec?.count ?? 1) }),
   });
   const runModel = describeModel(config.model, mock, prices);
   // After the key checks, so a missing key is reported first; before any tool starts. A replay

@@ -215,6 +215,15 @@ export function comparedEvaluation(evaluation: Record<string, unknown>): Record<
   );
 }
 
+/**
+ * The part of `model` that decides results: all of it but `rate_limit`, which
+ * only paces the requests (a resumed run may change it, as concurrency).
+ */
+export function comparedModel(model: Record<string, unknown>): Record<string, unknown> {
+  const { rate_limit: _, ...rest } = model;
+  return rest;
+}
+
 /** The manifest of a run starting now (`ended_at` null until {@link finishManifest}). */
 export function buildManifest(inputs: ManifestInputs): RunManifest {
   const { config } = inputs;
@@ -241,7 +250,7 @@ export function buildManifest(inputs: ManifestInputs): RunManifest {
     config_sha256: hashValue({
       name: config.name,
       description: config.description ?? null,
-      model,
+      model: comparedModel(model),
       evaluation: comparedEvaluation(evaluation),
       tools,
       systems: systems.map((s) => [s.name, s.config_sha256]),

@@ -9,7 +9,7 @@
  */
 
 import { hashValue, type PathDigest } from "./digest.ts";
-import { comparedEvaluation, type RunManifest } from "./manifest.ts";
+import { comparedEvaluation, comparedModel, type RunManifest } from "./manifest.ts";
 
 /** Longest value quoted in a difference before it is cut. */
 const QUOTE_LIMIT = 60;
@@ -104,7 +104,9 @@ export function manifestDifferences(before: RunManifest, after: RunManifest): st
       }`,
     );
   }
-  out.push(...objectDifferences("model", before.model, after.model));
+  out.push(
+    ...objectDifferences("model", comparedModel(before.model), comparedModel(after.model)),
+  );
   out.push(
     ...objectDifferences(
       "evaluation",
