@@ -26,7 +26,8 @@ export const SHARD_OPTION = {
   name: "shard",
   value: "I/N",
   description: "Run only shard I of N of the jobs (1 ≤ I ≤ N; the same split on every " +
-    "machine), into its own run directory; join the shards with ragbench merge.",
+    "machine) into its own run directory, with 1/N of model.rate_limit and of " +
+    "evaluation.max_cost_usd; join the shards with ragbench merge.",
 } as const;
 
 /** What a sharded run needs of its shard. */
