@@ -12,7 +12,7 @@
  * @module
  */
 
-import { type RunManifest } from "./manifest.ts";
+import type { RunManifest } from "./manifest.ts";
 import { manifestDifferences } from "./manifest_diff.ts";
 import { hashValue } from "./digest.ts";
 import { dirname, relativePath } from "../util/paths.ts";

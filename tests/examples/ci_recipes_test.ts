@@ -89,7 +89,10 @@ Deno.test({
   },
 });
 if (!hasProgram("parallel")) {
-  console.error("skipped: GNU parallel is not installed (apt-get install parallel; .ci/run does)");
+  // deno-lint-ignore no-console
+  console.error(
+    "ci_recipes_test: skipped: GNU parallel is not installed (apt-get install parallel; .ci/run does)",
+  );
 }
 
 Deno.test("the GitHub Actions workflow: a matrix of shards, artifacts, a merge job and the gate, its commands run in order", async () => {
