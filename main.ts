@@ -58,6 +58,10 @@ const COMMANDS = new Map<string, Command>([
     spec: async () => (await import("./lib/cli/compare_command.ts")).COMPARE_SPEC,
     run: async (a, io) => (await import("./lib/cli/compare_command.ts")).compareCommand(a, io),
   }],
+  ["merge", {
+    spec: async () => (await import("./lib/cli/merge_command.ts")).MERGE_SPEC,
+    run: async (a, io) => (await import("./lib/cli/merge_command.ts")).mergeCommand(a, io),
+  }],
   ["validate", {
     spec: async () => (await import("./lib/cli/validate_command.ts")).VALIDATE_SPEC,
     run: async (a, io) => (await import("./lib/cli/validate_command.ts")).validateCommand(a, io),
@@ -87,6 +91,7 @@ const SUMMARIES: ReadonlyArray<[string, string]> = [
   ["validate CONFIG", "Check a config and the files it names; start nothing."],
   ["report RUN_DIR", "Re-render a run's summaries and report.html from its results."],
   ["compare RUN_A RUN_B", "Per-system changes between two runs; a CI regression gate."],
+  ["merge OUT SHARD_DIR...", "Join the folders of run --shard I/N into the whole run's folder."],
   ["permissions CONFIG", "Print the minimal Deno permission flags a run of CONFIG needs."],
   ["tools", "List the built-in tools, their parameters and options."],
   ["tool NAME --args JSON", "Make one tool call in the sandbox and print its result."],

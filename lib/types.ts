@@ -129,6 +129,8 @@ export interface RetryFields {
   http_statuses: number[];
   /** Time slept between attempts, ms (included in `latency_ms`). */
   backoff_ms: number;
+  /** Time waited for `model.rate_limit` before sending, ms (included in `latency_ms`). */
+  throttle_ms: number;
 }
 
 /**

@@ -39,6 +39,7 @@ export const COMMAND_NEEDS: ReadonlyMap<string, CommandNeeds> = new Map<string, 
   ["tool", toolNeeds],
   ["report", (args) => Promise.resolve(reportNeeds(args))],
   ["compare", (args) => Promise.resolve(args.positionals.map((dir) => readOf(dir, "a run")))],
+  ["merge", (args) => Promise.resolve(mergeNeeds(args))],
   [
     "init",
     (args) =>
@@ -123,6 +124,19 @@ async function toolNeeds(args: ParsedArgs): Promise<Need[]> {
     );
   }
   return needs;
+}
+
+/**
+ * `merge OUT SHARD_DIR...`: the shard folders, read; OUT, written and read (its files are renamed
+ * into place, and the summaries are made from the merged results file).
+ */
+function mergeNeeds(args: ParsedArgs): Need[] {
+  const [out, ...shards] = args.positionals.map((p) => p.replace(/(?<=.)\/+$/, ""));
+  return [
+    ...shards.map((dir) => readOf(dir, "a shard")),
+    readOf(out, "the merged run"),
+    { name: "write", value: out, why: "the merged run" },
+  ];
 }
 
 /** `report RUN_DIR`: the run folder, read and written; the JUnit file. */

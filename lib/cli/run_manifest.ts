@@ -28,6 +28,7 @@ import {
 import { manifestDifferences } from "../run/manifest_diff.ts";
 import { toolRefsOf } from "../plan/tool_sources/registry.ts";
 import { describeFsError, writeFileAtomic } from "../util/fs.ts";
+import type { ShardBlock } from "../run/shard.ts";
 
 /** What the manifest of this run is built from. */
 export interface ManifestContext {
@@ -48,6 +49,8 @@ export interface ManifestContext {
   indexing?: readonly IndexingRecord[];
   /** Aborts the hashing (the file being read stops at the next 1 MiB). */
   signal?: AbortSignal;
+  /** `--shard`: this shard and the whole run's layout. */
+  shard?: ShardBlock;
 }
 
 /** Hashes the run's files and builds its manifest. */
@@ -93,6 +96,7 @@ export async function currentManifest(ctx: ManifestContext): Promise<RunManifest
     startedAt: ctx.startedAt,
     machine: currentMachine(),
     ...(ctx.indexing ? { indexing: ctx.indexing } : {}),
+    ...(ctx.shard ? { shard: ctx.shard } : {}),
   });
 }
 

@@ -64,6 +64,7 @@ const retryFields = {
   retries: count.optional(),
   http_statuses: numbers.optional(),
   backoff_ms: finite.optional(),
+  throttle_ms: finite.optional(),
 };
 
 const stepError = z.object({

@@ -92,6 +92,9 @@ export class TraceRecorder {
         retries: reply.attempts.retries,
         http_statuses: [...reply.attempts.http_statuses],
         backoff_ms: reply.attempts.backoff_ms,
+        ...(reply.attempts.throttle_ms === undefined
+          ? {}
+          : { throttle_ms: reply.attempts.throttle_ms }),
       }),
     };
     if (reply.cached) {

@@ -28,6 +28,7 @@ function config(): Config {
       timeout_s: 60,
       max_retries: 2,
       max_connection_failures: 5,
+      rate_limit: null,
     },
     evaluation: {
       tools_now: "2026-01-01",
