@@ -14,7 +14,7 @@ import { UsageError } from "../errors.ts";
 import { CACHE_DIR_VARIABLES } from "../cache/cache_dir.ts";
 import { configEmbeddings } from "../plan/embedding_needs.ts";
 import type { Need } from "../plan/need.ts";
-import { runNeeds } from "../plan/permissions.ts";
+import { PROMPT_FILE_WHY, runNeeds } from "../plan/permissions.ts";
 import type { OptionSpec, ParsedArgs } from "./args.ts";
 import { cacheUseFromArgs } from "./cache_options.ts";
 
@@ -118,5 +118,6 @@ export function needOptionWords(args: ParsedArgs): string[] {
 /** A read of one of the run's inputs (all that --dry-run needs). */
 function isInputRead(need: Need): boolean {
   return need.name === "read" &&
-    ["the config", "the corpus", "the questions", "the mock script"].includes(need.why);
+    (["the config", "the corpus", "the questions", "the mock script"].includes(need.why) ||
+      need.why.startsWith(PROMPT_FILE_WHY));
 }

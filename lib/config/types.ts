@@ -12,6 +12,7 @@ import type { CorpusSource } from "../data/corpus.ts";
 import type { QuestionSource } from "../data/questions.ts";
 import type { SideEffects } from "../types.ts";
 import type { McpToolRef } from "./mcp_ref.ts";
+import type { PromptSet } from "../prompts/prompt_set.ts";
 import type { RetrieverConfig } from "./retriever_schema.ts";
 import type { EvaluationConfig, ModelConfig, RawConfig, ToolRules } from "./schema.ts";
 
@@ -23,6 +24,8 @@ export interface SystemSchemaInfo {
   acceptsTools: boolean;
   /** Why it takes no `tools:` list, said in the error. */
   noToolsReason?: string;
+  /** Its configurable prompts (`prompts:`), checked after the schema. */
+  prompts?: PromptSet;
 }
 
 /** What the loader needs to know about a built-in tool. */
@@ -83,6 +86,11 @@ export interface SystemConfig {
   retriever: RetrieverChoice | null;
   /** Its model: the system's `model:` merged over the run's. */
   model: ModelConfig;
+  /**
+   * The file each prompt set from one was read from (absolute), by slot; the
+   * text itself is in `options.prompts`. Absent when none is.
+   */
+  prompt_files?: Record<string, string>;
 }
 
 /** A loaded, validated config with every path absolute. */
