@@ -110,7 +110,7 @@ function readPromptFile(
     return fail(
       describeFsError(error),
       error instanceof Deno.errors.NotFound
-        ? `the path is relative to the config's folder (${path})`
+        ? `looked for at ${path} (relative to the config's folder)`
         : undefined,
     );
   }

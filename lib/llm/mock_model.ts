@@ -46,9 +46,9 @@ import { codeFunctionNames, isCodeAgentPrompt } from "./code_prompt.ts";
 import { mockCodeReply } from "./mock_code.ts";
 import { entryFor, type MockEntry, type MockScript } from "./mock_script.ts";
 import {
+  INVALID_ACTION_PREFIX,
   OBSERVATION_PREFIX,
   parseAction,
-  REACT_FINAL_PROMPT,
   reactJsonToolNames,
 } from "./react_json.ts";
 
@@ -180,8 +180,20 @@ function reactSituation(messages: ChatMessage[], tools: string[]): Situation {
     sawToolResult: last !== undefined,
     lastResult: last === undefined ? null : last.slice(OBSERVATION_PREFIX.length),
     shown: results.flatMap((r) => documentsShown(r.slice(OBSERVATION_PREFIX.length))),
-    final: users.at(-1) === REACT_FINAL_PROMPT,
+    final: isReactFinal(users),
   };
+}
+
+/**
+ * Whether the last user message is the forced final call's: not the
+ * question, a tool result or an invalid-action message. Told by the
+ * protocol's own prefixes, not by the final message's words, which a system's
+ * `prompts.final_answer` may change.
+ */
+function isReactFinal(users: readonly string[]): boolean {
+  const last = users.at(-1);
+  return users.length > 1 && last !== undefined && !last.startsWith(OBSERVATION_PREFIX) &&
+    !last.startsWith(INVALID_ACTION_PREFIX);
 }
 
 /** A planned reply as one react_json action (raw replies are sent as they are). */

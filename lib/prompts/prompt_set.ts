@@ -41,7 +41,7 @@ export type PromptValue = string | { file: string };
 export const promptValueSchema = z.union([
   z.string().min(1, "is empty: write the prompt, or leave the key out to use the default"),
   z.strictObject({ file: z.string().min(1) }),
-]);
+], { error: "must be the prompt's text, or {file: PATH} (a path relative to the config)" });
 
 /** Declares the prompts of a system type. */
 export function definePrompts(
