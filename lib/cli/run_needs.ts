@@ -93,14 +93,19 @@ export function runArgsNeeds(config: Config, args: ParsedArgs): Need[] {
 
 /**
  * What `ragbench permissions CONFIG` with the same options needs: read of the
- * config and, when the run uses a cache folder, the variables that locate it
- * (so it prints the folder, not only the variables).
+ * config and its prompt files (loading the config reads them) and, when the
+ * run uses a cache folder, the variables that locate it (so it prints the
+ * folder, not only the variables).
  */
 export function permissionsArgsNeeds(config: Config, args: ParsedArgs): Need[] {
   const cacheVariables = runArgsNeeds(config, args).filter((n) =>
     n.name === "env" && (CACHE_DIR_VARIABLES as readonly string[]).includes(n.value)
   );
-  return [{ name: "read", value: config.file, why: "the config" }, ...cacheVariables];
+  // Loading the config reads its prompt files too.
+  const prompts = runArgsNeeds(config, args).filter((n) =>
+    n.name === "read" && n.why.startsWith(PROMPT_FILE_WHY)
+  );
+  return [{ name: "read", value: config.file, why: "the config" }, ...prompts, ...cacheVariables];
 }
 
 /** `args`' options of {@link NEED_OPTIONS} as command-line words, in that order. */
