@@ -10,7 +10,7 @@
 
 import { toolSystemBaseSchema } from "../lib/config/schema.ts";
 import { FINAL_ANSWER_PROMPT } from "./agent_loop.ts";
-import { agentModeSchema, loopOf } from "./agent_mode.ts";
+import { AGENT_MODE_MOCKS, agentModeSchema, loopOf } from "./agent_mode.ts";
 import { REACT_JSON_PROMPTS } from "../lib/llm/react_json.ts";
 import { agentPromptSet, agentTexts } from "./agent_prompts.ts";
 import { defineSystem } from "./system.ts";
@@ -36,6 +36,7 @@ export const agentSearch = defineSystem({
   acceptsTools: true,
   alwaysTools: ["search"],
   prompts: AGENT_SEARCH_PROMPTS,
+  mock: AGENT_MODE_MOCKS,
   options: toolSystemBaseSchema.extend({
     agent_mode: agentModeSchema,
     prompts: AGENT_SEARCH_PROMPTS.schema.optional(),

@@ -19,6 +19,7 @@ import { GROUNDED_INSTRUCTIONS, groundedMessages } from "../lib/llm/grounded_pro
 import { definePrompts, promptText } from "../lib/prompts/prompt_set.ts";
 import { renderPrompt } from "../lib/prompts/template.ts";
 import { RetrievalFailedError } from "../lib/trace/trace_recorder.ts";
+import { GROUNDED_PROTOCOL, groundedMock } from "./rag_mock.ts";
 import { defineSystem, NO_FLAGS } from "./system.ts";
 
 /**
@@ -42,6 +43,7 @@ export const rag = defineSystem({
   alwaysTools: [],
   options: retrievingSystemBaseSchema.extend({ prompts: RAG_PROMPTS.schema.optional() }),
   prompts: RAG_PROMPTS,
+  mock: [groundedMock],
   // The passages the model reads: top_k of them, 5 by default.
   retrievalDepth: (topK) => ({ count: topK ?? DEFAULT_TOP_K, unit: "passages" }),
   async run(options, ctx) {
@@ -69,6 +71,7 @@ export const rag = defineSystem({
           ),
         }),
         tools: [],
+        protocol: GROUNDED_PROTOCOL,
       },
       ctx.signal,
     );

@@ -25,6 +25,7 @@ import {
 import type { AgentTexts } from "./agent_prompts.ts";
 import { toolMessageText } from "../tools/toolbox.ts";
 import { type AgentLimits, stopReason, toolCallCapReached } from "./agent_loop.ts";
+import { REACT_JSON_PROTOCOL } from "./react_json_mock.ts";
 import type { SystemContext, SystemOutcome } from "./system.ts";
 
 /**
@@ -52,7 +53,10 @@ export async function runReactJsonLoop(
   let stop: ReturnType<typeof stopReason>;
   let calls = 0;
   while ((stop = stopReason(recorder, limits)) === null) {
-    const reply = await recorder.chat({ messages, tools: [] }, signal);
+    const reply = await recorder.chat(
+      { messages, tools: [], protocol: REACT_JSON_PROTOCOL },
+      signal,
+    );
     messages.push({ role: "assistant", content: echoed(reply.content) });
     const action = parseAction(reply.content, names);
     if (action.kind === "invalid") {
@@ -83,7 +87,11 @@ export async function runReactJsonLoop(
       ? REACT_FINAL_PROMPT
       : `${prompts.final}\n\n${REACT_FINAL_FORMAT}`,
   });
-  const reply = await recorder.chat({ messages, tools: [] }, signal, true);
+  const reply = await recorder.chat(
+    { messages, tools: [], protocol: REACT_JSON_PROTOCOL },
+    signal,
+    true,
+  );
   const action = parseAction(reply.content, new Set());
   const budget_exhausted = stop !== "max_steps";
   if (action.kind === "answer") {
