@@ -19,7 +19,7 @@ import { folderHolds } from "../data/corpus_files.ts";
 import { embeddingNeeds } from "../plan/embedding_needs.ts";
 import { INIT_DEFAULT_DOCS, initNeeds } from "../plan/init_needs.ts";
 import type { Need } from "../plan/need.ts";
-import { runNeeds, sandboxSourceNeeds } from "../plan/permissions.ts";
+import { PROMPT_FILE_WHY, runNeeds, sandboxSourceNeeds } from "../plan/permissions.ts";
 import { REGISTRIES } from "../plan/setup.ts";
 import { toolRefsOf } from "../plan/tool_sources/registry.ts";
 import { kindOf } from "../retrieval/kinds/registry.ts";
@@ -74,7 +74,8 @@ function readOf(path: string, why: string): Need {
 function inputReads(config: Config): Need[] {
   return runNeeds(config, { mock: true, runDir: "runs" }).filter((n) =>
     (n.name === "read" &&
-      ["the config", "the corpus", "the questions", "the mock script"].includes(n.why)) ||
+      (["the config", "the corpus", "the questions", "the mock script"].includes(n.why) ||
+        n.why.startsWith(PROMPT_FILE_WHY))) ||
     (n.name === "run" && n.why.startsWith("reading the corpus's PDF files"))
   );
 }

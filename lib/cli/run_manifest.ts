@@ -7,6 +7,7 @@
  * @module
  */
 
+import { effectivePrompts } from "../prompts/prompt_set.ts";
 import { corpusSourcePath } from "../data/corpus.ts";
 import { questionSourcePath } from "../data/questions.ts";
 import { join } from "../util/paths.ts";
@@ -88,7 +89,7 @@ export async function currentManifest(ctx: ManifestContext): Promise<RunManifest
       name: s.name,
       type: s.def.type,
       options: withRetriever(s.options, retrievers.get(s.name) ?? null),
-      prompts: s.def.prompts ?? [],
+      prompts: s.def.prompts ? effectivePrompts(s.def.prompts, s.options) : [],
       toolSpecs: s.toolbox.specs,
       model: shown.get(s.name)?.model ?? null,
       networkTools: shown.get(s.name)?.networkTools ?? [],

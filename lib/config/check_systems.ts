@@ -16,6 +16,7 @@ import { type RetrieverConfig, retrieverSchema } from "./retriever_schema.ts";
 import { type ModelOverride, modelSchema, nameSchema, type RawConfig } from "./schema.ts";
 import { systemModel } from "./system_model.ts";
 import { checkToolRefs } from "./check_tools.ts";
+import { checkPrompts } from "./check_prompts.ts";
 import {
   DEFAULT_RETRIEVER,
   type Registries,
@@ -104,6 +105,20 @@ export function checkSystems(
       if (checked.success) options = checked.data as Record<string, unknown>;
       else problems.push(...issuesFromZod(source, checked.error, info.options, path, checkedEntry));
     }
+    let promptFiles: Record<string, string> = {};
+    if (options && info?.prompts && options.prompts) {
+      const prompts = checkPrompts(
+        options.prompts as Record<string, unknown>,
+        info.prompts,
+        [...path, "prompts"],
+        { source, configPath, problems },
+      );
+      // The texts themselves (a file's read in): what the system sends and the run records.
+      if (prompts) {
+        options = { ...options, prompts: prompts.texts };
+        promptFiles = prompts.files;
+      }
+    }
     let retriever: RetrieverChoice | null = null;
     if (takesRetriever) {
       retriever = chooseRetriever(entry.retriever, name, [...path, "retriever"], raw, source, {
@@ -133,6 +148,7 @@ export function checkSystems(
         tools,
         retriever,
         model: systemModel(runModel, options.model as ModelOverride | undefined),
+        ...(Object.keys(promptFiles).length ? { prompt_files: promptFiles } : {}),
       });
     }
   });

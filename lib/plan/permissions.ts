@@ -64,6 +64,9 @@ export interface RunNeedsOptions {
   junit?: string;
 }
 
+/** Starts the reason of a read of a system's prompt file (the config loader reads it). */
+export const PROMPT_FILE_WHY = "the prompt file";
+
 /** Read of ragbench's own tool code, which the sandbox worker's modules are loaded from. */
 export function sandboxSourceNeeds(): Need[] {
   return SANDBOX_SOURCES.map((path): Need => ({
@@ -81,6 +84,15 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
   }
   for (const source of config.questions) {
     needs.push({ name: "read", value: questionSourcePath(source), why: "the questions" });
+  }
+  for (const system of config.systems) {
+    for (const [slot, path] of Object.entries(system.prompt_files ?? {})) {
+      needs.push({
+        name: "read",
+        value: path,
+        why: `${PROMPT_FILE_WHY} of ${system.name} (${slot})`,
+      });
+    }
   }
   if (options.mock) {
     for (const path of config.mock_script) {
