@@ -16,6 +16,7 @@ import type { MockPolicy } from "../lib/llm/mock_policy.ts";
 import { TOOLS_PROTOCOL } from "../lib/llm/model.ts";
 import { FRAMEWORKS } from "./frameworks/registry.ts";
 import { frameworkSystem } from "./frameworks/framework_system.ts";
+import { customSystem } from "./custom/custom_system.ts";
 
 /** System types by name. */
 export const SYSTEMS: ReadonlyMap<string, SystemDef> = new Map<string, SystemDef>([
@@ -25,6 +26,7 @@ export const SYSTEMS: ReadonlyMap<string, SystemDef> = new Map<string, SystemDef
   [retrievalOnly.type, retrievalOnly],
   [codeAgent.type, codeAgent],
   [grepAgent.type, grepAgent],
+  [customSystem.type, customSystem],
   // Agent frameworks (ai_sdk, langgraph, ...), each run in a process of its own.
   ...[...FRAMEWORKS.values()].map((m): [string, SystemDef] => [m.type, frameworkSystem(m)]),
 ]);

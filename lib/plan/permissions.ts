@@ -21,6 +21,7 @@ import { embeddingNeeds, retrieverNeeds } from "./embedding_needs.ts";
 import { callsModel } from "../../systems/registry.ts";
 import { type CacheUse, hasSideEffectTools, responseCacheNeeds } from "./cache_needs.ts";
 import { frameworkNeeds } from "./framework_needs.ts";
+import { customSystemCompiledNeeds, customSystemNeeds } from "./custom_system_needs.ts";
 import { modelHost, type Need } from "./need.ts";
 import { toolRefsOf } from "./tool_sources/registry.ts";
 
@@ -128,6 +129,7 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
     });
   }
   needs.push(...frameworkNeeds(config));
+  needs.push(...customSystemNeeds(config));
   return dedupe(needs);
 }
 
@@ -155,6 +157,7 @@ export function compileNeeds(config: Config, options: RunNeedsOptions): Need[] {
   if (readsPdf(config)) {
     needs.push({ name: "run", value: "ragbench", why: "reading the corpus's PDF files" });
   }
+  needs.push(...customSystemCompiledNeeds(config));
   return dedupe(needs);
 }
 

@@ -178,7 +178,7 @@ export async function planSystems(
         ));
       if (!model) throw new TypeError(`no model was built for system "${system.name}"`);
       // A system with a process of its own (an agent framework) starts it now, loading meanwhile.
-      const instance = def.start?.(system.options, { name: system.name });
+      const instance = def.start?.(system.options, { name: system.name, configFile: config.file });
       if (instance) instances.push(instance);
       const toolsReady = workerReady && offered.some((t) => t.host === builtinHost)
         ? workerReady

@@ -240,6 +240,7 @@ async function runJob(job: Job, options: RunOptions): Promise<Trace> {
   let answer: string | null = null;
   let flags: TraceFlags = { best_effort: false, budget_exhausted: false, format_error: false };
   let error: StepError | null = null;
+  let cited: string[] | undefined;
   try {
     const outcome = await abortable(
       job.system.def.run(job.system.options, {
@@ -254,6 +255,7 @@ async function runJob(job: Job, options: RunOptions): Promise<Trace> {
     );
     answer = outcome.answer;
     flags = outcome.flags;
+    cited = outcome.cited;
   } catch (caught) {
     error = classify(caught, signal, options, job);
   } finally {
@@ -272,6 +274,7 @@ async function runJob(job: Job, options: RunOptions): Promise<Trace> {
     flags,
     format_errors: recorder.formatErrors,
     error,
+    ...(cited === undefined ? {} : { cited }),
   };
 }
 

@@ -106,7 +106,7 @@ class ToolProcess implements Child {
     // the middle of a call.
     this.#child = spawnTracked(Deno.execPath(), {
       args: childArgs(spec),
-      env: childEnv(spec.sideEffects, this.memoryMb),
+      env: childEnv(spec.sideEffects, this.memoryMb, spec.permissions?.env ?? []),
     });
     this.#stderr = keepText(this.#child.stderr, { chars: STDERR_TAIL_CHARS, keep: "tail" });
     // Anything but the awaited reply ends the process: the protocol cannot be trusted after it.
