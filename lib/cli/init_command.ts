@@ -20,11 +20,11 @@ import { starterConfig } from "./init_config.ts";
 import { starterQuestions } from "./init_questions.ts";
 import type { CliIO } from "./io.ts";
 import { validateCommand } from "./validate_command.ts";
+import { INIT_DEFAULT_DOCS } from "../plan/init_needs.ts";
 
 /** The files `init` writes. */
 export const INIT_FILES = { config: "ragbench.yaml", questions: "questions.yaml" } as const;
 /** The documents folder when none is given. */
-const DEFAULT_DOCS = "docs";
 const DEFAULT_MODEL = "gpt-4o-mini";
 const DEFAULT_KEY_ENV = "OPENAI_API_KEY";
 
@@ -59,14 +59,14 @@ export const INIT_SPEC: CommandSpec = {
     },
   ],
   notes:
-    `DOCS is the folder of your documents (default ./${DEFAULT_DOCS}): .md, .markdown, .rst,\n` +
+    `DOCS is the folder of your documents (default ./${INIT_DEFAULT_DOCS}): .md, .markdown, .rst,\n` +
     ".txt, .html, .htm and .pdf files. The questions file holds one example of each check type,\n" +
     "made from sentences of your documents; replace them with your own questions.",
 };
 
 /** Runs the command; returns the exit code (errors are thrown). */
 export async function initCommand(args: ParsedArgs, io: CliIO): Promise<number> {
-  const docs = args.positionals[0] ?? DEFAULT_DOCS;
+  const docs = args.positionals[0] ?? INIT_DEFAULT_DOCS;
   const dir = args.options.get("dir") ?? ".";
   const model = modelOptions(args);
   const paths = {

@@ -16,7 +16,7 @@ import { TOOL_REPLAY_MISS_PREFIX, type ToolCacheSetup } from "../../tools/cached
 import { REPLAY_MISS_PREFIX } from "../llm/cached_model.ts";
 import { EMBEDDING_REPLAY_MISS_PREFIX } from "../dense/replay_embedder.ts";
 import type { QuestionResult } from "../types.ts";
-import type { CliIO } from "./io.ts";
+import { plural } from "../util/plural.ts";
 
 /** The cache of a run; `model` / `tools` are null when that part is not cached. */
 export interface RunCache extends Disposable {
@@ -32,7 +32,10 @@ export interface RunCache extends Disposable {
  * the exit code: 1 when there was any, else 0. Each is named by system,
  * question, repeat and step (1-based index in the line's `steps`).
  */
-export function replayMisses(lines: readonly QuestionResult[], io: CliIO): number {
+export function replayMisses(
+  lines: readonly QuestionResult[],
+  print: (line: string) => void,
+): number {
   const misses: string[] = [];
   for (const line of lines) {
     if (line.error?.message.startsWith(REPLAY_MISS_PREFIX)) {
@@ -57,9 +60,9 @@ export function replayMisses(lines: readonly QuestionResult[], io: CliIO): numbe
     });
   }
   if (misses.length === 0) return 0;
-  io.progress(`replay: ${misses.length} calls had no usable recording:`);
-  for (const miss of misses.slice(0, 10)) io.progress(`  ${miss}`);
-  if (misses.length > 10) io.progress(`  ... and ${misses.length - 10} more`);
+  print(`replay: ${plural(misses.length, "call")} had no usable recording:`);
+  for (const miss of misses.slice(0, 10)) print(`  ${miss}`);
+  if (misses.length > 10) print(`  ... and ${misses.length - 10} more`);
   return 1;
 }
 

@@ -31,7 +31,7 @@ import { executeRun } from "./run_execute.ts";
 import { finishRun, reportOutcome } from "./run_finish.ts";
 import { prepareRun } from "./run_prepare.ts";
 import { claimRunDir, recordRun } from "./run_record.ts";
-import { readRunRequest, resumeHintOf } from "./run_request.ts";
+import { readRunRequest, runIO } from "./run_request.ts";
 import { RunStack } from "./run_stack.ts";
 import { startRun } from "./run_start.ts";
 
@@ -69,7 +69,8 @@ export const RUN_SPEC: CommandSpec = {
     },
     {
       name: "quiet",
-      description: "Print no progress (the summary table and recommendation still go to stdout).",
+      description:
+        "Print only errors: no progress, no estimate, no table (the run directory has it all).",
     },
     {
       name: "verbose",
@@ -94,8 +95,10 @@ export const RUN_SPEC: CommandSpec = {
 };
 
 /** Runs the command; returns the exit code. */
-export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
-  const request = readRunRequest(args, io);
+export async function runCommand(args: ParsedArgs, cliIO: CliIO): Promise<number> {
+  const request = readRunRequest(args, cliIO);
+  // --quiet prints only errors; io.alert carries what explains a run that failed or stopped.
+  const io = runIO(cliIO, request.progress);
   await using stack = new RunStack(io);
   const run = await prepareRun(request, args, { io, stack });
   if (request.dryRun) {
@@ -105,10 +108,10 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   }
   const started = await startRun(run, { io, stack });
   if (started === "cancelled") {
-    io.progress("cancelled while the tools were starting: nothing was run.");
+    io.alert("cancelled while the tools were starting: nothing was run.");
     return 130;
   }
-  const resumeHint = resumeHintOf(args, request, run.dir);
+  const { resumeHint } = run;
   const resultsPath = join(run.dir, RUN_FILES.results);
   const { tools } = await claimRunDir(run, started, { stack, resumeHint });
   const recorded = await recordRun(run, started, io);

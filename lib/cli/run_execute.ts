@@ -15,16 +15,16 @@ import { trimWrittenResult } from "../report/held_result.ts";
 import { openJsonlWriter } from "../report/jsonl.ts";
 import { jobKey, type RunOutcome, runQuestions } from "../run/runner.ts";
 import type { QuestionResult } from "../types.ts";
-import type { CliIO } from "./io.ts";
 import { createProgress } from "./progress.ts";
 import { writeFailure } from "./resume_hint.ts";
 import type { PreparedRun } from "./run_prepare.ts";
+import type { RunIO } from "./run_request.ts";
 import type { RunStack } from "./run_stack.ts";
 import type { StartedRun } from "./run_start.ts";
 
 /** Where the phase writes and how a user resumes it. */
 export interface ExecuteContext {
-  io: CliIO;
+  io: RunIO;
   stack: RunStack;
   /** The results file. */
   resultsPath: string;
@@ -59,12 +59,13 @@ export async function executeRun(
       line: (text) => io.progress(text),
       ...(io.redraw ? { redraw: io.redraw } : {}),
       now: () => performance.now(),
+      concurrency: started.concurrency,
     });
     writing.defer(async () => {
       progress.finish();
       if (!stack.quitting) return;
       await writer.flush();
-      io.progress(
+      io.alert(
         `Stopped at once: the finished results are kept in ${ctx.resultsPath}; the summaries are written when the run is resumed. Continue with:\n  ${ctx.resumeHint}`,
       );
     });

@@ -16,8 +16,8 @@ import { finishManifest, MANIFEST_FILE } from "../run/manifest.ts";
 import { RUN_FILES } from "../run/run_dir.ts";
 import type { RunOutcome } from "../run/runner.ts";
 import type { QuestionResult } from "../types.ts";
-import { relativePath } from "../util/paths.ts";
-import type { CliIO } from "./io.ts";
+import { plural } from "../util/plural.ts";
+import { shownPath } from "./invocation.ts";
 import { mockPolicyNote } from "./mock_note.ts";
 import { printResults } from "./print_results.ts";
 import { writeFailure } from "./resume_hint.ts";
@@ -25,6 +25,7 @@ import { replayMisses } from "./run_cache.ts";
 import { writeManifest } from "./run_manifest.ts";
 import type { PreparedRun } from "./run_prepare.ts";
 import type { RecordedRun } from "./run_record.ts";
+import type { RunIO } from "./run_request.ts";
 import type { StartedRun } from "./run_start.ts";
 import { callsModel } from "../../systems/registry.ts";
 
@@ -88,14 +89,20 @@ export async function finishRun(
 export function reportOutcome(
   run: PreparedRun,
   started: StartedRun,
-  ctx: { io: CliIO; finished: FinishedRun; outcome: RunOutcome; resumeHint: string },
+  ctx: { io: RunIO; finished: FinishedRun; outcome: RunOutcome; resumeHint: string },
 ): number {
   const { io, finished, outcome } = ctx;
   const { config, dir } = run;
   if (finished.trecSkipped > 0) {
     io.progress(
-      `warning: ${finished.trecSkipped} lines left out of the TREC files in ${TREC_FOLDER}/: their question or document id holds whitespace, or their line has no scores`,
+      `warning: ${
+        plural(finished.trecSkipped, "line")
+      } left out of the TREC files in ${TREC_FOLDER}/: their question or document id holds whitespace, or their line has no scores`,
     );
+  }
+  // --quiet: of the table and recommendation, only the systems that failed (an error each).
+  if (run.request.progress === "quiet") {
+    for (const f of finished.report.recommendation.failed) io.alertOut(`failed: ${f}`);
   }
   printResults(io, finished.summaries.systems, finished.report, {
     models: new Map(started.plan.summary.map((s) => [s.name, s.model])),
@@ -108,7 +115,7 @@ export function reportOutcome(
   );
   if (policyNote !== null) io.out(`\n${policyNote}`);
   io.progress(
-    `results: ${relativePath(Deno.cwd(), dir) || "."}/ (${
+    `results: ${shownPath(dir, Deno.cwd())}/ (${
       [
         ...Object.values(RUN_FILES),
         MANIFEST_FILE,
@@ -120,28 +127,32 @@ export function reportOutcome(
   );
   const unkept = outcome.interrupted === 0 ? "" : ` (${interruptedNote(outcome.interrupted)})`;
   if (outcome.stoppedBy === "cancelled") {
-    io.progress(
-      `cancelled: ${outcome.notRun} questions not run${unkept}; the summaries cover what finished. Finish with:\n  ${ctx.resumeHint}`,
+    io.alert(
+      `cancelled: ${
+        plural(outcome.notRun, "question")
+      } not run${unkept}; the summaries cover what finished. Finish with:\n  ${ctx.resumeHint}`,
     );
     return 130;
   }
   const cacheLine = started.runCache.summaryLine();
   if (cacheLine !== null) io.progress(cacheLine);
-  let code = replayMisses(finished.known, io);
+  let code = replayMisses(finished.known, io.alert);
   if (outcome.stoppedBy === "max_cost_usd") {
-    io.progress(
-      `stopped: evaluation.max_cost_usd (${config.evaluation.max_cost_usd}) reached; ${outcome.notRun} questions not run`,
+    io.alert(
+      `stopped: evaluation.max_cost_usd (${config.evaluation.max_cost_usd}) reached; ${
+        plural(outcome.notRun, "question")
+      } not run`,
     );
     code = 1;
   }
   for (const s of finished.summaries.systems) {
     if (s.questions > 0 && s.errors === s.questions) {
-      io.progress(
+      io.alert(
         `failed: every question of ${s.system} errored; see "error" in ${RUN_FILES.results}`,
       );
       code = 1;
     } else if (s.errors > 0) {
-      io.progress(`warning: ${s.errors} of ${s.questions} questions of ${s.system} errored`);
+      io.alert(`warning: ${s.errors} of ${plural(s.questions, "question")} of ${s.system} errored`);
     }
   }
   return code;
@@ -149,7 +160,9 @@ export function reportOutcome(
 
 /** Why `count` questions that ran were not kept. */
 function interruptedNote(count: number): string {
-  return `${count} of them were not kept: a tool process stopped while they ran`;
+  return `${
+    count === 1 ? "it was" : `${count} of them were`
+  } not kept: a tool process stopped while ${count === 1 ? "it" : "they"} ran`;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The first phase of `ragbench run`, which writes nothing: loads and checks
- * the config, checks that Deno granted what the run needs, checks the run
- * directory (read-only: `--out` new or empty, `--resume` an earlier run),
+ * the config, checks that Deno granted what the run needs (what
+ * `ragbench permissions` prints for the same options: `run_needs.ts`), makes
+ * the command that resumes the run, checks the run directory (read-only: `--out` new or empty, `--resume` an earlier run),
  * loads the data, looks up the prices and makes the cost estimate. Every
  * problem a user can fix before the run starts is reported here.
  *
@@ -13,9 +14,8 @@ import type { Config } from "../config/types.ts";
 import { RagbenchError } from "../errors.ts";
 import type { RunPrices } from "../llm/pricing.ts";
 import type { CacheUse } from "../plan/cache_needs.ts";
-import { configEmbeddings } from "../plan/embedding_needs.ts";
 import type { Need } from "../plan/need.ts";
-import { missingNeeds, permissionFlags, runNeeds } from "../plan/permissions.ts";
+import { missingNeeds, permissionFlags } from "../plan/permissions.ts";
 import { offersBuiltins } from "../plan/plan.ts";
 import { priceRun, priceWarnings, type Unpriced, unpricedOf } from "../plan/price_checks.ts";
 import { loadData, type LoadedRun, REGISTRIES } from "../plan/setup.ts";
@@ -24,9 +24,16 @@ import { checkRunDir } from "../run/run_dir.ts";
 import { type StartedWorker, startWorker } from "../../tools/sandbox/early_worker.ts";
 import type { ParsedArgs } from "./args.ts";
 import { cacheUseFromArgs } from "./cache_options.ts";
+import { commandLine, DEFAULT_INVOCATION } from "./invocation.ts";
 import type { CliIO } from "./io.ts";
 import { estimateSystems } from "./preflight.ts";
-import { runDirOf, runDirRoot, type RunRequest } from "./run_request.ts";
+import {
+  needOptionWords,
+  permissionsArgsNeeds,
+  runArgsNeeds,
+  selectedConfig,
+} from "./run_needs.ts";
+import { resumeHintOf, runDirOf, type RunRequest } from "./run_request.ts";
 import type { RunStack } from "./run_stack.ts";
 
 /** What the checks and loads found: everything the run starts from. */
@@ -35,6 +42,8 @@ export interface PreparedRun {
   config: Config;
   /** The run directory. */
   dir: string;
+  /** The command that resumes the run in `dir` (printed when it fails or stops). */
+  resumeHint: string;
   cache: CacheUse;
   loaded: LoadedRun;
   prices: RunPrices;
@@ -63,21 +72,21 @@ export async function prepareRun(
   const config = await loadConfig(request.configPath, REGISTRIES);
   const dir = runDirOf(request, config.name);
   const cache = cacheUseFromArgs(args);
-  // Only the selected systems' needs: --systems a must not need system b's model host or key.
-  const chosen = request.selection.systems;
-  const needed = chosen
-    ? { ...config, systems: config.systems.filter((s) => chosen.includes(s.name)) }
-    : config;
-  const needs = runNeeds(needed, {
-    mock: request.mock,
-    runDir: runDirRoot(request),
-    ...(cache.dir === undefined ? {} : { cacheDir: cache.dir }),
-    embeddings: configEmbeddings(needed),
-    cache,
-  });
-  checkPermissions(request, request.dryRun ? needs.filter(isInputRead) : needs);
+  const invocation = io.invocation ?? DEFAULT_INVOCATION;
+  checkPermissions(
+    runArgsNeeds(config, args),
+    () =>
+      commandLine(invocation, ["permissions", request.configPath, ...needOptionWords(args)], {
+        needs: permissionsArgsNeeds(config, args),
+      }),
+  );
+  const resumeHint = resumeHintOf(args, request, { dir, config, invocation });
   // Before the data loads: a wrong folder is refused at once, and before anything is written.
-  if (!request.dryRun) await checkRunDir(dir, { resume: request.resume !== undefined });
+  if (!request.dryRun) {
+    await checkRunDir(dir, { resume: request.resume !== undefined, resumeCommand: resumeHint });
+  }
+  // Only the selected systems': --systems a must not start the worker for system b's tools.
+  const needed = selectedConfig(config, args);
   // The sandbox worker loads its modules while the data loads; the plan adopts it.
   const sandbox = stack.use(!request.dryRun && offersBuiltins(needed) ? startWorker() : null);
   const loaded = await loadData(config, request.selection, {
@@ -95,6 +104,7 @@ export async function prepareRun(
     request,
     config,
     dir,
+    resumeHint,
     cache,
     loaded,
     prices,
@@ -105,19 +115,13 @@ export async function prepareRun(
   };
 }
 
-/** A read of one of the run's inputs (all that --dry-run needs). */
-function isInputRead(need: Need): boolean {
-  return need.name === "read" &&
-    ["the config", "the corpus", "the questions", "the mock script"].includes(need.why);
-}
-
 /**
  * Stops before anything runs when Deno did not grant what the run needs,
- * naming each missing flag.
+ * naming each missing flag and the command that prints them all.
  *
  * @throws {RagbenchError} (code "permission").
  */
-function checkPermissions(request: RunRequest, needs: Need[]): void {
+function checkPermissions(needs: Need[], permissionsCommand: () => string): void {
   const missing = missingNeeds(needs);
   if (missing.length === 0) return;
   const lines = missing.map((n) => `  ${permissionFlags([n], Deno.cwd())[0]}  (${n.why})`);
@@ -126,9 +130,8 @@ function checkPermissions(request: RunRequest, needs: Need[]): void {
     [
       "Cannot start the run: Deno did not grant these permissions:",
       ...lines,
-      `Run "ragbench permissions ${request.configPath}${
-        request.mock ? " --mock" : ""
-      }" to print every flag the run needs.`,
+      "Print every flag the run needs with:",
+      `  ${permissionsCommand()}`,
     ].join("\n"),
   );
 }

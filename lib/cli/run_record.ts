@@ -25,6 +25,7 @@ import { acquireRunLock } from "../run/run_lock.ts";
 import type { QuestionResult } from "../types.ts";
 import { describeFsError, writeFileAtomic } from "../util/fs.ts";
 import { join } from "../util/paths.ts";
+import { plural } from "../util/plural.ts";
 import { VERSION } from "../version.ts";
 import type { CliIO } from "./io.ts";
 import { checkResume, currentManifest, writeManifest } from "./run_manifest.ts";
@@ -51,7 +52,10 @@ export async function claimRunDir(
   ctx.stack.defer(() => lock.release());
   const tools = ctx.stack.lift(started.tools);
   // Checked again under the lock: another run may have written here since.
-  await checkRunDir(run.dir, { resume: run.request.resume !== undefined });
+  await checkRunDir(run.dir, {
+    resume: run.request.resume !== undefined,
+    resumeCommand: ctx.resumeHint,
+  });
   return { tools };
 }
 
@@ -132,7 +136,9 @@ function printBanner(run: PreparedRun, started: StartedRun, io: CliIO): void {
   const { plan } = started;
   for (const line of estimateLines(run.estimate, { simulated: request.mock })) io.progress(line);
   io.progress(
-    `ragbench ${VERSION}: ${plan.systems.length} systems × ${loaded.questions.length} questions × ${config.evaluation.repeats} repeats, ${
+    `ragbench ${VERSION}: ${plural(plan.systems.length, "system")} × ${
+      plural(loaded.questions.length, "question")
+    } × ${plural(config.evaluation.repeats, "repeat")}, ${
       modelsLine(plan.summary)
     }, writing ${run.dir}`,
   );

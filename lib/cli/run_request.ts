@@ -2,22 +2,26 @@
  * What `ragbench run` was asked to do, read from its arguments before
  * anything is loaded: the config, where the run goes (`--out`, `--resume`,
  * or a new folder under `runs/`), the selection (`--mock`, `--systems`,
- * `--limit`), concurrency, progress mode, `--dry-run`, `--force`, `--junit`,
- * and the command that resumes the run. Usage errors are thrown here, so
- * they come before any file is read (the cache options are read once the
- * config is loaded, as before this module existed: `run_prepare.ts`).
+ * `--limit`), concurrency, progress mode, `--dry-run`, `--force`, `--junit`;
+ * the command that resumes the run; and what the run prints under each
+ * progress mode (`--quiet` prints only errors: {@link runIO}). Usage errors
+ * are thrown here, so they come before any file is read (the cache options
+ * are read once the config is loaded: `run_prepare.ts`).
  *
  * @module
  */
 
+import type { Config } from "../config/types.ts";
 import { UsageError } from "../errors.ts";
 import type { RunSelection } from "../plan/setup.ts";
 import { freeRunDir } from "../run/run_dir.ts";
 import { join } from "../util/paths.ts";
 import { intOption, type ParsedArgs } from "./args.ts";
+import type { Invocation } from "./invocation.ts";
 import type { CliIO } from "./io.ts";
 import type { ProgressMode } from "./progress.ts";
 import { resumeCommand } from "./resume_hint.ts";
+import { runArgsNeeds, systemsOption } from "./run_needs.ts";
 
 /** One `ragbench run` invocation, its arguments checked. */
 export interface RunRequest {
@@ -74,24 +78,60 @@ export function runDirOf(request: RunRequest, configName: string): string {
   return request.resume ?? request.out ?? freeRunDirName(configName);
 }
 
-/** Where the run writes, for its permissions: the folder given, else `runs`. */
-export function runDirRoot(request: RunRequest): string {
-  return request.resume ?? request.out ?? "runs";
-}
-
-/** The command that resumes the run in `dir`, with the options this one was given. */
-export function resumeHintOf(args: ParsedArgs, request: RunRequest, dir: string): string {
+/**
+ * The command that resumes the run in `dir`, with the options this one was
+ * given, started as this ragbench was (under `deno run`, with the flags the
+ * resumed run needs).
+ */
+export function resumeHintOf(
+  args: ParsedArgs,
+  request: RunRequest,
+  ctx: { dir: string; config: Config; invocation: Invocation },
+): string {
   return resumeCommand({
     configPath: request.configPath,
-    dir,
+    dir: ctx.dir,
     mock: request.mock,
     systems: args.options.get("systems"),
     limit: args.options.get("limit"),
+    junit: request.junit,
     cache: ["cache", "cache-tools", "cache-dir"].flatMap((name): Array<[string, string]> => {
       const value = args.options.get(name);
       return value === undefined ? [] : [[name, value]];
     }),
+  }, {
+    invocation: ctx.invocation,
+    needs: () => runArgsNeeds(ctx.config, resumedArgs(args, ctx.dir)),
   });
+}
+
+/** The options of the command that continues this run in `dir`: `--resume dir`, no `--out`. */
+function resumedArgs(args: ParsedArgs, dir: string): ParsedArgs {
+  const options = new Map(args.options);
+  options.delete("out");
+  options.delete("dry-run");
+  options.set("resume", dir);
+  return { positionals: args.positionals, options };
+}
+
+/** The run's output under its progress mode, and the way its errors are always printed. */
+export interface RunIO extends CliIO {
+  /** Prints a line explaining a run that failed or stopped (to stderr, even under `--quiet`). */
+  alert(text: string): void;
+  /** Prints a line naming a failed system (to stdout, even under `--quiet`). */
+  alertOut(text: string): void;
+}
+
+/**
+ * `io` for a run in `mode`: under `--quiet` nothing is printed but errors
+ * (thrown ones, which main.ts prints, and {@link RunIO.alert}s).
+ */
+export function runIO(io: CliIO, mode: ProgressMode): RunIO {
+  const alert = io.progress;
+  const alertOut = io.out;
+  if (mode !== "quiet") return { ...io, alert, alertOut };
+  const { redraw: _, ...rest } = io;
+  return { ...rest, out: () => {}, progress: () => {}, alert, alertOut };
 }
 
 /**
@@ -105,24 +145,6 @@ function dirOption(args: ParsedArgs, name: "out" | "resume"): string | undefined
     throw new UsageError(`--${name} is empty; give it a folder: --${name} DIR.`);
   }
   return value;
-}
-
-/**
- * The `--systems` names; a list with no name in it is a usage error, not a
- * run of nothing (an unset CI variable must not make a passing gate).
- *
- * @throws {UsageError} when the option is given but names no system.
- */
-function systemsOption(args: ParsedArgs): string[] | undefined {
-  const raw = args.options.get("systems");
-  if (raw === undefined) return undefined;
-  const names = raw.split(",").map((s) => s.trim()).filter(Boolean);
-  if (names.length === 0) {
-    throw new UsageError(
-      `--systems names no system (got "${raw}"); list them by name, e.g. --systems a,b, or leave the option out to run every system.`,
-    );
-  }
-  return names;
 }
 
 function progressMode(args: ParsedArgs, io: Pick<CliIO, "redraw">): ProgressMode {

@@ -9,7 +9,7 @@
  */
 
 import { z } from "zod";
-import type { Config, ToolRef } from "../config/types.ts";
+import type { Config } from "../config/types.ts";
 import { loadCorpora } from "../data/corpus.ts";
 import { UsageError } from "../errors.ts";
 import type { Corpus } from "../types.ts";
@@ -23,12 +23,12 @@ import { createRetrievalHost } from "../../tools/retrieval_host.ts";
 import { RunRetrievers } from "../retrieval/registry.ts";
 import type { CommandSpec, ParsedArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
-import { defaultRetrieverChoice } from "../plan/plan.ts";
+import { toolChoice } from "./tool_choice.ts";
+import { commandLine, DEFAULT_INVOCATION } from "./invocation.ts";
 import { loadConfig } from "../config/load.ts";
 import { REGISTRIES } from "../plan/setup.ts";
 import { isoDateSchema, toolRulesSchema } from "../config/schema.ts";
-import { builtinRef } from "../plan/tool_sources/builtin.ts";
-import { sourceOf, toolRefsOf } from "../plan/tool_sources/registry.ts";
+import { toolRefsOf } from "../plan/tool_sources/registry.ts";
 import { Shared, type ToolListing } from "../plan/tool_sources/source.ts";
 
 /** Declaration of `ragbench tools`. */
@@ -60,6 +60,11 @@ export const TOOL_SPEC: CommandSpec = {
     },
     { name: "corpus", value: "PATH", description: "Use this corpus (a file or folder)." },
     { name: "today", value: "YYYY-MM-DD", description: 'What "today" is (default 2026-01-01).' },
+    {
+      name: "retriever",
+      value: "NAME",
+      description: "For search: the config's retriever of that name (default: its default one).",
+    },
   ],
   notes:
     "Prints {output, data, error, truncated, cost_usd, latency_ms}. Exit status: 0 when the\n" +
@@ -188,14 +193,15 @@ export async function toolCommand(args: ParsedArgs, io: CliIO): Promise<number> 
   }
   const configPath = args.options.get("config");
   const config = configPath ? await loadConfig(configPath, REGISTRIES) : null;
-  const ref = (config ? standaloneRef(config, name) : undefined) ??
-    (BUILTIN_TOOLS.has(name) ? builtinRef(name) : undefined);
-  if (!ref) {
-    const known = new Set([...BUILTIN_TOOLS.keys(), ...(config ? standaloneNames(config) : [])]);
+  const choice = toolChoice(name, config, args);
+  if (choice.kind === "unknown") {
     throw new UsageError(
-      `Unknown tool "${name}" — ${suggestion(name, [...known])} See ragbench tools.`,
+      `Unknown tool "${name}" — ${suggestion(name, choice.known)} See ${
+        commandLine(io.invocation ?? DEFAULT_INVOCATION, ["tools"])
+      }.`,
     );
   }
+  const { ref, source, retriever } = choice;
   const corpusPaths = config?.corpus ??
     (args.options.has("corpus") ? [args.options.get("corpus")!] : []);
   const corpus: Corpus = corpusPaths.length
@@ -203,13 +209,13 @@ export async function toolCommand(args: ParsedArgs, io: CliIO): Promise<number> 
     : { documents: [], tables: [] };
   const now = today ?? config?.evaluation.tools_now ?? "2026-01-01";
   const rules = config?.tools ?? toolRulesSchema.parse({});
-  // The hosts a run's plan would give it: the worker for a built-in, search over the default
-  // retriever in this process, a custom tool's own process.
+  // The hosts a run's plan would give it: the worker for a built-in, search in this process over
+  // the default retriever or the one --retriever names, a custom tool's own process.
   // `retrievers` owns the embedder pool (and embedding cache) of a vector or hybrid search.
   const made: { worker?: WorkerHost; search?: ToolHost; retrievers?: RunRetrievers } = {};
   const shared = new Shared();
   try {
-    const offered = await sourceOf(ref).offer(ref, {
+    const offered = await source.offer(ref, {
       config: { tools: rules },
       system: "ragbench tool",
       env: { corpus, now },
@@ -218,10 +224,10 @@ export async function toolCommand(args: ParsedArgs, io: CliIO): Promise<number> 
       progress: io.progress,
       builtinHost: () => made.worker ??= createWorkerHost({ corpus, now, prepare: [name] }),
       async searchHost() {
-        const choice = defaultRetrieverChoice(config ?? { retrievers: {} });
+        if (retriever === null) throw new TypeError(`tool "${name}" is not search`);
         made.retrievers = new RunRetrievers(corpus, { progress: io.progress });
-        const retriever = await made.retrievers.get(choice, io.signal);
-        return made.search = createRetrievalHost(retriever, { corpus, now });
+        const built = await made.retrievers.get(retriever, io.signal);
+        return made.search = createRetrievalHost(built, { corpus, now });
       },
       toolCache: null,
       mcp: { signal: io.signal },
@@ -239,18 +245,4 @@ export async function toolCommand(args: ParsedArgs, io: CliIO): Promise<number> 
     await Promise.all([shared.closeAll(), made.worker?.close(), made.search?.close()]);
     made.retrievers?.close();
   }
-}
-
-/** The first reference of the config that offers `name` and that `tool` may call alone. */
-function standaloneRef(config: Config, name: string): ToolRef | undefined {
-  return toolRefsOf(config).find(({ ref, source }) =>
-    source.standalone && source.offeredNames(ref).includes(name)
-  )?.ref;
-}
-
-/** Names of the tools of the config that `tool` may call alone. */
-function standaloneNames(config: Config): string[] {
-  return toolRefsOf(config).flatMap(({ ref, source }) =>
-    source.standalone ? source.offeredNames(ref) : []
-  );
 }

@@ -23,6 +23,7 @@ import { type ProgressSink, slowLoadReporter } from "../util/load_progress.ts";
 import { readCorpusText, type SkippedFile } from "./corpus_files.ts";
 import { loadFolder, type OnError } from "./corpus_folder.ts";
 import type { PdfReaderOptions } from "./formats/pdf_process.ts";
+import { plural } from "../util/plural.ts";
 
 import { describeSkipped } from "./corpus_files.ts";
 export { describeSkipped, type SkippedFile } from "./corpus_files.ts";
@@ -108,7 +109,9 @@ export async function loadCorpus(
   }
   documents.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   tables.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
-  reporter.done(`corpus: loaded ${documents.length} documents and ${tables.length} tables`);
+  reporter.done(
+    `corpus: loaded ${plural(documents.length, "document")} and ${plural(tables.length, "table")}`,
+  );
   return loaded;
 }
 
@@ -155,7 +158,9 @@ async function loadBeirSource(folder: string): Promise<LoadedCorpus> {
   const { documents, empty } = await (await import("./beir.ts")).loadBeirCorpus(folder);
   documents.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const warnings = empty === 0 ? [] : [
-    `corpus "${folder}": ${empty} of ${documents.length} documents are empty (no title, no text); kept, they can still be judged`,
+    `corpus "${folder}": ${empty} of ${plural(documents.length, "document")} ${
+      empty === 1 ? "is" : "are"
+    } empty (no title, no text); kept, they can still be judged`,
   ];
   return { corpus: { documents, tables: [] }, skipped: [], warnings };
 }

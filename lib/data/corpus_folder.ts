@@ -27,6 +27,7 @@ import {
   readDocumentFile,
 } from "./formats/document_file.ts";
 import type { PdfReader, PdfReaderOptions } from "./formats/pdf_process.ts";
+import { plural } from "../util/plural.ts";
 
 /** What to do with a file that cannot be read: stop the load, or skip and list it. */
 export type OnError = "stop" | "skip";
@@ -67,7 +68,7 @@ export async function loadFolder(
   try {
     for (const [n, { full: file, rel }] of files.entries()) {
       if (n % PROGRESS_EVERY === 0) {
-        options.reporter.step(`corpus: reading "${root}": ${n} of ${files.length} files`);
+        options.reporter.step(`corpus: reading "${root}": ${n} of ${plural(files.length, "file")}`);
       }
       const ext = extname(file).toLowerCase();
       const isDocument = DOCUMENT_EXTENSIONS.has(ext);

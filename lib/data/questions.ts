@@ -100,7 +100,9 @@ async function loadBeirSet(
   const where = `questions "${source.beir}" (split ${source.split})`;
   if (loaded.unjudged > 0) {
     context.onWarning?.(
-      `${where}: ${loaded.unjudged} queries have no qrels line in the split and are left out`,
+      `${where}: ${
+        loaded.unjudged === 1 ? "1 query has" : `${loaded.unjudged} queries have`
+      } no qrels line in the split and ${loaded.unjudged === 1 ? "is" : "are"} left out`,
     );
   }
   if (loaded.noRelevant > 0) {

@@ -11,6 +11,9 @@
 import { folderHolds } from "../data/corpus_files.ts";
 import type { Need } from "./need.ts";
 
+/** The documents folder `init` reads when it is given none. */
+export const INIT_DEFAULT_DOCS = "docs";
+
 /** What `init` needs for the documents folder `docs` and the output folder `dir`. */
 export function initNeeds(docs: string, dir: string): Need[] {
   const needs: Need[] = [

@@ -56,6 +56,17 @@ export interface RunNeedsOptions {
    * the models and the embedders need no network and no API key.
    */
   cache?: CacheUse;
+  /** `--junit FILE`: written through a temporary file in the run directory, so FILE alone. */
+  junit?: string;
+}
+
+/** Read of ragbench's own tool code, which the sandbox worker's modules are loaded from. */
+export function sandboxSourceNeeds(): Need[] {
+  return SANDBOX_SOURCES.map((path): Need => ({
+    name: "read",
+    value: path,
+    why: "ragbench's tool code, loaded by the sandbox worker",
+  }));
 }
 
 /** What `ragbench run CONFIG` needs, writing to `runDir` (default `runs`). */
@@ -72,17 +83,14 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
       needs.push({ name: "read", value: path, why: "the mock script" });
     }
   }
-  for (const path of SANDBOX_SOURCES) {
-    needs.push({
-      name: "read",
-      value: path,
-      why: "ragbench's tool code, loaded by the sandbox worker",
-    });
-  }
+  needs.push(...sandboxSourceNeeds());
   needs.push(
     { name: "read", value: options.runDir, why: "the run directory (renaming files into it)" },
     { name: "write", value: options.runDir, why: "the run directory" },
   );
+  if (options.junit !== undefined) {
+    needs.push({ name: "write", value: options.junit, why: "the JUnit file (--junit)" });
+  }
   // In replay mode nothing is sent to a model: no key, no host.
   if (!options.mock && options.cache?.mode !== "replay") {
     // Every model a system calls (each merged over the run's `model:`), deduplicated below; a

@@ -172,6 +172,8 @@ export async function writeRunReport(input: RunReportInput): Promise<RunReport> 
     await writeFileAtomic(
       input.junitPath,
       junitXml(input.systems.map((s) => s.name), input.lines),
+      // Through the run directory: the run may write FILE, not FILE's folder.
+      { tmpDir: input.dir },
     );
   }
   return report;

@@ -22,6 +22,7 @@ import type { Embedder } from "../dense/embedder.ts";
 import { DEFAULT_TOP_K } from "./kinds/kind.ts";
 import type { RetrievalOutcome, Retriever } from "./types.ts";
 import { VectorIndex } from "../dense/vector_index.ts";
+import { plural } from "../util/plural.ts";
 
 /** Passages sent to the embedder per call while indexing (progress is reported between calls). */
 export const INDEX_CHUNK = 1024;
@@ -114,7 +115,9 @@ export async function buildVectorRetriever(
         "so a re-run continues where this one stopped.";
     throw new RagbenchError(
       "model",
-      `Cannot build retriever "${name}" (kind ${config.kind}): embedding its ${passages.length} passages failed. ` +
+      `Cannot build retriever "${name}" (kind ${config.kind}): embedding its ${
+        plural(passages.length, "passage")
+      } failed. ` +
         `${error.message}${kept}`,
       { cause: error },
     );
@@ -127,8 +130,8 @@ export async function buildVectorRetriever(
   }
   const index = new VectorIndex(packed, dimensions);
   deps.onProgress?.(
-    `retriever ${name}: ${passages.length} passages embedded with ${embedder.id} ` +
-      `(${cached} from the cache, ${tokens} tokens, ${
+    `retriever ${name}: ${plural(passages.length, "passage")} embedded with ${embedder.id} ` +
+      `(${cached} from the cache, ${plural(tokens, "token")}, ${
         cost === null ? "cost unknown: no price for the embedding model" : `$${cost.toFixed(4)}`
       }) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );

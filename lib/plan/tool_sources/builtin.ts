@@ -91,6 +91,7 @@ export const builtinSource = defineToolSource<BuiltinToolRef>({
   },
   standalone: true,
   list: () => Promise.resolve([]),
+  listNeeds: () => [],
 });
 
 /** The offered form of a built-in tool. */

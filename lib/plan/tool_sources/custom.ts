@@ -124,6 +124,7 @@ export const customSource = defineToolSource<CustomToolRef>({
   },
   standalone: true,
   list: () => Promise.resolve([]),
+  listNeeds: () => [],
 });
 
 /**

@@ -62,6 +62,7 @@ export const mcpSource = defineToolSource<McpToolRef>({
     }));
   },
   standalone: false,
+  listNeeds: (ref, ctx) => mcpNeeds(ref, ctx),
   async list(ref, env) {
     const { offerMcpTools } = await import("../../../tools/mcp/host.ts");
     // Ctrl-C stops a start in progress at once (the open fails saying so).

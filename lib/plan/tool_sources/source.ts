@@ -6,7 +6,8 @@
  * the config accepts (its checker, injected into `lib/config`), the names a
  * model sees, the permissions a run needs, what `run.json` hashes and
  * `config.resolved.yaml` shows, the pre-flight estimate, how the plan starts
- * its tools, and how `ragbench tools` and `ragbench tool` show and call them.
+ * its tools, and how `ragbench tools` and `ragbench tool` show and call them
+ * (and what they need for it: the launcher grants it).
  * Every facet is required, so a source that forgets one does not compile.
  *
  * @module
@@ -103,6 +104,8 @@ export interface ToolSource<R extends ToolRef = ToolRef> extends ToolRefChecker<
   readonly standalone: boolean;
   /** Its tools for `ragbench tools --config` (starting a server if need be); [] when not listed. */
   list(ref: R, env: ListEnv): Promise<ToolListing[]>;
+  /** The Deno permissions {@link list} needs (what starting its server to ask it needs). */
+  listNeeds(ref: R, ctx: { mock: boolean }): Need[];
 }
 
 /** Declares a tool source (identity, for type inference: a missing facet is a type error). */

@@ -32,6 +32,7 @@ import {
 import { breakdownSection, failureSection, stabilitySection } from "./question_sections.ts";
 import { type Row, section } from "./tables.ts";
 import { scatterPlot } from "./svg_plot.ts";
+import { plural } from "../../util/plural.ts";
 
 /** Everything the report shows. */
 export interface ReportInput {
@@ -154,9 +155,4 @@ function plotsSection(input: ReportInput): Html | "" {
         : ""
     }`,
   );
-}
-
-/** "1 system", "9 systems". */
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }

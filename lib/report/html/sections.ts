@@ -15,6 +15,7 @@ import { comparisonSentence, metricLabel, pClause, signed, small } from "../verd
 import { type Html, markup } from "./html.ts";
 import type { ReportLine } from "./question_data.ts";
 import { genericTable, interval, money, num, pct, type Row, section, tableWrap } from "./tables.ts";
+import { plural } from "../../util/plural.ts";
 
 /** The systems' headline table with 95 % intervals. */
 export function summarySection(
@@ -128,7 +129,7 @@ function noiseNote(stats: RunStats): Html | "" {
     notes.push(
       `Of the pairs that cannot be separated, differences under about ${small(Math.min(...mdes))}–${
         small(Math.max(...mdes))
-      } cannot be told from noise with ${n} questions (the smallest ` +
+      } cannot be told from noise with ${plural(n, "question")} (the smallest ` +
         `difference the test separates from 0 at each pair's spread).`,
     );
   }
@@ -161,7 +162,9 @@ export function retrievalSection(summaries: readonly Row[]): Html | "" {
     const short = columns.filter((c) => /@\d+$/.test(c) && Number(c.split("@")[1]) > depth);
     return short.length
       ? [
-        `${s.system}: a ranking held only ${depth} documents (its retriever's top_k cut it), ` +
+        `${s.system}: a ranking held only ${
+          plural(depth, "document")
+        } (its retriever's top_k cut it), ` +
         `so ${short.join(", ")} count fewer documents than they name.`,
       ]
       : [];

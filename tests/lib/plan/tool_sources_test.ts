@@ -42,6 +42,7 @@ const echoSource: ToolSource<EchoRef> = defineToolSource<EchoRef>({
   offer: () => Promise.resolve([]),
   standalone: false,
   list: () => Promise.resolve([]),
+  listNeeds: () => [],
 });
 
 Deno.test("a tool source is one object: the config checks a new kind through it once registered", () => {
@@ -103,6 +104,11 @@ systems:
   assert.deepEqual(
     refs[2].source.needs(refs[2].ref, { mock: false }).map((n) => `${n.name}=${n.value}`),
     ["net=example.com:443"],
+  );
+  // Listing the tools (`ragbench tools --config`) starts only the MCP server.
+  assert.deepEqual(
+    refs.map((r) => r.source.listNeeds(r.ref, { mock: false }).map((n) => `${n.name}=${n.value}`)),
+    [[], [], ["net=example.com:443"]],
   );
 });
 
