@@ -90,7 +90,7 @@ export async function serveCustomSystem(argv: readonly string[]): Promise<void> 
       const result = await run!(message.question.question, contextFor(message, ask, controller));
       reply = { type: "answered", nonce, ...checkedAnswer(result) };
     } catch (error) {
-      reply = { type: "failed", nonce, message: describe(error) };
+      reply = { type: "failed", nonce, message: describe(error) + permissionHint(error, keep) };
     }
     current = null;
     controller.abort();
@@ -204,6 +204,14 @@ async function loadSystem(moduleUrl: string, exportName: string): Promise<System
   throw new Error(
     `export "${exportName}" is not a system: export a function (question, ctx) or defineSystem({run})`,
   );
+}
+
+/** What to do about a permission the process does not have. */
+function permissionHint(error: unknown, keep: string): string {
+  const name = (error as Error | null)?.name;
+  if (name !== "NotCapable" && name !== "PermissionDenied") return "";
+  return ` (a custom system may do only what its side_effects allow, "${keep}" here: ` +
+    `filesystem reads and writes the working folder, network reaches the network)`;
 }
 
 function shown(value: unknown): string {
