@@ -41,6 +41,8 @@ export interface CustomToolSpec {
   permissions?: SandboxPermissions;
   /** Run as a custom system's process (`__system-host`) instead of a tool's. */
   system?: boolean;
+  /** What load errors call it (default: `custom tool "NAME" from "MODULE#EXPORT"`). */
+  label?: string;
 }
 
 /** Permissions a plug-in declares: paths it reads and writes, hosts it reaches, variables. */

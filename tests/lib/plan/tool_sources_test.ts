@@ -31,6 +31,7 @@ const echoSource: ToolSource<EchoRef> = defineToolSource<EchoRef>({
     ctx.seen.add("echo");
     return { kind: "echo", name: "echo", words: entry.words };
   },
+  predefine: () => [],
   offeredNames: () => ["echo"],
   cachesResults: () => false,
   needs: () => [],
