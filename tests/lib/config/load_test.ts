@@ -37,6 +37,7 @@ Deno.test("config: defaults are filled in and relative paths resolve against the
     allow_network: false,
     timeout_s: 10,
     max_output_chars: 12_000,
+    plugins: [],
   });
   assert.deepEqual(config.systems.map((s) => s.name), ["closed_book", "agent"]);
   assert.equal(config.systems[1].options.max_steps, 8);
