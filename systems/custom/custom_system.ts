@@ -25,7 +25,8 @@ import { dirname, isAbsolute, resolvePath } from "../../lib/util/paths.ts";
 import { defineSystem, NO_FLAGS, type SystemContext, SystemFailedError } from "../system.ts";
 import type { SystemPassage, SystemToolResult } from "./author.ts";
 import type { Ask } from "./system_messages.ts";
-import { AskRefused, type SystemHost } from "./system_host.ts";
+import type { SystemHost } from "./system_host.ts";
+import { AskRefused } from "./ask_refused.ts";
 import { GROUNDED_PROTOCOL, groundedMock } from "../rag_mock.ts";
 
 /** Options of a custom system. */

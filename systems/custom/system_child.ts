@@ -15,7 +15,6 @@
  */
 
 // deno-lint-ignore-file no-console
-import "../../tools/sandbox/call_timers.ts";
 import { clearLeftoverTimers } from "../../tools/sandbox/call_timers.ts";
 import { startWatchdog } from "../../tools/sandbox/child_watchdog.ts";
 import {

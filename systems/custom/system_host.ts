@@ -26,6 +26,7 @@ import { ToolChannel } from "../../tools/sandbox/tool_channel.ts";
 import { childArgs, DEFAULT_MEMORY_MB } from "../../tools/sandbox/tool_command.ts";
 import { describeBreach, type Reply } from "../../tools/sandbox/tool_reply.ts";
 import { SystemFailedError } from "../system.ts";
+import { AskRefused } from "./ask_refused.ts";
 import { type Ask, askSchema, replySchema, type SystemReply } from "./system_messages.ts";
 
 /** How long a system's module may take to load when the config sets no `load_timeout_s`, in s. */
@@ -258,18 +259,6 @@ class SystemProcess {
     return `its process exited: ${
       cut(text.split("\n").slice(-3).join(" ")) || "no output on stderr"
     }`;
-  }
-}
-
-/**
- * A call the system made that is refused or failed in a way the system
- * should hear (an unknown tool, a retrieval that failed): its call rejects
- * with this message and the question goes on.
- */
-export class AskRefused extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "AskRefused";
   }
 }
 
