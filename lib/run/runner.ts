@@ -267,6 +267,8 @@ async function runJob(job: Job, options: RunOptions): Promise<Trace> {
   } catch (caught) {
     error = classify(caught, signal, options, job);
   } finally {
+    // The trace is taken now: a system that goes on after a timeout changes nothing of it.
+    recorder.close();
     session.close();
   }
   return {

@@ -3,7 +3,9 @@
  * (usage, cost, latency, reply), every tool call (arguments, result) and
  * every retrieval a system makes itself (query, ranked passages, embedding
  * tokens and cost). The runner owns the recorder, so the steps taken before a
- * failure are kept.
+ * failure are kept; it closes the recorder when it takes the trace
+ * ({@link TraceRecorder.close}), so a system still running after its question
+ * timed out changes nothing of the result already scored and written.
  *
  * @module
  */
@@ -46,6 +48,8 @@ export class TraceRecorder {
   embeddingTokens = 0;
   /** Replies that were not a valid action in the system's reply format. */
   formatErrors = 0;
+  // Not a #field: a system may be handed the recorder behind a Proxy (tests do).
+  private closed = false;
 
   /**
    * `repeat` (1-based; default 1) is stamped on every request, so the
@@ -58,6 +62,7 @@ export class TraceRecorder {
    * call (tools withheld). Rejects when the model call fails.
    */
   async chat(request: ChatRequest, signal: AbortSignal, final = false): Promise<ChatResponse> {
+    this.checkOpen();
     const started = performance.now();
     let reply: ChatResponse;
     try {
@@ -72,6 +77,7 @@ export class TraceRecorder {
       }
       throw error;
     }
+    this.checkOpen();
     const cost = costOf(reply.usage, this.model.pricing);
     this.modelCalls++;
     const step: ModelStep = {
@@ -111,12 +117,27 @@ export class TraceRecorder {
 
   /** Counts one reply that was not a valid action (react_json, code agent); the loop shows the model why. */
   formatError(): void {
-    this.formatErrors++;
+    if (!this.closed) this.formatErrors++;
+  }
+
+  /**
+   * Ends the question's recording: the runner has taken the trace. A system
+   * that goes on (it ignored the question's signal) records nothing more, and
+   * its next model call rejects, so it stops spending.
+   */
+  close(): void {
+    this.closed = true;
+  }
+
+  /** @throws {Error} once the recording is closed. */
+  private checkOpen(): void {
+    if (this.closed) throw new Error("the question is over: nothing more is recorded");
   }
 
   /** Executes a tool call through the session and records the step. Never rejects. */
   async tool(session: ToolSession, call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
     const { args, result } = await session.execute(call.name, call.arguments, signal);
+    if (this.closed) return result;
     this.costUsd = addCost(this.costUsd, result.cost_usd);
     this.toolCalls++;
     this.steps.push({ type: "tool", tool: call.name, call_id: call.id, args, result });
@@ -175,8 +196,6 @@ export class TraceRecorder {
         message: caught instanceof Error ? caught.message : String(caught),
       };
     }
-    this.costUsd = addCost(this.costUsd, cost);
-    this.embeddingTokens += tokens;
     const step: RetrievalStep = {
       type: "retrieval",
       retriever: retriever.name,
@@ -192,6 +211,9 @@ export class TraceRecorder {
       cost_usd: cost,
       error,
     };
+    if (this.closed) return { step, hits };
+    this.costUsd = addCost(this.costUsd, cost);
+    this.embeddingTokens += tokens;
     this.steps.push(step);
     return { step, hits };
   }
