@@ -1,13 +1,15 @@
 /**
- * What the custom systems of a run need (`systems/custom/`): ragbench itself
- * needs only to start `deno` for their processes, which get the permissions
- * of each system's `side_effects` and nothing else; a compiled binary starts
- * itself instead, and needs what those processes need.
+ * The custom systems of a run (`systems/custom/`): their modules (which
+ * `run.json` hashes) and what a compiled binary needs for them (it starts
+ * itself instead of `deno`, and needs what their processes need). Under
+ * `deno run`, ragbench needs only to start `deno` for them (the system's
+ * `needs`), and each process gets what its `side_effects` allow.
  *
  * @module
  */
 
 import type { Config } from "../config/types.ts";
+import { dirname } from "../util/paths.ts";
 import { customSystemModule } from "../../systems/custom/custom_system.ts";
 import type { Need } from "./need.ts";
 
@@ -20,20 +22,9 @@ export function customSystemsOf(
 ): Array<{ name: string; module: string; sideEffects: string }> {
   return config.systems.filter((s) => s.type === CUSTOM_TYPE).map((s) => ({
     name: s.name,
-    module: customSystemModule(String(s.options.path), config.file).module,
+    module: customSystemModule(String(s.options.path), dirname(config.file)).module,
     sideEffects: String(s.options.side_effects),
   }));
-}
-
-/** ragbench's own needs for the custom systems of `config`: run of the deno executable. */
-export function customSystemNeeds(config: Pick<Config, "systems" | "file">): Need[] {
-  const names = customSystemsOf(config).map((s) => s.name);
-  if (names.length === 0) return [];
-  return [{
-    name: "run",
-    value: Deno.execPath(),
-    why: `starting the custom systems' processes (${names.join(", ")})`,
-  }];
 }
 
 /** What a compiled binary needs for them (it starts itself, then drops what they do not need). */

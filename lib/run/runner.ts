@@ -320,7 +320,9 @@ function classify(
     return { kind: "model", message: caught.message, ...caught.attempts };
   }
   if (caught instanceof RetrievalFailedError) return { kind: "retrieval", message: caught.message };
-  if (caught instanceof SystemFailedError) return { kind: "system", message: caught.message };
+  if (caught instanceof SystemFailedError) {
+    return { kind: "system", message: caught.message, ...caught.attempts };
+  }
   const error = caught instanceof Error ? caught : new Error(String(caught));
   return { kind: "internal", message: `${error.name}: ${error.message}` };
 }

@@ -115,6 +115,15 @@ export class TraceRecorder {
     return reply;
   }
 
+  /**
+   * Records a deployed pipeline's answer to the question (`type: http` / `command` systems): a
+   * retrieval step of its contexts, then a model step of its answer, usage, cost, latency and
+   * retries (see {@link ServiceCall}). Nothing once the recording is closed.
+   */
+  service(call: ServiceCall): void {
+    if (!this.closed) recordServiceCall(this, call);
+  }
+
   /** Counts one reply that was not a valid action (react_json, code agent); the loop shows the model why. */
   formatError(): void {
     if (!this.closed) this.formatErrors++;
@@ -217,6 +226,84 @@ export class TraceRecorder {
     this.steps.push(step);
     return { step, hits };
   }
+}
+
+/** A deployed pipeline's answer to one question, as {@link TraceRecorder.service} records it. */
+export interface ServiceCall {
+  /** Names the retrieval step (the system's name). */
+  system: string;
+  /** The question as sent. */
+  query: string;
+  /** Where it was answered (see `ModelStep.service`). */
+  target: string;
+  answer: string | null;
+  /** The contexts it returned, best first; null when it reports none. */
+  contexts: readonly { doc_id: string; passage_id: string; score: number; text?: string }[] | null;
+  /** Null when it reports no token counts. */
+  usage: Usage | null;
+  /** Null when it reports no cost. */
+  cost_usd: number | null;
+  latency_ms: number;
+  /** Served from the response cache (or replayed by `--mock`): billed nothing. */
+  cached: boolean;
+  /** Retries of a live call. */
+  attempts?: { retries: number; http_statuses: number[]; backoff_ms: number };
+}
+
+/**
+ * Records `call` on `recorder` (see {@link TraceRecorder.service}): a retrieval step of the contexts (when the
+ * service reports them; its latency is 0, the call's time is on the next
+ * step), then a model step holding the answer, the service's usage and cost
+ * and the call's latency and retries. A cached call is billed nothing; what
+ * it cost when recorded is kept beside it, as for a cached model call.
+ */
+function recordServiceCall(recorder: TraceRecorder, call: ServiceCall): void {
+  if (call.contexts !== null) {
+    recorder.steps.push({
+      type: "retrieval",
+      retriever: call.system,
+      query: call.query,
+      results: call.contexts.map((c) => ({ ...c })),
+      latency_ms: 0,
+      embedding_tokens: 0,
+      cost_usd: 0,
+      error: null,
+    });
+  }
+  const usage = call.usage ?? { input_tokens: 0, output_tokens: 0 };
+  const step: ModelStep = {
+    type: "model",
+    usage: { ...usage },
+    cost_usd: call.cost_usd,
+    latency_ms: call.latency_ms,
+    content: call.answer,
+    tool_calls: [],
+    final: true,
+    service: call.target,
+    ...(call.attempts === undefined ? {} : {
+      retries: call.attempts.retries,
+      http_statuses: [...call.attempts.http_statuses],
+      backoff_ms: call.attempts.backoff_ms,
+    }),
+  };
+  recorder.modelCalls++;
+  if (call.cached) {
+    recorder.recordedUsage.input_tokens += usage.input_tokens;
+    recorder.recordedUsage.output_tokens += usage.output_tokens;
+    recorder.recordedCostUsd = addCost(recorder.recordedCostUsd, call.cost_usd);
+    Object.assign(step, {
+      usage: { input_tokens: 0, output_tokens: 0 },
+      cost_usd: 0,
+      cached: true,
+      recorded_usage: { ...usage },
+      recorded_cost_usd: call.cost_usd,
+    });
+  } else {
+    recorder.usage.input_tokens += usage.input_tokens;
+    recorder.usage.output_tokens += usage.output_tokens;
+    recorder.costUsd = addCost(recorder.costUsd, call.cost_usd);
+  }
+  recorder.steps.push(step);
 }
 
 function distinctDocs(hits: readonly RetrievalHit[]): number {

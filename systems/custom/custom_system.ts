@@ -21,7 +21,7 @@ import { z } from "zod";
 import { retrieverRefSchema, systemBaseSchema, toolRefSchema } from "../../lib/config/schema.ts";
 import type { Retriever } from "../../lib/retrieval/types.ts";
 import type { JsonValue } from "../../lib/types.ts";
-import { dirname, isAbsolute, resolvePath } from "../../lib/util/paths.ts";
+import { isAbsolute, resolvePath } from "../../lib/util/paths.ts";
 import { defineSystem, NO_FLAGS, type SystemContext, SystemFailedError } from "../system.ts";
 import type { SystemPassage, SystemToolResult } from "./author.ts";
 import type { Ask } from "./system_messages.ts";
@@ -55,15 +55,17 @@ type CustomOptions = z.output<typeof customSystemSchema>;
 
 /**
  * The module and export of a custom system, its path made absolute against
- * the config's folder (the working folder when there is no config file).
+ * the config's folder (the working folder when none is given).
  */
 export function customSystemModule(
   path: string,
-  configFile: string | undefined,
+  configDir: string | undefined,
 ): { module: string; exportName: string } {
   const [file, exportName] = path.split("#");
-  const base = configFile === undefined ? Deno.cwd() : dirname(configFile);
-  return { module: isAbsolute(file) ? file : resolvePath(base, file), exportName };
+  return {
+    module: isAbsolute(file) ? file : resolvePath(configDir ?? Deno.cwd(), file),
+    exportName,
+  };
 }
 
 /** The custom system type. */
@@ -77,8 +79,14 @@ export const customSystem = defineSystem({
   // The worked example (and any system using groundedMessages) is answered by the mock as rag is.
   mock: [groundedMock],
   modelCalls: (options) => ({ min: 0, max: options.max_model_calls }),
+  // ragbench starts deno for its processes, which get only what its side_effects allow.
+  needs: (_options, ctx) => [{
+    name: "run",
+    value: Deno.execPath(),
+    why: `starting the custom system's processes (${ctx.name})`,
+  }],
   start(options, env) {
-    const where = customSystemModule(options.path, env.configFile);
+    const where = customSystemModule(options.path, env.configDir);
     // The sandbox's code is loaded only by a run that has a custom system.
     const host = import("./system_host.ts").then((m) =>
       m.createSystemHost({
@@ -93,7 +101,7 @@ export const customSystem = defineSystem({
     );
     return {
       ready: host.then((h) => h.ready()),
-      run: async (_options, ctx) => runCustom(await host, ctx, options),
+      run: async (_options, ctx) => runCustom(await host, ctx, options, env.documentIds ?? null),
       close: async () => (await host).close(),
     };
   },
@@ -103,7 +111,12 @@ export const customSystem = defineSystem({
 });
 
 /** Answers one question through the system's process. */
-async function runCustom(host: SystemHost, ctx: SystemContext, options: CustomOptions) {
+async function runCustom(
+  host: SystemHost,
+  ctx: SystemContext,
+  options: CustomOptions,
+  documents: ReadonlySet<string> | null,
+) {
   const { recorder, tools, retriever, signal } = ctx;
   const flags = { ...NO_FLAGS };
   let calls = 0;
@@ -169,23 +182,28 @@ async function runCustom(host: SystemHost, ctx: SystemContext, options: CustomOp
     onAsk,
     signal,
   );
-  checkCited(cited, retriever);
+  checkCited(cited, documents ?? documentsOf(retriever));
   return { answer, flags, cited: [...new Set(cited)] };
 }
 
 const documentIds = new WeakMap<Retriever, ReadonlySet<string>>();
 
-/**
- * @throws {SystemFailedError} naming the cited ids that are not documents of the corpus.
- */
-function checkCited(cited: readonly string[], retriever: Retriever | null): void {
-  if (retriever === null) return;
+/** The ids of the documents a retriever ranks (when the plan gave no corpus ids); null: none. */
+function documentsOf(retriever: Retriever | null): ReadonlySet<string> | null {
+  if (retriever === null) return null;
   let ids = documentIds.get(retriever);
   if (ids === undefined) {
     ids = new Set(retriever.passages.map((p) => p.doc_id));
     documentIds.set(retriever, ids);
   }
-  const known = ids;
+  return ids;
+}
+
+/**
+ * @throws {SystemFailedError} naming the cited ids that are not documents of the corpus.
+ */
+function checkCited(cited: readonly string[], known: ReadonlySet<string> | null): void {
+  if (known === null) return;
   const unknown = [...new Set(cited.filter((id) => !known.has(id)))];
   if (unknown.length === 0) return;
   const shown = unknown.slice(0, 5).map((id) => `"${id.slice(0, 100)}"`).join(", ");
