@@ -82,6 +82,8 @@ export async function commandSpec(name: string): Promise<CommandSpec | undefined
 
 /** The command a custom tool's subprocess runs (see tools/sandbox/subprocess_host.ts). */
 const HIDDEN_TOOL_HOST = "__tool-host";
+/** The command a custom system's subprocess runs (see systems/custom/system_host.ts). */
+const HIDDEN_SYSTEM_HOST = "__system-host";
 /** The command the PDF reader's subprocess runs (see lib/data/formats/pdf_process.ts). */
 const HIDDEN_PDF_TEXT = "__pdf-text";
 
@@ -147,6 +149,10 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   }
   if (name === HIDDEN_TOOL_HOST) {
     await (await import("./tools/sandbox/custom_tool_child.ts")).serveCustomTool(rest);
+    return 0;
+  }
+  if (name === HIDDEN_SYSTEM_HOST) {
+    await (await import("./systems/custom/system_child.ts")).serveCustomSystem(rest);
     return 0;
   }
   if (name === HIDDEN_PDF_TEXT) {

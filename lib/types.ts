@@ -268,6 +268,12 @@ export interface Trace {
   format_errors: number;
   /** Set when the question could not be completed (model error, bug, timeout). */
   error: StepError | null;
+  /**
+   * The documents the answer cites, as a custom system returned them (each a
+   * document of the corpus); absent for other systems. Recorded, not scored:
+   * retrieval is scored on the retrieval and tool calls of `steps`.
+   */
+  cited?: string[];
 }
 
 /** Result of one check of a question. */

@@ -97,6 +97,8 @@ export interface RetrievalDepth {
 export interface SystemOutcome {
   answer: string | null;
   flags: TraceFlags;
+  /** The documents the answer cites, when the system says (a custom system). */
+  cited?: string[];
 }
 
 /** The definition of a system type. */
@@ -152,6 +154,8 @@ export interface SystemDef<O extends z.ZodObject = z.ZodObject> {
    * framework's process): the plan calls it once per system, uses the
    * instance's `run` instead of {@link SystemDef.run}, waits for `ready`
    * before the system's first question, and closes it with the plan.
+   * `env.configFile` (the config's absolute path) anchors paths the options
+   * give (a custom system's module).
    */
   start?(options: z.output<O>, env: SystemStartEnv): SystemInstance;
   /**

@@ -27,6 +27,7 @@ import {
   type RunManifest,
 } from "../run/manifest.ts";
 import { manifestDifferences } from "../run/manifest_diff.ts";
+import { customSystemsOf } from "../plan/custom_system_needs.ts";
 import { toolRefsOf } from "../plan/tool_sources/registry.ts";
 import { describeFsError, writeFileAtomic } from "../util/fs.ts";
 import type { ShardBlock } from "../run/shard.ts";
@@ -59,7 +60,11 @@ export async function currentManifest(ctx: ManifestContext): Promise<RunManifest
   const { config } = ctx;
   // The files each tool's source says decide its results (a custom tool's module).
   const toolFiles = [
-    ...new Set(toolRefsOf(config).flatMap(({ ref, source }) => source.files(ref))),
+    ...new Set([
+      ...toolRefsOf(config).flatMap(({ ref, source }) => source.files(ref)),
+      // A custom system's module decides its answers too.
+      ...customSystemsOf(config).map((s) => s.module),
+    ]),
   ];
   // A system's retriever settings decide its results: hash them, not just the name it gives.
   const retrievers = new Map(config.systems.map((s) => [s.name, s.retriever]));

@@ -41,7 +41,18 @@ export function checkSystems(
 ): SystemConfig[] {
   const systems: SystemConfig[] = [];
   const names = new Map<string, number>();
+  // Tools the config defines for every system (a plug-in's), named alone like a built-in.
   const defined = new Map<string, ToolRef>();
+  for (const kind of registries.toolSources) {
+    const refs = kind.predefine({
+      source,
+      configPath,
+      rules: raw.tools,
+      builtins: registries.tools,
+      problems,
+    });
+    for (const ref of refs) defined.set(ref.name, ref);
+  }
   const typeNames = [...registries.systems.keys()];
   const runModel = raw.model ?? modelSchema.parse({});
   raw.systems.forEach((entry, index) => {

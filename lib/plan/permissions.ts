@@ -26,6 +26,7 @@ import {
   responseCacheNeeds,
 } from "./cache_needs.ts";
 import { frameworkNeeds } from "./framework_needs.ts";
+import { customSystemCompiledNeeds } from "./custom_system_needs.ts";
 import { modelHost, type Need } from "./need.ts";
 import { toolRefsOf } from "./tool_sources/registry.ts";
 
@@ -200,6 +201,7 @@ export function compileNeeds(config: Config, options: RunNeedsOptions): Need[] {
   if (readsPdf(config)) {
     needs.push({ name: "run", value: "ragbench", why: "reading the corpus's PDF files" });
   }
+  needs.push(...customSystemCompiledNeeds(config));
   return dedupe(needs);
 }
 

@@ -153,6 +153,7 @@ export const resultLineSchema = z.object({
     answer_truncated: z.boolean().optional(),
   }),
   format_errors: count,
+  cited: strings.optional(),
   usage,
   cost_usd: finite.nullable(),
   latency_ms: finite,

@@ -251,6 +251,7 @@ async function runJob(job: Job, options: RunOptions): Promise<Trace> {
   let answer: string | null = null;
   let flags: TraceFlags = { best_effort: false, budget_exhausted: false, format_error: false };
   let error: StepError | null = null;
+  let cited: string[] | undefined;
   try {
     const outcome = await abortable(
       job.system.def.run(job.system.options, {
@@ -265,6 +266,7 @@ async function runJob(job: Job, options: RunOptions): Promise<Trace> {
     );
     answer = outcome.answer;
     flags = outcome.flags;
+    cited = outcome.cited;
   } catch (caught) {
     error = classify(caught, signal, options, job);
   } finally {
@@ -285,6 +287,7 @@ async function runJob(job: Job, options: RunOptions): Promise<Trace> {
     flags,
     format_errors: recorder.formatErrors,
     error,
+    ...(cited === undefined ? {} : { cited }),
   };
 }
 

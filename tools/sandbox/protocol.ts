@@ -11,6 +11,7 @@
  * @module
  */
 
+import type { ToolSpec } from "../../lib/llm/model.ts";
 import type { Corpus } from "../../lib/types.ts";
 import type { RawToolResult } from "../invoke.ts";
 import type { SharedCorpus } from "./shared_corpus.ts";
@@ -71,3 +72,24 @@ export type SandboxMessage =
   /** `tools` are ready; without `tools`, every tool of `init.prepare` is (and the corpus is in). */
   | { type: "prepared"; tools?: string[]; nonce?: string }
   | { type: "result"; id: number; result: RawToolResult; nonce?: string };
+
+/**
+ * Host → a custom system's process (`systems/custom/`), besides `hello`
+ * (answered there by `loaded` or `failed`). A `run` is answered by the
+ * process's `answered` or `failed`, after any number of `ask`s (a model
+ * call, a tool call or a retrieval the system makes), each answered by the
+ * host's `answer` with the same id. The process's messages are not trusted:
+ * the host parses them with strict schemas (`systems/custom/system_messages.ts`).
+ */
+export type SystemHostMessage =
+  | {
+    type: "run";
+    question: { id: string; question: string };
+    /** The system's tools as the model may be offered them. */
+    tools: ToolSpec[];
+    /** The system's retriever; null when it has none. */
+    retriever: { name: string; top_k: number } | null;
+    nonce?: string;
+  }
+  | { type: "answer"; id: number; value: unknown }
+  | { type: "answer"; id: number; error: string };

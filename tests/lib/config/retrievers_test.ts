@@ -178,13 +178,13 @@ const failures: Array<{ name: string; text: string; message: string; registries?
     name: "a retriever on a system that takes none",
     text: `${BASE}systems:\n  - {type: closed_book, retriever: default}\n`,
     message:
-      'Cannot load config "r.yaml" (line 5, column 25): system type "closed_book" takes no retriever — remove its retriever:, or use a system that retrieves (agent_search, rag, retrieval_only, code_agent, ai_sdk, langgraph, openai_agents, mastra, llamaindex)',
+      'Cannot load config "r.yaml" (line 5, column 25): system type "closed_book" takes no retriever — remove its retriever:, or use a system that retrieves (agent_search, rag, retrieval_only, code_agent, custom, ai_sdk, langgraph, openai_agents, mastra, llamaindex)',
   },
   {
     name: "a tools: list on rag",
     text: `${BASE}systems:\n  - {type: rag, tools: [calculator]}\n`,
     message:
-      'Cannot load config "r.yaml" (line 5, column 17): system type "rag" takes no tools — remove its tools: list, or use a system that accepts tools (agent_search, code_agent, ai_sdk, langgraph, openai_agents, mastra, llamaindex)',
+      'Cannot load config "r.yaml" (line 5, column 17): system type "rag" takes no tools — remove its tools: list, or use a system that accepts tools (agent_search, code_agent, custom, ai_sdk, langgraph, openai_agents, mastra, llamaindex)',
   },
 ];
 
