@@ -13,6 +13,7 @@ import { addCost, costOf } from "../llm/model.ts";
 import type { RetrievalHit, Retriever } from "../retrieval/types.ts";
 import type { ModelStep, RetrievalStep, Step, ToolCall, ToolResult, Usage } from "../types.ts";
 import { ReplayMissError } from "../llm/cached_model.ts";
+import type { RetryReport } from "../llm/retry_policy.ts";
 import type { ToolSession } from "../../tools/toolbox.ts";
 
 /**
@@ -149,6 +150,7 @@ export class TraceRecorder {
     let tokens = 0;
     let cost: number | null = 0;
     let error: RetrievalStep["error"] = null;
+    let attempts: RetryReport | undefined;
     let asked = k;
     try {
       const documents = options.documents ?? 0;
@@ -158,6 +160,7 @@ export class TraceRecorder {
         hits = outcome.hits;
         tokens = outcome.embedding_tokens;
         cost = outcome.cost_usd;
+        attempts = addAttempts(attempts, outcome.attempts);
       } else {
         const available = retriever.passages.length;
         for (;;) {
@@ -165,6 +168,7 @@ export class TraceRecorder {
           hits = outcome.hits;
           tokens += outcome.embedding_tokens;
           cost = addCost(cost, outcome.cost_usd);
+          attempts = addAttempts(attempts, outcome.attempts);
           if (hits.length < asked || asked >= available || distinctDocs(hits) >= documents) break;
           asked = Math.min(available, asked * 2);
         }
@@ -174,6 +178,7 @@ export class TraceRecorder {
         kind: signal.aborted ? "timeout" : "retrieval",
         message: caught instanceof Error ? caught.message : String(caught),
       };
+      attempts = addAttempts(attempts, attemptsOf(caught));
     }
     this.costUsd = addCost(this.costUsd, cost);
     this.embeddingTokens += tokens;
@@ -191,10 +196,34 @@ export class TraceRecorder {
       embedding_tokens: tokens,
       cost_usd: cost,
       error,
+      ...(attempts ?? {}),
     };
     this.steps.push(step);
     return { step, hits };
   }
+}
+
+/** The sum of two calls' retries (undefined when neither made an HTTP call). */
+function addAttempts(
+  a: RetryReport | undefined,
+  b: RetryReport | undefined,
+): RetryReport | undefined {
+  if (b === undefined) return a;
+  if (a === undefined) return { ...b, http_statuses: [...b.http_statuses] };
+  return {
+    retries: a.retries + b.retries,
+    http_statuses: [...a.http_statuses, ...b.http_statuses],
+    backoff_ms: a.backoff_ms + b.backoff_ms,
+  };
+}
+
+/** The retries a failed call carries (`EngineError.attempts`), if any. */
+function attemptsOf(error: unknown): RetryReport | undefined {
+  const attempts = (error as { attempts?: unknown } | null)?.attempts;
+  if (typeof attempts !== "object" || attempts === null) return undefined;
+  const { retries, http_statuses, backoff_ms } = attempts as Partial<RetryReport>;
+  if (typeof retries !== "number" || !Array.isArray(http_statuses)) return undefined;
+  return { retries, http_statuses, backoff_ms: typeof backoff_ms === "number" ? backoff_ms : 0 };
 }
 
 function distinctDocs(hits: readonly RetrievalHit[]): number {

@@ -1,0 +1,106 @@
+/**
+ * Reading a search engine's reply (a Node stream from an official client's
+ * `asStream` request) under a byte cap, and turning its status and body into
+ * a parsed value or an {@link EngineError}: what both search-engine clients
+ * (es_client.ts, os_client.ts) do with every search response, so a 50 MB
+ * answer costs at most the cap, malformed JSON is an error naming the
+ * retriever and the host, and an error status quotes the engine's
+ * `error.type` and `error.reason`.
+ *
+ * @module
+ */
+
+import { isRetryableStatus } from "../../llm/retry_policy.ts";
+import type { Secrets } from "../../util/secrets.ts";
+import { EngineError, type EngineSite } from "./remote_error.ts";
+
+/** A readable body: a Node stream (async iterable of bytes) with `destroy`. */
+export interface BodyStream extends AsyncIterable<Uint8Array | string> {
+  destroy?(error?: Error): void;
+}
+
+/**
+ * The parsed body of a reply with `status` and `headers`.
+ *
+ * @throws {EngineError} when the status is an error, the body is over
+ *   `maxBytes`, or it is not JSON.
+ */
+export async function readEngineReply(
+  status: number,
+  headers: Record<string, unknown>,
+  body: BodyStream | null,
+  options: { site: EngineSite; maxBytes: number; secrets: Secrets },
+): Promise<unknown> {
+  const { site } = options;
+  const limit = status >= 400 ? 64_000 : options.maxBytes;
+  const read = body === null ? { text: "", over: false } : await readCapped(body, limit);
+  if (status >= 400) {
+    const said = errorText(read.text, options.secrets);
+    const web = new Headers();
+    const after = headers["retry-after"];
+    if (typeof after === "string") web.set("retry-after", after);
+    throw new EngineError(site, `answered HTTP ${status}${said ? `: ${said}` : ""}.`, {
+      status,
+      headers: web,
+      retryable: isRetryableStatus(status, web),
+    });
+  }
+  if (read.over) {
+    throw new EngineError(
+      site,
+      `sent a search response over ${Math.round(options.maxBytes / 1_048_576)} MB ` +
+        "(the limit of one reply). Ask for fewer results, or raise max_response_mb.",
+    );
+  }
+  try {
+    return JSON.parse(read.text);
+  } catch (error) {
+    throw new EngineError(
+      site,
+      `sent a search response that is not JSON (${(error as Error).message.slice(0, 120)}).`,
+    );
+  }
+}
+
+/** Reads at most `limit` bytes; `over` when there were more (the stream is then destroyed). */
+export async function readCapped(
+  body: BodyStream,
+  limit: number,
+): Promise<{ text: string; over: boolean }> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const encoder = new TextEncoder();
+  for await (const piece of body) {
+    const chunk = typeof piece === "string" ? encoder.encode(piece) : piece;
+    total += chunk.byteLength;
+    if (total > limit) {
+      body.destroy?.();
+      return { text: "", over: true };
+    }
+    chunks.push(chunk);
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return { text: new TextDecoder().decode(bytes), over: false };
+}
+
+/** `error.type: error.reason` of an engine's error body, else its text; masked and clipped. */
+export function errorText(text: string, secrets: Secrets): string {
+  let said = text;
+  try {
+    const parsed = JSON.parse(text) as { error?: { type?: unknown; reason?: unknown } | string };
+    const error = parsed?.error;
+    if (typeof error === "string") said = error;
+    else if (error && typeof error.reason === "string") {
+      said = typeof error.type === "string" ? `${error.type}: ${error.reason}` : error.reason;
+    }
+  } catch {
+    // not JSON: the text itself
+  }
+  const one = secrets.redact(said).replace(/\s+/g, " ").trim();
+  return one.length > 300 ? `${one.slice(0, 300)}...` : one;
+}
