@@ -187,7 +187,7 @@ async function namedTable(spec: PostgresSpec, pool: PgPool): Promise<PostgresRet
   // Checks the table, its columns and the configuration before the first question.
   await pool.query(
     `SELECT ${id}::text AS id, ${passageId} AS passage_id, ${text}::text AS text, ` +
-      `${vector} AS v FROM ${table} LIMIT 0`,
+      `${vector} AS v, $1::regconfig AS config FROM ${table} LIMIT 0`,
     [spec.textSearchConfig],
     spec.signal,
   );
