@@ -69,7 +69,9 @@ export function json(value: unknown, status = 200, headers: Record<string, strin
 
 /** A response streaming `megabytes` of `[{"id": ...}` JSON-looking text, never finished early. */
 export function huge(megabytes: number): Response {
-  const chunk = new TextEncoder().encode('{"id":"x","score":1,"text":"' + "a".repeat(65_000) + '"},');
+  const chunk = new TextEncoder().encode(
+    '{"id":"x","score":1,"text":"' + "a".repeat(65_000) + '"},',
+  );
   let sent = 0;
   const total = megabytes * 1_048_576;
   const body = new ReadableStream<Uint8Array>({

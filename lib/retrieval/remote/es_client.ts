@@ -7,7 +7,9 @@
  * OS release in its User-Agent, which needs `--allow-sys=osRelease`
  * (`ragbench permissions` lists it).
  *
- * Index, bulk, refresh and count requests use the client's own retries;
+ * Requests go through the client's `HttpConnection` (node:http; its default,
+ * undici, reads the environment on its first request). Index, bulk,
+ * refresh and count requests use the client's own retries;
  * a search is made once per attempt with `asStream`, read under the byte
  * cap (engine_reply.ts) and retried by ragbench's policy, so its retries
  * are recorded on the retrieval step like a model call's.
@@ -38,10 +40,15 @@ export interface EngineConnection {
 
 /** Opens an Elasticsearch client (no request is made). */
 export async function openElasticsearch(connection: EngineConnection): Promise<EngineClient> {
-  const { Client } = await withoutEnvironmentAsync(() => import("@elastic/elasticsearch"));
+  const { Client, HttpConnection } = await withoutEnvironmentAsync(() =>
+    import("@elastic/elasticsearch")
+  );
   const client = withoutEnvironment(() =>
     new Client({
       node: connection.url,
+      // node:http rather than the default undici, which reads JEST_WORKER_ID from the
+      // environment on its first request.
+      Connection: HttpConnection,
       ...(connection.apiKey !== null
         ? { auth: { apiKey: connection.apiKey } }
         : connection.username !== null

@@ -22,7 +22,7 @@
  * `search: bm25` sends a `match` query (any word, the engine's BM25) over the
  * text (or `multi_match` over the configured fields); `search: knn` embeds
  * the query with the retriever's `embedding:` and sends the engine's kNN
- * query on the vector field. Equal scores keep the passage order in
+ * query on the vector field. Equal BM25 scores keep the passage order in
  * ragbench's own index (a `sort` on `_score`, then `ord`).
  *
  * @module
@@ -129,8 +129,11 @@ export async function buildSearchEngineRetriever(
   const byId = passagesById(spec.passages);
   return retriever(spec, name, spec.passages, async (query, k, signal) => {
     const { body, tokens, cost } = await queryBody(spec, query, k, signal, "text");
-    body.sort = [{ _score: "desc" }, { ord: "asc" }];
-    body.track_scores = true;
+    if (spec.search === "bm25") {
+      // Equal scores in passage order (a kNN search keeps the engine's order).
+      body.sort = [{ _score: "desc" }, { ord: "asc" }];
+      body.track_scores = true;
+    }
     body._source = false;
     const hits = readHits(await spec.client.search(name, body, signal), spec, null);
     return { hits: passageHits(hits, byId, spec.site), tokens, cost };

@@ -21,7 +21,12 @@ const DOCS: Document[] = [
 
 function clock(): RetryClock & { waits: number[] } {
   const waits: number[] = [];
-  return { waits, now: () => 0, random: () => 0, sleep: (ms) => (waits.push(ms), Promise.resolve()) };
+  return {
+    waits,
+    now: () => 0,
+    random: () => 0,
+    sleep: (ms) => (waits.push(ms), Promise.resolve()),
+  };
 }
 
 function paths(over: Partial<Record<keyof HttpPaths, string | null>> = {}): HttpPaths {
@@ -118,7 +123,10 @@ Deno.test("http retriever: a document id the corpus lacks is an error naming it,
   );
   const error = await failure(retrieverAt(server.url).search("q", 5, signal));
   assert.match(error.message, /^Retriever "prod" \(http\) at http:\/\/127\.0\.0\.1:\d+\/search: /);
-  assert.match(error.message, /returned document id "zz9" \(result 2\), which is not one of the run's 3 documents/);
+  assert.match(
+    error.message,
+    /returned document id "zz9" \(result 2\), which is not one of the run's 3 documents/,
+  );
 });
 
 Deno.test("http retriever retries a 500 and then fails naming the host, the key masked", async () => {
@@ -129,7 +137,10 @@ Deno.test("http retriever retries a 500 and then fails naming the host, the key 
   const error = await failure(retrieverAt(server.url, { clock: clk }).search("q", 3, signal));
   assert.equal(server.received.length, 3);
   assert.equal(clk.waits.length, 2);
-  assert.match(error.message, /answered HTTP 500: .*Bearer \[secret\].*\(Gave up after 2 retries\.\)/);
+  assert.match(
+    error.message,
+    /answered HTTP 500: .*Bearer \[secret\].*\(Gave up after 2 retries\.\)/,
+  );
   assert.ok(!error.message.includes(TOKEN));
   assert.deepEqual(error.attempts, {
     retries: 2,
@@ -140,13 +151,28 @@ Deno.test("http retriever retries a 500 and then fails naming the host, the key 
 
 Deno.test("http retriever: malformed JSON, a missing list, a bad id or score are errors", async () => {
   const cases: Array<[() => Response, RegExp]> = [
-    [() => new Response("{not json", { status: 200 }), /sent a reply that is not JSON .* it starts "\{not json"/],
+    [
+      () => new Response("{not json", { status: 200 }),
+      /sent a reply that is not JSON .* it starts "\{not json"/,
+    ],
     [() => json({ other: [] }), /no list of results at \$\.hits \(found nothing\)/],
     [() => json({ hits: { a: 1 } }), /no list of results at \$\.hits \(found an object\)/],
-    [() => json({ hits: [{ score: 1 }] }), /result 1 has no id at \$\.doc_id \(found nothing; expected a string or a whole number\)/],
-    [() => json({ hits: [{ doc_id: "d1", score: "high" }] }), /result 1 has no score at \$\.score \(found a string; expected a finite number\)/],
-    [() => json({ hits: [{ doc_id: "d1", score: 1, text: 5 }] }), /result 1 has no text at \$\.text/],
-    [() => new Response(null, { status: 302, headers: { location: "http://elsewhere/x" } }), /answered a redirect \(HTTP 302 to http:\/\/elsewhere\/x\)/],
+    [
+      () => json({ hits: [{ score: 1 }] }),
+      /result 1 has no id at \$\.doc_id \(found nothing; expected a string or a whole number\)/,
+    ],
+    [
+      () => json({ hits: [{ doc_id: "d1", score: "high" }] }),
+      /result 1 has no score at \$\.score \(found a string; expected a finite number\)/,
+    ],
+    [
+      () => json({ hits: [{ doc_id: "d1", score: 1, text: 5 }] }),
+      /result 1 has no text at \$\.text/,
+    ],
+    [
+      () => new Response(null, { status: 302, headers: { location: "http://elsewhere/x" } }),
+      /answered a redirect \(HTTP 302 to http:\/\/elsewhere\/x\)/,
+    ],
   ];
   for (const [answer, message] of cases) {
     await using server = loopback(answer);
@@ -177,7 +203,10 @@ Deno.test("http retriever: a service that does not answer in time is a timeout e
 Deno.test("http retriever: a service that is down is an error naming the host", async () => {
   const base = `http://127.0.0.1:${closedPort()}`;
   const error = await failure(retrieverAt(base, { maxRetries: 0 }).search("q", 3, signal));
-  assert.match(error.message, new RegExp(`at ${base}/search: could not be reached: connection refused`));
+  assert.match(
+    error.message,
+    new RegExp(`at ${base}/search: could not be reached: connection refused`),
+  );
 });
 
 Deno.test("http retriever: a 50 MB reply is refused past the cap", async () => {
@@ -203,8 +232,13 @@ Deno.test("http retriever records answers in the response cache and replays them
     assert.deepEqual(again.hits, first.hits);
     assert.equal(replay.stats.hits, 1);
     assert.equal(server.received.length, 1);
-    const miss = await failure(retrieverAt(server.url, { cache: replay }).search("other", 3, signal));
-    assert.match(miss.message, /Retriever "prod" \(http\) at .*: --cache replay: no recorded retrieval/);
+    const miss = await failure(
+      retrieverAt(server.url, { cache: replay }).search("other", 3, signal),
+    );
+    assert.match(
+      miss.message,
+      /Retriever "prod" \(http\) at .*: --cache replay: no recorded retrieval/,
+    );
   } finally {
     cache.close();
     await Deno.remove(dir, { recursive: true });

@@ -32,8 +32,18 @@ if (bin === null) {
 }
 
 const DOCS: Document[] = [
-  { id: "wing", title: "Wings", text: "Lift on a swept wing rises with the angle of attack.", source: "t" },
-  { id: "heat", title: "Heat", text: "Heat transfer in a boundary layer at high speed.", source: "t" },
+  {
+    id: "wing",
+    title: "Wings",
+    text: "Lift on a swept wing rises with the angle of attack.",
+    source: "t",
+  },
+  {
+    id: "heat",
+    title: "Heat",
+    text: "Heat transfer in a boundary layer at high speed.",
+    source: "t",
+  },
   { id: "wing2", title: "More wings", text: "Swept wings stall at the tip first.", source: "t" },
   { id: "nul", title: "Odd", text: "a text with a \0 NUL inside", source: "t" },
 ];
@@ -108,9 +118,12 @@ Deno.test({
           assert.equal(outcome.hits[0].passage, PASSAGES[2]);
           assert.deepEqual((await retriever.search("the of a", 5, signal)).hits, []);
           // The NUL was loaded as a space.
-          assert.deepEqual((await retriever.search("NUL inside", 5, signal)).hits.map((h) => h.passage.id), [
-            "nul#0",
-          ]);
+          assert.deepEqual(
+            (await retriever.search("NUL inside", 5, signal)).hits.map((h) => h.passage.id),
+            [
+              "nul#0",
+            ],
+          );
         } finally {
           await retriever.close();
         }
@@ -126,9 +139,12 @@ Deno.test({
         const and = await buildPostgresRetriever(spec(pg.tcpUrl, { query: "and" }));
         const web = await buildPostgresRetriever(spec(pg.tcpUrl, { query: "websearch" }));
         try {
-          assert.deepEqual((await and.search("swept stall", 5, signal)).hits.map((h) => h.passage.id), [
-            "wing2#0",
-          ]);
+          assert.deepEqual(
+            (await and.search("swept stall", 5, signal)).hits.map((h) => h.passage.id),
+            [
+              "wing2#0",
+            ],
+          );
           assert.deepEqual(
             (await web.search('swept -"stall"', 5, signal)).hits.map((h) => h.passage.id),
             ["wing#0"],
@@ -158,17 +174,28 @@ Deno.test({
 
       await t.step("reads a named table, read-only, its rows as documents", async () => {
         for (const tsvector of [null, "tsv"]) {
-          const retriever = await buildPostgresRetriever(spec(pg.tcpUrl, { table: table({ tsvector }) }));
+          const retriever = await buildPostgresRetriever(
+            spec(pg.tcpUrl, { table: table({ tsvector }) }),
+          );
           try {
             assert.equal(retriever.passages.length, 0);
             const outcome = await retriever.search("heat transfer", 5, signal);
-            assert.deepEqual(outcome.hits.map((h) => [h.passage.id, h.passage.doc_id, h.passage.text]), [
-              ["heat", "heat", "heat transfer"],
-            ]);
+            assert.deepEqual(
+              outcome.hits.map((h) => [h.passage.id, h.passage.doc_id, h.passage.text]),
+              [
+                ["heat", "heat", "heat transfer"],
+              ],
+            );
             // A row whose id is not a document of the corpus is an error, not a dropped hit.
             const error = await failure(retriever.search("swept", 5, signal));
-            assert.match(error.message, /^Retriever "pg" \(postgres\) at postgresql:\/\/ragbench@127\.0\.0\.1:\d+\/postgres: /);
-            assert.match(error.message, /returned document id "ghost" \(result \d\), which is not one of the run's 4 documents/);
+            assert.match(
+              error.message,
+              /^Retriever "pg" \(postgres\) at postgresql:\/\/ragbench@127\.0\.0\.1:\d+\/postgres: /,
+            );
+            assert.match(
+              error.message,
+              /returned document id "ghost" \(result \d\), which is not one of the run's 4 documents/,
+            );
           } finally {
             await retriever.close();
           }
@@ -183,43 +210,69 @@ Deno.test({
         });
         try {
           const error = await failure(readOnly.query("DELETE FROM docs", [], signal));
-          assert.match(error.message, /cannot execute DELETE in a read-only transaction \(SQLSTATE 25006\)/);
+          assert.match(
+            error.message,
+            /cannot execute DELETE in a read-only transaction \(SQLSTATE 25006\)/,
+          );
         } finally {
           await readOnly.close();
         }
         assert.match(await pg.psql("SELECT count(*) FROM docs;"), /3/);
       });
 
-      await t.step("a missing table, a missing column, a bad configuration, a bad password", async () => {
-        const cases: Array<[PostgresSpec, RegExp]> = [
-          [spec(pg.tcpUrl, { table: table({ name: "nope" }) }), /relation "nope" does not exist \(SQLSTATE 42P01\)\. Check the retriever's table/],
-          [spec(pg.tcpUrl, { table: { ...table(), columns: { ...table().columns, text: "words" } } }), /column "words" does not exist.*SQLSTATE 42703/],
-          [spec(pg.tcpUrl, { textSearchConfig: "klingon" }), /text search configuration "klingon" does not exist.*Check text_search_config/],
-          [
-            spec(pg.tcpUrl.replace(PG_TEST_PASSWORD, "wrong-password-1")),
-            /password authentication failed for user "ragbench" \(SQLSTATE 28P01\)\. Check the user and the password/,
-          ],
-        ];
-        for (const [s, message] of cases) {
-          const error = await failure(buildPostgresRetriever(s));
-          assert.match(error.message, /^Retriever "pg" \(postgres\) at postgresql:\/\/ragbench@127\.0\.0\.1/);
-          assert.match(error.message, message);
-          assert.ok(!error.message.includes(PG_TEST_PASSWORD));
-        }
-      });
+      await t.step(
+        "a missing table, a missing column, a bad configuration, a bad password",
+        async () => {
+          const cases: Array<[PostgresSpec, RegExp]> = [
+            [
+              spec(pg.tcpUrl, { table: table({ name: "nope" }) }),
+              /relation "nope" does not exist \(SQLSTATE 42P01\)\. Check the retriever's table/,
+            ],
+            [
+              spec(pg.tcpUrl, {
+                table: { ...table(), columns: { ...table().columns, text: "words" } },
+              }),
+              /column "words" does not exist.*SQLSTATE 42703/,
+            ],
+            [
+              spec(pg.tcpUrl, { textSearchConfig: "klingon" }),
+              /text search configuration "klingon" does not exist.*Check text_search_config/,
+            ],
+            [
+              spec(pg.tcpUrl.replace(PG_TEST_PASSWORD, "wrong-password-1")),
+              /password authentication failed for user "ragbench" \(SQLSTATE 28P01\)\. Check the user and the password/,
+            ],
+          ];
+          for (const [s, message] of cases) {
+            const error = await failure(buildPostgresRetriever(s));
+            assert.match(
+              error.message,
+              /^Retriever "pg" \(postgres\) at postgresql:\/\/ragbench@127\.0\.0\.1/,
+            );
+            assert.match(error.message, message);
+            assert.ok(!error.message.includes(PG_TEST_PASSWORD));
+          }
+        },
+      );
 
-      await t.step("a server that went down gives the question an error naming the host", async () => {
-        const retriever = await buildPostgresRetriever(spec(pg.tcpUrl));
-        try {
-          await pg.stop();
-          server = null;
-          const error = await failure(retriever.search("swept wings", 5, signal));
-          assert.match(error.message, /^Retriever "pg" \(postgres\) at postgresql:\/\/ragbench@127\.0\.0\.1:\d+\/postgres: /);
-          assert.match(error.message, /(connection refused|closed the connection|terminat)/);
-        } finally {
-          await retriever.close().catch(() => {});
-        }
-      });
+      await t.step(
+        "a server that went down gives the question an error naming the host",
+        async () => {
+          const retriever = await buildPostgresRetriever(spec(pg.tcpUrl));
+          try {
+            await pg.stop();
+            server = null;
+            const error = await failure(retriever.search("swept wings", 5, signal));
+            assert.match(
+              error.message,
+              /^Retriever "pg" \(postgres\) at postgresql:\/\/ragbench@127\.0\.0\.1:\d+\/postgres: /,
+            );
+            assert.match(error.message, /(connection refused|closed the connection|terminat)/);
+          } finally {
+            await retriever.close().catch(() => {});
+          }
+        },
+      );
     } finally {
       await server?.stop();
     }

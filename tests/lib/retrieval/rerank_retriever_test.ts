@@ -110,7 +110,11 @@ Deno.test("rerank asks the base for top_n when fewer are wanted, and cuts to k",
 
 Deno.test("rerank cost: tokens at price_per_mtok, search units at price_per_search_unit", async () => {
   await using jina = rerankServer("jina", { value: "ok" });
-  const byTokens = await reranker(jina.url, { pricePerMtok: 2 }).retriever.search("wind", 3, signal);
+  const byTokens = await reranker(jina.url, { pricePerMtok: 2 }).retriever.search(
+    "wind",
+    3,
+    signal,
+  );
   const sent = JSON.parse(jina.received[0].body) as { query: string; documents: string[] };
   const tokens = Math.ceil((sent.query.length + sent.documents.join("").length) / 4);
   assert.equal(byTokens.cost_usd, tokens * 2 / 1_000_000);
@@ -122,14 +126,20 @@ Deno.test("rerank cost: tokens at price_per_mtok, search units at price_per_sear
 
 Deno.test("rerank: fewer scores than documents is an error, not a silent reorder", async () => {
   const cases: Array<[RerankMode, RegExp]> = [
-    ["fewer", /sent an unusable rerank reply: 2 scores for 4 documents \(every document must be scored/],
+    [
+      "fewer",
+      /sent an unusable rerank reply: 2 scores for 4 documents \(every document must be scored/,
+    ],
     ["repeated", /index \d is scored twice/],
     ["nan", /has no finite relevance_score/],
   ];
   for (const [mode, message] of cases) {
     await using server = rerankServer("cohere", { value: mode });
     const error = await failure(reranker(server.url).retriever.search("wind loads", 5, signal));
-    assert.match(error.message, /^Retriever "reranked" \(rerank\) at http:\/\/127\.0\.0\.1:\d+\/v1\/rerank: /);
+    assert.match(
+      error.message,
+      /^Retriever "reranked" \(rerank\) at http:\/\/127\.0\.0\.1:\d+\/v1\/rerank: /,
+    );
     assert.match(error.message, message);
   }
 });
