@@ -16,12 +16,18 @@ import { TOOL_REPLAY_MISS_PREFIX, type ToolCacheSetup } from "../../tools/cached
 import { REPLAY_MISS_PREFIX } from "../llm/cached_model.ts";
 import { EMBEDDING_REPLAY_MISS_PREFIX } from "../dense/replay_embedder.ts";
 import type { QuestionResult } from "../types.ts";
+import {
+  RETRIEVAL_REPLAY_MISS_PREFIX,
+  type RetrievalCacheSetup,
+} from "../retrieval/remote/cached_call.ts";
 import type { CliIO } from "./io.ts";
 
-/** The cache of a run; `model` / `tools` are null when that part is not cached. */
+/** The cache of a run; `model` / `tools` / `retrieval` are null when that part is not cached. */
 export interface RunCache extends Disposable {
   readonly model: ModelCacheSetup | null;
   readonly tools: ToolCacheSetup | null;
+  /** Answers of retriever services (rerank, http), under `--cache` like model calls. */
+  readonly retrieval: RetrievalCacheSetup | null;
   /** One line for the end of the run, or null when the run used no cache. */
   summaryLine(): string | null;
 }
@@ -50,9 +56,11 @@ export function replayMisses(lines: readonly QuestionResult[], io: CliIO): numbe
         : step.type === "tool"
         ? step.result.error?.detail
         : undefined;
-      const at = embedding?.indexOf(EMBEDDING_REPLAY_MISS_PREFIX) ?? -1;
-      if (embedding !== undefined && at >= 0) {
-        misses.push(`${embedding.slice(at)} — ${where}, step ${index + 1}`);
+      for (const prefix of [EMBEDDING_REPLAY_MISS_PREFIX, RETRIEVAL_REPLAY_MISS_PREFIX]) {
+        const at = embedding?.indexOf(prefix) ?? -1;
+        if (embedding !== undefined && at >= 0) {
+          misses.push(`${embedding.slice(at)} — ${where}, step ${index + 1}`);
+        }
       }
     });
   }
@@ -76,20 +84,29 @@ export function openRunCache(config: Config, use: CacheUse, options: { mock: boo
   }
   const modelStats = emptyCacheStats();
   const toolStats = emptyCacheStats();
+  const retrievalStats = emptyCacheStats();
   const model = cache !== null && use.mode !== "off"
     ? { cache, mode: use.mode, stats: modelStats }
     : null;
   const tools = cache !== null && use.toolMode !== "off"
     ? { cache, mode: use.toolMode, stats: toolStats }
     : null;
+  const retrieval = cache !== null && use.mode !== "off"
+    ? { cache, mode: use.mode, stats: retrievalStats }
+    : null;
   return {
     model,
     tools,
+    retrieval,
     summaryLine() {
       if (cache === null) return null;
       const parts = [];
       if (model) parts.push(`model calls ${describe(model.mode, modelStats)}`);
       if (tools) parts.push(`tool results ${describe(tools.mode, toolStats)}`);
+      const used = retrievalStats.hits + retrievalStats.misses + retrievalStats.recorded;
+      if (retrieval && used > 0) {
+        parts.push(`retrieval calls ${describe(retrieval.mode, retrievalStats)}`);
+      }
       return `cache: ${parts.join("; ")} (${cache.path})`;
     },
     [Symbol.dispose]() {

@@ -217,6 +217,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
       progress: io.progress,
       embedders,
       toolCache: runCache.tools,
+      retrievalCache: runCache.retrieval,
       // A Ctrl-C during an MCP server's start-up stops it at once, not when its handshake ends.
       mcp: { signal: io.signal },
       ...(sandbox ? { startedWorker: sandbox } : {}),

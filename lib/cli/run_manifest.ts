@@ -7,6 +7,7 @@
  * @module
  */
 
+import { persistedRetriever } from "../config/retriever_secrets.ts";
 import { corpusSourcePath } from "../data/corpus.ts";
 import { questionSourcePath } from "../data/questions.ts";
 import { join } from "../util/paths.ts";
@@ -154,5 +155,7 @@ function withRetriever(
   options: Record<string, unknown>,
   choice: RetrieverChoice | null,
 ): Record<string, unknown> {
-  return choice ? { ...options, retriever: { name: choice.name, ...choice.config } } : options;
+  return choice
+    ? { ...options, retriever: { name: choice.name, ...persistedRetriever(choice.config) } }
+    : options;
 }

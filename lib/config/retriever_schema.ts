@@ -1,13 +1,18 @@
 /**
  * The `retrievers:` section of a config and a system's inline `retriever:`:
- * strict zod schemas with documented defaults. A retriever is
- * `{kind, top_k, chunk, bm25, embedding, fusion}`; the keys a kind does not
- * use are accepted and ignored (so switching `kind` is a one-word change).
+ * strict zod schemas with documented defaults, one a kind (a union on
+ * `kind`, `bm25` when absent). The kinds ragbench computes itself (bm25,
+ * vector, hybrid) share `{kind, top_k, chunk, bm25, embedding, fusion}`;
+ * the keys such a kind does not use are accepted and ignored (so switching
+ * between them is a one-word change). The kinds that call an engine or a
+ * service (rerank, http, postgres, opensearch, elasticsearch) take their own
+ * keys (engine_schemas.ts) and refuse the others.
  *
  * @module
  */
 
 import { z } from "zod";
+import { httpKeys, postgresKeys, rerankKeys, searchEngineKeys } from "./engine_schemas.ts";
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -93,23 +98,109 @@ export const fusionSchema = z.strictObject({
 /** Passages per query of a retriever whose `top_k` is not set (`rag`, and `Retriever.topK`). */
 export const DEFAULT_TOP_K = 5;
 
-/** One retriever. */
-export const retrieverSchema = z.strictObject({
-  kind: z.enum(["bm25", "vector", "hybrid"]).default("bm25"),
-  /**
-   * Passages a system that retrieves itself asks for; null: the system's default ({@link
-   * DEFAULT_TOP_K} passages for `rag`; for `retrieval_only`, as many as it takes to rank the
-   * largest cut-off of `evaluation.retrieval_k` in documents).
-   */
-  top_k: z.int().min(1).max(10_000).nullable().default(null),
+/**
+ * Passages a system that retrieves itself asks for; null: the system's default ({@link
+ * DEFAULT_TOP_K} passages for `rag`; for `retrieval_only`, as many as it takes to rank the
+ * largest cut-off of `evaluation.retrieval_k` in documents).
+ */
+const topK = z.int().min(1).max(10_000).nullable().default(null);
+
+/** The keys of the kinds ragbench computes itself. */
+const ownKeys = {
+  top_k: topK,
   chunk: chunkSchema.prefault({}),
   bm25: bm25Schema.prefault({}),
   embedding: embeddingSchema.prefault({}),
   fusion: fusionSchema.prefault({}),
-});
+};
+
+/** The kinds of retriever, in the order messages list them. */
+export const RETRIEVER_KINDS = [
+  "bm25",
+  "vector",
+  "hybrid",
+  "rerank",
+  "http",
+  "postgres",
+  "opensearch",
+  "elasticsearch",
+] as const;
+
+/** One retriever. */
+export const retrieverSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("bm25").default("bm25"), ...ownKeys }),
+  z.strictObject({ kind: z.literal("vector"), ...ownKeys }),
+  z.strictObject({ kind: z.literal("hybrid"), ...ownKeys }),
+  z.strictObject({ kind: z.literal("rerank"), top_k: topK, ...rerankKeys }),
+  z.strictObject({ kind: z.literal("http"), top_k: topK, ...httpKeys }),
+  z.strictObject({
+    kind: z.literal("postgres"),
+    top_k: topK,
+    chunk: chunkSchema.prefault({}),
+    ...postgresKeys,
+  }),
+  z.strictObject({
+    kind: z.literal("opensearch"),
+    top_k: topK,
+    chunk: chunkSchema.prefault({}),
+    embedding: embeddingSchema.prefault({}),
+    ...searchEngineKeys,
+  }),
+  z.strictObject({
+    kind: z.literal("elasticsearch"),
+    top_k: topK,
+    chunk: chunkSchema.prefault({}),
+    embedding: embeddingSchema.prefault({}),
+    ...searchEngineKeys,
+  }),
+]);
 
 /** A retriever after defaults. */
 export type RetrieverConfig = z.output<typeof retrieverSchema>;
+/** A retriever of one kind, after defaults. */
+export type RetrieverOf<K extends RetrieverConfig["kind"]> = Extract<RetrieverConfig, { kind: K }>;
+
+/** The chunking of a retriever that cuts the corpus into passages; null for one that does not. */
+export function chunkOf(config: RetrieverConfig): ChunkConfig | null {
+  return "chunk" in config ? config.chunk : null;
+}
+
+/**
+ * The embedding a retriever uses: a vector or hybrid retriever's, a search
+ * engine's with `search: knn`; null for the others (a reranker's base is a
+ * retriever of its own, see `retrieverParts`).
+ */
+export function embeddingOf(config: RetrieverConfig): EmbeddingConfig | null {
+  if (config.kind === "vector" || config.kind === "hybrid") return config.embedding;
+  if (
+    (config.kind === "opensearch" || config.kind === "elasticsearch") && config.search === "knn"
+  ) {
+    return config.embedding;
+  }
+  return null;
+}
+
+/** Every embedding `config` uses, its reranker bases' included. */
+export function retrieverEmbeddings(config: RetrieverConfig): EmbeddingConfig[] {
+  return retrieverParts(config).map(embeddingOf).filter((e) => e !== null);
+}
+
+/**
+ * `config` and every retriever it is built over (a reranker's base, and its
+ * base's base, ...), once the config check has resolved each `base` (a name
+ * or an inline entry) into a retriever.
+ */
+export function retrieverParts(config: RetrieverConfig): RetrieverConfig[] {
+  const parts: RetrieverConfig[] = [];
+  let at: RetrieverConfig | null = config;
+  while (at !== null && parts.length <= 100) {
+    parts.push(at);
+    at = at.kind === "rerank" && typeof at.base === "object"
+      ? at.base as unknown as RetrieverConfig
+      : null;
+  }
+  return parts;
+}
 /** `embedding:` after defaults. */
 export type EmbeddingConfig = z.output<typeof embeddingSchema>;
 /** `bm25:` after defaults. */

@@ -13,7 +13,7 @@
  */
 
 import type { Config, RetrieverChoice } from "../config/types.ts";
-import type { EmbeddingConfig } from "../config/retriever_schema.ts";
+import { type EmbeddingConfig, retrieverEmbeddings } from "../config/retriever_schema.ts";
 import { type EnvReader, resolveCacheDir } from "../cache/cache_dir.ts";
 import { usesEndpoint } from "../dense/embedders.ts";
 import { SYSTEMS } from "../../systems/registry.ts";
@@ -22,16 +22,15 @@ import { defaultRetrieverChoice } from "./plan.ts";
 import { modelHost, type Need } from "./need.ts";
 
 /**
- * The `embedding:` of every vector and hybrid retriever the systems of
- * `config` use: a system's own retriever, or the config's default one for a
+ * The `embedding:` of every retriever the systems of `config` use that
+ * embeds (vector, hybrid, a search engine's kNN; a reranker's base too): a system's own retriever, or the config's default one for a
  * system that offers `search` without naming a retriever (as lib/plan/plan.ts
  * picks them).
  */
 export function configEmbeddings(
   config: Pick<Config, "systems" | "retrievers">,
 ): EmbeddingConfig[] {
-  return systemRetrievers(config).filter((u) => u.retriever.config.kind !== "bm25")
-    .map((u) => u.retriever.config.embedding);
+  return systemRetrievers(config).flatMap((u) => retrieverEmbeddings(u.retriever.config));
 }
 
 /**

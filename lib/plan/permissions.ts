@@ -20,6 +20,7 @@ import { embeddingNeeds } from "./embedding_needs.ts";
 import { callsModel } from "../../systems/registry.ts";
 import { type CacheUse, hasSideEffectTools, responseCacheNeeds } from "./cache_needs.ts";
 import { frameworkNeeds } from "./framework_needs.ts";
+import { engineNeeds } from "./engine_needs.ts";
 import { modelHost, type Need } from "./need.ts";
 
 /** The system type whose programs run in `deno run` subprocesses (`systems/code_agent.ts`). */
@@ -120,6 +121,7 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
   }
   needs.push(...mcpNeeds(config, options));
   needs.push(...frameworkNeeds(config));
+  needs.push(...engineNeeds(config, options));
   return dedupe(needs);
 }
 
@@ -161,7 +163,7 @@ export function compileNeeds(config: Config, options: RunNeedsOptions): Need[] {
 /** The permission flags for `needs`, paths relative to `cwd` where they lie inside it. */
 export function permissionFlags(needs: readonly Need[], cwd: string): string[] {
   const flags: string[] = [];
-  for (const name of ["read", "write", "env", "net", "run"] as const) {
+  for (const name of ["read", "write", "env", "net", "run", "sys"] as const) {
     const values = needs.filter((n) => n.name === name).map((n) =>
       name === "read" || name === "write" ? displayPath(n.value, cwd) : n.value
     );
@@ -198,6 +200,8 @@ function descriptor(need: Need): Deno.PermissionDescriptor {
       return need.value ? { name: "net", host: need.value } : { name: "net" };
     case "run":
       return need.value ? { name: "run", command: need.value } : { name: "run" };
+    case "sys":
+      return { name: "sys", kind: need.value as Deno.SysPermissionDescriptor["kind"] };
   }
 }
 

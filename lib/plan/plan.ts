@@ -39,6 +39,7 @@ import { createRetrievalHost } from "../../tools/retrieval_host.ts";
 import { search } from "../../tools/search.ts";
 import type { ToolCacheSetup } from "../../tools/cached_host.ts";
 import type { McpToolRef } from "../config/mcp_ref.ts";
+import type { RetrievalCacheSetup } from "../retrieval/remote/cached_call.ts";
 
 /** Runnable systems and the hosts to close when the run ends. */
 export interface Plan {
@@ -80,6 +81,8 @@ export interface PlanOptions {
   embedders?: EmbedderPool;
   /** Record and replay the results of tools with side effects (`--cache-tools`). */
   toolCache?: ToolCacheSetup | null;
+  /** Record and replay the answers of retriever services (rerank, http) under `--cache`. */
+  retrievalCache?: RetrievalCacheSetup | null;
   /**
    * The sandbox worker, started ahead (see {@link offersBuiltins}); the plan's
    * built-ins host adopts it instead of starting its own.
@@ -118,6 +121,7 @@ export async function planSystems(
     ...(options.retrieverBuilders ? { builders: options.retrieverBuilders } : {}),
     ...(options.embedders ? { embedders: options.embedders } : {}),
     mock: options.mock ?? false,
+    responses: options.retrievalCache ?? null,
     ...(options.progress ? { progress: options.progress } : {}),
   });
   // MCP, custom tools and the tool cache are loaded only by a config that uses them.
@@ -131,7 +135,7 @@ export async function planSystems(
       ...instances.map((i) => i.close()),
       mcp?.close(),
     ]);
-    retrievers.close();
+    await retrievers.close();
   };
   const searchHosts = new Map<string, ToolHost>();
   const searchHostFor = async (choice: RetrieverChoice): Promise<ToolHost> => {

@@ -21,9 +21,14 @@
  */
 
 import { z } from "zod";
+import { DEFAULT_TOP_K, type RetrieverOf } from "../config/retriever_schema.ts";
 import type { Document } from "../types.ts";
-import { type JsonPath, readJsonPath } from "../util/json_path.ts";
-import type { Secrets } from "../util/secrets.ts";
+import { type JsonPath, parseJsonPath, readJsonPath } from "../util/json_path.ts";
+import { Secrets } from "../util/secrets.ts";
+import type { RetrieverBuildRequest } from "./build_request.ts";
+import { documentsById } from "./remote/corpus_hits.ts";
+import { filledHeaders, filledUrl } from "./remote/engine_config.ts";
+import { printableUrl } from "./remote/remote_error.ts";
 import type { RetryClock, RetryReport } from "../llm/retry_policy.ts";
 import { cachedCall, type RetrievalCacheSetup } from "./remote/cached_call.ts";
 import { documentHits, type ExternalHit } from "./remote/corpus_hits.ts";
@@ -74,6 +79,36 @@ const hitsSchema = z.array(z.strictObject({
   score: z.number(),
   text: z.string().nullable(),
 }));
+
+/** Builds a `kind: http` retriever of a run (nothing is sent until the first search). */
+// deno-lint-ignore require-await
+export async function buildHttp(request: RetrieverBuildRequest): Promise<Retriever> {
+  const config = request.config as RetrieverOf<"http">;
+  const secrets = new Secrets();
+  const url = filledUrl(config.url, "url", request, secrets);
+  const path = (text: string | null) => text === null ? null : parseJsonPath(text);
+  return createHttpRetriever({
+    name: request.name,
+    topK: config.top_k ?? DEFAULT_TOP_K,
+    url,
+    endpoint: `${config.url} ${JSON.stringify(config.headers)}`,
+    headers: filledHeaders(config.headers, request, secrets),
+    secrets,
+    site: { retriever: request.name, kind: "http", host: printableUrl(url) },
+    timeoutMs: config.timeout_s * 1000,
+    maxRetries: config.max_retries,
+    maxBytes: Math.round(config.max_response_mb * 1_048_576),
+    paths: {
+      results: parseJsonPath(config.results),
+      id: parseJsonPath(config.id),
+      score: path(config.score),
+      text: path(config.text),
+      passage_id: path(config.passage_id),
+    },
+    documents: documentsById(request.corpus.documents),
+    cache: request.responses,
+  });
+}
 
 /** Builds the retriever (nothing is sent until the first search). */
 export function createHttpRetriever(spec: HttpRetrieverSpec): Retriever {

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { DEFAULT_TOP_K, type RetrieverConfig } from "../config/retriever_schema.ts";
+import { DEFAULT_TOP_K, type RetrieverOf } from "../config/retriever_schema.ts";
 import { addCost } from "../llm/model.ts";
 import { reciprocalRankFusion } from "../dense/fusion.ts";
 import type { Passage } from "../lexical/passages.ts";
@@ -33,7 +33,7 @@ export const HYBRID_DEPTH = 100;
  */
 export async function buildHybridRetriever(
   name: string,
-  config: RetrieverConfig,
+  config: RetrieverOf<"hybrid">,
   passages: readonly Passage[],
   deps: VectorRetrieverDeps & {
     bm25: Retriever;

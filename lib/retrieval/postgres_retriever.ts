@@ -31,10 +31,15 @@
  */
 
 import { createHash } from "node:crypto";
+import { DEFAULT_TOP_K, type RetrieverOf } from "../config/retriever_schema.ts";
+import { RagbenchError } from "../errors.ts";
 import type { Passage } from "../lexical/passages.ts";
 import type { Document } from "../types.ts";
-import type { Secrets } from "../util/secrets.ts";
-import { documentHits, passageHits, passagesById } from "./remote/corpus_hits.ts";
+import { Secrets } from "../util/secrets.ts";
+import type { RetrieverBuildRequest } from "./build_request.ts";
+import { buildFailure, filled } from "./remote/engine_config.ts";
+import { parsePgConnection } from "./remote/pg_connection.ts";
+import { documentHits, documentsById, passageHits, passagesById } from "./remote/corpus_hits.ts";
 import { openPgPool, type PgPool, quoteIdent, quoteTable } from "./remote/pg_client.ts";
 import type { PgTarget } from "./remote/pg_connection.ts";
 import type { EngineSite } from "./remote/remote_error.ts";
@@ -80,6 +85,51 @@ export interface PostgresRetriever extends Retriever {
   /** The table searched. */
   readonly table: string;
   close(): Promise<void>;
+}
+
+/**
+ * Builds a `kind: postgres` retriever of a run: fills in the connection
+ * string, connects, and loads the passages (or checks the named table).
+ *
+ * @throws {RagbenchError} for a bad connection string, or naming the retriever
+ *   and the server when it cannot be reached or refuses.
+ */
+export async function buildPostgres(request: RetrieverBuildRequest): Promise<PostgresRetriever> {
+  const config = request.config as RetrieverOf<"postgres">;
+  const secrets = new Secrets();
+  const text = filled(config.connection, "connection", request, secrets);
+  let target;
+  try {
+    target = parsePgConnection(text);
+  } catch (error) {
+    throw new RagbenchError(
+      "config",
+      `Retriever "${request.name}": its connection is not usable: ${(error as Error).message}.`,
+    );
+  }
+  if (target.password !== null) secrets.add(target.password);
+  try {
+    return await buildPostgresRetriever({
+      name: request.name,
+      topK: config.top_k ?? DEFAULT_TOP_K,
+      target,
+      site: { retriever: request.name, kind: "postgres", host: target.printable },
+      secrets,
+      textSearchConfig: config.text_search_config,
+      query: config.query,
+      normalization: config.normalization,
+      table: config.table === null ? null : { name: config.table, columns: config.columns },
+      passages: request.passages,
+      documents: documentsById(request.corpus.documents),
+      timeoutMs: config.timeout_s * 1000,
+      maxConnections: config.max_connections,
+      maxTextChars: config.max_text_chars,
+      signal: request.signal,
+      ...(request.progress ? { progress: request.progress } : {}),
+    });
+  } catch (error) {
+    throw buildFailure(error);
+  }
 }
 
 /** Rows inserted per statement while loading. */

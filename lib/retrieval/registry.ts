@@ -19,7 +19,15 @@
  * @module
  */
 
-import { DEFAULT_TOP_K, type RetrieverConfig } from "../config/retriever_schema.ts";
+import {
+  chunkOf,
+  DEFAULT_TOP_K,
+  type RetrieverConfig,
+  type RetrieverOf,
+} from "../config/retriever_schema.ts";
+import type { RetrieverBuilder, RetrieverBuildRequest } from "./build_request.ts";
+import type { RetrievalCacheSetup } from "./remote/cached_call.ts";
+import { readEnv } from "../util/secrets.ts";
 import { resolveCacheDir } from "../cache/cache_dir.ts";
 import type { Corpus } from "../types.ts";
 import { canonicalJson } from "../util/canonical_json.ts";
@@ -30,29 +38,7 @@ import type { Passage } from "../lexical/passages.ts";
 import type { Retriever } from "./types.ts";
 import type { VectorRetriever } from "./vector_retriever.ts";
 
-/** Everything a builder gets to build one retriever. */
-export interface RetrieverBuildRequest {
-  /** The retriever's name (a `retrievers:` key, or the system's name for an inline one). */
-  name: string;
-  config: RetrieverConfig;
-  corpus: Corpus;
-  /** The corpus cut by `config.chunk`, in corpus order (shared by equal chunk settings). */
-  passages: readonly Passage[];
-  /** Aborted when the run is cancelled while indexes are built. */
-  signal: AbortSignal;
-  /** The run's embedders (vector and hybrid). */
-  embedders: EmbedderPool;
-  /**
-   * The run's build for `config` (same corpus, same signal), shared with
-   * every retriever of the same build settings: how a hybrid gets its parts.
-   */
-  part(config: RetrieverConfig): Promise<Retriever>;
-  /** Progress lines while indexing. */
-  progress?: (line: string) => void;
-}
-
-/** Builds one retriever of a kind. Rejects with a RagbenchError a user can act on. */
-export type RetrieverBuilder = (request: RetrieverBuildRequest) => Promise<Retriever>;
+export type { RetrieverBuilder, RetrieverBuildRequest };
 
 /** A retriever a system uses: which build (`key`), its name and its settings. */
 export interface RetrieverRequest {
@@ -66,10 +52,11 @@ export interface RetrieverRequest {
 // deno-lint-ignore require-await
 export async function buildBm25Retriever(request: RetrieverBuildRequest): Promise<Retriever> {
   request.signal.throwIfAborted();
+  const config = request.config as RetrieverOf<"bm25">;
   return createBm25Retriever({
     name: request.name,
-    topK: request.config.top_k ?? DEFAULT_TOP_K,
-    bm25: request.config.bm25,
+    topK: config.top_k ?? DEFAULT_TOP_K,
+    bm25: config.bm25,
     passages: request.passages,
     documents: request.corpus.documents,
   });
@@ -79,7 +66,8 @@ export async function buildBm25Retriever(request: RetrieverBuildRequest): Promis
 export async function buildVector(request: RetrieverBuildRequest): Promise<Retriever> {
   // The dense retrievers' modules load only in a run that builds one.
   const { buildVectorRetriever } = await import("./vector_retriever.ts");
-  return await buildVectorRetriever(request.name, request.config, request.passages, {
+  const config = request.config as RetrieverOf<"vector">;
+  return await buildVectorRetriever(request.name, config, request.passages, {
     embedderFor: request.embedders.embedderFor,
     signal: request.signal,
     ...(request.progress ? { onProgress: request.progress } : {}),
@@ -88,15 +76,16 @@ export async function buildVector(request: RetrieverBuildRequest): Promise<Retri
 
 /** Builds a `kind: hybrid` retriever over the run's BM25 and vector builds of its settings. */
 export async function buildHybrid(request: RetrieverBuildRequest): Promise<Retriever> {
+  const config = request.config as RetrieverOf<"hybrid">;
   const [lexical, dense] = await Promise.all([
-    request.part({ ...request.config, kind: "bm25" }),
-    request.part({ ...request.config, kind: "vector" }),
+    request.part({ ...config, kind: "bm25" }),
+    request.part({ ...config, kind: "vector" }),
   ]);
   if (!isVectorRetriever(dense)) {
     throw new TypeError(`hybrid retriever ${request.name}: the vector part has no index`);
   }
   const { buildHybridRetriever } = await import("./hybrid_retriever.ts");
-  return await buildHybridRetriever(request.name, request.config, request.passages, {
+  return await buildHybridRetriever(request.name, config, request.passages, {
     embedderFor: request.embedders.embedderFor,
     signal: request.signal,
     bm25: lexical,
@@ -116,6 +105,15 @@ export const RETRIEVER_BUILDERS: ReadonlyMap<string, RetrieverBuilder> = new Map
   ["bm25", buildBm25Retriever],
   ["vector", buildVector],
   ["hybrid", buildHybrid],
+  // The kinds that call an engine or a service load their module (and its client) when used.
+  ["rerank", async (r) => (await import("./rerank_retriever.ts")).buildRerank(r)],
+  ["http", async (r) => (await import("./http_retriever.ts")).buildHttp(r)],
+  ["postgres", async (r) => (await import("./postgres_retriever.ts")).buildPostgres(r)],
+  ["opensearch", async (r) => (await import("./opensearch_retriever.ts")).buildOpenSearch(r)],
+  [
+    "elasticsearch",
+    async (r) => (await import("./elasticsearch_retriever.ts")).buildElasticsearch(r),
+  ],
 ]);
 
 /** Options of {@link RunRetrievers}. */
@@ -128,19 +126,53 @@ export interface RunRetrieversOptions {
    * {@link RunRetrievers.close}.
    */
   embedders?: EmbedderPool;
-  /** A `--mock` run (only used for the default pool). */
+  /** A `--mock` run (the default pool's, and a reranker's: it then sends nothing). */
   mock?: boolean;
+  /** The run's response cache for service answers (rerank, http); default none. */
+  responses?: RetrievalCacheSetup | null;
+  /** Where `${VAR}` templates are read from (default `Deno.env`, where permitted). */
+  env?: (name: string) => string | undefined;
   /** Progress lines while indexing. */
   progress?: (line: string) => void;
 }
 
 /** The settings a build of `config` depends on (see the module comment). */
 export function buildSettings(config: RetrieverConfig, embedders: EmbedderPool): unknown {
-  const { kind, chunk, bm25, fusion } = config;
-  if (kind === "bm25") return { kind, chunk, bm25 };
-  const embedding = embedders.effective(config.embedding);
-  if (kind === "vector") return { kind, chunk, embedding };
-  return { kind, chunk, bm25, embedding, fusion };
+  switch (config.kind) {
+    case "bm25":
+      return { kind: config.kind, chunk: config.chunk, bm25: config.bm25 };
+    case "vector":
+      return {
+        kind: config.kind,
+        chunk: config.chunk,
+        embedding: embedders.effective(config.embedding),
+      };
+    case "hybrid": {
+      const { kind, chunk, bm25, fusion } = config;
+      return { kind, chunk, bm25, embedding: embedders.effective(config.embedding), fusion };
+    }
+    case "rerank": {
+      const { top_k: _, base, ...rest } = config;
+      return { ...rest, base: buildSettings(base as unknown as RetrieverConfig, embedders) };
+    }
+    case "http": {
+      const { top_k: _, ...rest } = config;
+      return rest;
+    }
+    case "postgres": {
+      const { top_k: _, chunk, ...rest } = config;
+      return rest.table === null ? { ...rest, chunk } : rest;
+    }
+    case "opensearch":
+    case "elasticsearch": {
+      const { top_k: _, chunk, embedding, ...rest } = config;
+      return {
+        ...rest,
+        ...(rest.index === null ? { chunk } : {}),
+        ...(rest.search === "knn" ? { embedding: embedders.effective(embedding) } : {}),
+      };
+    }
+  }
 }
 
 /**
@@ -171,6 +203,9 @@ export class RunRetrievers {
   /** The pool this object made (and closes), when none was given. */
   readonly #ownPool: EmbedderPool | null;
   readonly #progress: ((line: string) => void) | undefined;
+  readonly #mock: boolean;
+  readonly #responses: RetrievalCacheSetup | null;
+  readonly #env: (name: string) => string | undefined;
   /** Builds by canonical settings. */
   readonly #built = new Map<string, Promise<Retriever>>();
   /** Retrievers by request key (a build under the request's name). */
@@ -189,10 +224,20 @@ export class RunRetrievers {
     });
     this.#embedders = options.embedders ?? this.#ownPool!;
     this.#progress = options.progress;
+    this.#mock = options.mock ?? false;
+    this.#responses = options.responses ?? null;
+    this.#env = options.env ?? readEnv;
   }
 
-  /** Closes the embedder pool this object made (not one it was given). */
-  close(): void {
+  /**
+   * Closes what the built retrievers hold open (an engine's connections) and
+   * the embedder pool this object made (not one it was given).
+   */
+  async close(): Promise<void> {
+    const settled = await Promise.allSettled(this.#built.values());
+    await Promise.allSettled(
+      settled.map((o) => o.status === "fulfilled" ? o.value.close?.() : undefined),
+    );
     this.#ownPool?.close();
   }
 
@@ -268,16 +313,21 @@ export class RunRetrievers {
       signal,
       embedders: this.#embedders,
       part: (partConfig) => this.#builtFor(name, partConfig, signal),
+      mock: this.#mock,
+      responses: this.#responses,
+      env: this.#env,
       ...(this.#progress ? { progress: this.#progress } : {}),
     });
   }
 
   #passagesFor(config: RetrieverConfig): Passage[] {
-    const { size, overlap, unit } = config.chunk;
+    const chunk = chunkOf(config);
+    if (chunk === null) return [];
+    const { size, overlap, unit } = chunk;
     const key = `${size}/${overlap}/${unit}`;
     let passages = this.#passages.get(key);
     if (passages === undefined) {
-      passages = chunkCorpus(this.#corpus, config.chunk);
+      passages = chunkCorpus(this.#corpus, chunk);
       this.#passages.set(key, passages);
     }
     return passages;

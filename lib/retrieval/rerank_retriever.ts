@@ -19,7 +19,16 @@
  */
 
 import { z } from "zod";
+import {
+  DEFAULT_TOP_K,
+  type RetrieverConfig,
+  type RetrieverOf,
+} from "../config/retriever_schema.ts";
 import { addCost } from "../llm/model.ts";
+import { Secrets } from "../util/secrets.ts";
+import type { RetrieverBuildRequest } from "./build_request.ts";
+import { filledHeaders, filledUrl, requiredVariable } from "./remote/engine_config.ts";
+import { printableUrl } from "./remote/remote_error.ts";
 import type { Passage } from "../lexical/passages.ts";
 import { cachedCall, type RetrievalCacheSetup } from "./remote/cached_call.ts";
 import { type RerankCall, type RerankReply, rerankScores } from "./remote/rerank_client.ts";
@@ -57,6 +66,53 @@ const replySchema = z.strictObject({
 /** The text of a passage as the reranker reads it: its title, a newline, its text. */
 export function rerankText(passage: Passage): string {
   return passage.title === "" ? passage.text : `${passage.title}\n${passage.text}`;
+}
+
+/** Builds a `kind: rerank` retriever of a run over the run's build of its base. */
+export async function buildRerank(request: RetrieverBuildRequest): Promise<Retriever> {
+  const config = request.config as RetrieverOf<"rerank">;
+  if (typeof config.base !== "object") {
+    throw new TypeError(`rerank retriever ${request.name}: its base was not resolved`);
+  }
+  const base = await request.part(config.base as unknown as RetrieverConfig);
+  const secrets = new Secrets();
+  // Under --mock nothing is sent, so no template is filled and no key is read.
+  const root = request.mock
+    ? config.base_url
+    : filledUrl(config.base_url, "base_url", request, secrets);
+  const url = `${root.replace(/\/+$/, "")}/rerank`;
+  const headers = request.mock ? {} : filledHeaders(config.headers, request, secrets);
+  if (!request.mock && config.api_key_env !== null) {
+    const key = requiredVariable(config.api_key_env, "api_key_env", request, secrets);
+    headers.authorization = `Bearer ${key}`;
+  }
+  const host = printableUrl(url);
+  if (request.mock) {
+    request.progress?.(
+      `retriever ${request.name}: --mock keeps the base ranking (no request to ${host})`,
+    );
+  }
+  return createRerankRetriever({
+    name: request.name,
+    topK: config.top_k ?? DEFAULT_TOP_K,
+    base,
+    topN: config.top_n,
+    call: {
+      url,
+      model: config.model,
+      site: { retriever: request.name, kind: "rerank", host },
+      headers,
+      timeoutMs: config.timeout_s * 1000,
+      maxRetries: config.max_retries,
+      maxBytes: Math.round(config.max_response_mb * 1_048_576),
+      secrets,
+    },
+    endpoint: `${config.base_url} ${JSON.stringify(config.headers)}`,
+    pricePerMtok: config.price_per_mtok,
+    pricePerSearchUnit: config.price_per_search_unit,
+    cache: request.responses,
+    mock: request.mock,
+  });
 }
 
 /** Builds the retriever (no request is made until the first search). */

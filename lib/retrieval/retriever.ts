@@ -13,7 +13,7 @@
  * @module
  */
 
-import { DEFAULT_TOP_K, retrieverSchema } from "../config/retriever_schema.ts";
+import { DEFAULT_TOP_K, type RetrieverOf, retrieverSchema } from "../config/retriever_schema.ts";
 import type { Corpus } from "../types.ts";
 import { createBm25Retriever } from "./bm25_retriever.ts";
 import { chunkCorpus } from "../lexical/chunking.ts";
@@ -25,7 +25,7 @@ const cache = new WeakMap<Corpus, Retriever>();
 export function retrieverFor(corpus: Corpus): Retriever {
   let retriever = cache.get(corpus);
   if (retriever === undefined) {
-    const config = retrieverSchema.parse({});
+    const config = retrieverSchema.parse({}) as RetrieverOf<"bm25">;
     retriever = createBm25Retriever({
       name: "default",
       topK: config.top_k ?? DEFAULT_TOP_K,

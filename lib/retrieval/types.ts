@@ -68,4 +68,6 @@ export interface Retriever {
    * the `search` tool reports to the model instead of an empty result).
    */
   queryTerms?(query: string): readonly string[];
+  /** Closes what it holds open (an engine's connections); the run calls it at its end. */
+  close?(): Promise<void>;
 }

@@ -15,7 +15,7 @@
 import {
   DEFAULT_TOP_K,
   type EmbeddingConfig,
-  type RetrieverConfig,
+  type RetrieverOf,
 } from "../config/retriever_schema.ts";
 import { RagbenchError } from "../errors.ts";
 import { addCost, ModelCallError } from "../llm/model.ts";
@@ -63,7 +63,7 @@ export function passageText(passage: Passage): string {
  */
 export async function buildVectorRetriever(
   name: string,
-  config: RetrieverConfig,
+  config: RetrieverOf<"vector" | "hybrid">,
   passages: readonly Passage[],
   deps: VectorRetrieverDeps,
 ): Promise<VectorRetriever> {
