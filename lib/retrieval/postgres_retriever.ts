@@ -43,6 +43,7 @@ import { documentHits, documentsById, passageHits, passagesById } from "./remote
 import { openPgPool, type PgPool, quoteIdent, quoteTable } from "./remote/pg_client.ts";
 import type { PgTarget } from "./remote/pg_connection.ts";
 import type { EngineSite } from "./remote/remote_error.ts";
+import { once } from "./remote/search_engine.ts";
 import type { RetrievalOutcome, Retriever } from "./types.ts";
 
 /** The columns of an existing table. */
@@ -279,7 +280,7 @@ function retriever(
       if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be >= 1, got ${k}`);
       return { hits: await search(query, k, signal), embedding_tokens: 0, cost_usd: 0 };
     },
-    close: () => pool.close(),
+    close: once(() => pool.close()),
   };
 }
 

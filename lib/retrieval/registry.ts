@@ -212,6 +212,7 @@ export class RunRetrievers {
   readonly #named = new Map<string, Promise<Retriever>>();
   readonly #passages = new Map<string, Passage[]>();
   #builds = 0;
+  #closing: Promise<void> | null = null;
 
   /** Retrievers over `corpus`. */
   constructor(corpus: Corpus, options: RunRetrieversOptions = {}) {
@@ -233,12 +234,14 @@ export class RunRetrievers {
    * Closes what the built retrievers hold open (an engine's connections) and
    * the embedder pool this object made (not one it was given).
    */
-  async close(): Promise<void> {
-    const settled = await Promise.allSettled(this.#built.values());
-    await Promise.allSettled(
-      settled.map((o) => o.status === "fulfilled" ? o.value.close?.() : undefined),
-    );
-    this.#ownPool?.close();
+  close(): Promise<void> {
+    return this.#closing ??= (async () => {
+      const settled = await Promise.allSettled(this.#built.values());
+      await Promise.allSettled(
+        settled.map((o) => o.status === "fulfilled" ? o.value.close?.() : undefined),
+      );
+      this.#ownPool?.close();
+    })();
   }
 
   /**

@@ -14,9 +14,13 @@ import { isRetryableStatus } from "../../llm/retry_policy.ts";
 import type { Secrets } from "../../util/secrets.ts";
 import { EngineError, type EngineSite } from "./remote_error.ts";
 
-/** A readable body: a Node stream (async iterable of bytes) with `destroy`. */
-export interface BodyStream extends AsyncIterable<Uint8Array | string> {
-  destroy?(error?: Error): void;
+/** A readable body: a Node stream of bytes. */
+export interface BodyStream {
+  on(event: "data", listener: (chunk: Uint8Array | string) => void): unknown;
+  on(event: "end", listener: () => void): unknown;
+  on(event: "error", listener: (error: Error) => void): unknown;
+  off(event: string, listener: (...args: never[]) => void): unknown;
+  destroy(error?: Error): void;
 }
 
 /**
@@ -62,30 +66,54 @@ export async function readEngineReply(
   }
 }
 
-/** Reads at most `limit` bytes; `over` when there were more (the stream is then destroyed). */
-export async function readCapped(
+/**
+ * Reads at most `limit` bytes; `over` when there were more (the stream is
+ * then destroyed). Listens to the stream's events: under Deno's Node
+ * emulation, `for await` over a response of the official clients never
+ * ended inside a run (it did in a bare script), and events do in both.
+ */
+export function readCapped(
   body: BodyStream,
   limit: number,
 ): Promise<{ text: string; over: boolean }> {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const encoder = new TextEncoder();
-  for await (const piece of body) {
-    const chunk = typeof piece === "string" ? encoder.encode(piece) : piece;
-    total += chunk.byteLength;
-    if (total > limit) {
-      body.destroy?.();
-      return { text: "", over: true };
-    }
-    chunks.push(chunk);
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return { text: new TextDecoder().decode(bytes), over: false };
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    const encoder = new TextEncoder();
+    const done = () => {
+      body.off("data", onData);
+      body.off("end", onEnd);
+      body.off("error", onError);
+    };
+    const onData = (piece: Uint8Array | string) => {
+      const chunk = typeof piece === "string" ? encoder.encode(piece) : piece;
+      total += chunk.byteLength;
+      if (total > limit) {
+        done();
+        body.destroy();
+        resolve({ text: "", over: true });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      done();
+      const bytes = new Uint8Array(total);
+      let at = 0;
+      for (const chunk of chunks) {
+        bytes.set(chunk, at);
+        at += chunk.byteLength;
+      }
+      resolve({ text: new TextDecoder().decode(bytes), over: false });
+    };
+    const onError = (error: Error) => {
+      done();
+      reject(error);
+    };
+    body.on("data", onData);
+    body.on("end", onEnd);
+    body.on("error", onError);
+  });
 }
 
 /** `error.type: error.reason` of an engine's error body, else its text; masked and clipped. */

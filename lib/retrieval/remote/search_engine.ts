@@ -325,8 +325,14 @@ function retriever(
       const found = await search(query, k, signal);
       return { hits: found.hits, embedding_tokens: found.tokens, cost_usd: found.cost };
     },
-    close: () => spec.client.close(),
+    close: once(() => spec.client.close()),
   };
+}
+
+/** `close` made safe to call twice (the OpenSearch client's second close never settles). */
+export function once(close: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | null = null;
+  return () => closing ??= close();
 }
 
 function record(value: unknown): Record<string, unknown> | null {
