@@ -43,7 +43,7 @@
 import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
 import { syntheticCorpus, syntheticQueries } from "./synthetic_corpus.ts";
-import { retrieverSchema } from "../lib/config/retriever_schema.ts";
+import { ownRetriever, retrieverSchema } from "../lib/config/retriever_schema.ts";
 import { createBm25Retriever } from "../lib/retrieval/bm25_retriever.ts";
 import { chunkCorpus } from "../lib/lexical/chunking.ts";
 import { DEFAULT_ANALYSIS, tokenize } from "../lib/lexical/tokenizer.ts";
@@ -164,7 +164,7 @@ function runEngine(engine: Engine, setup: Setup): ChildReport {
   const allQueries = withStopwords(syntheticQueries(setup.queryCount + WARMUP_QUERIES));
   const queries = allQueries.slice(0, setup.queryCount);
   const warmup = allQueries.slice(setup.queryCount);
-  const defaults = retrieverSchema.parse({});
+  const defaults = ownRetriever(retrieverSchema.parse({}));
   const top = setup.top;
   if (engine === "ours") {
     collectGarbage();

@@ -160,6 +160,19 @@ export type RetrieverConfig = z.output<typeof retrieverSchema>;
 /** A retriever of one kind, after defaults. */
 export type RetrieverOf<K extends RetrieverConfig["kind"]> = Extract<RetrieverConfig, { kind: K }>;
 
+/** The kinds ragbench computes itself (bm25, vector, hybrid). */
+export type OwnRetrieverConfig = RetrieverOf<"bm25" | "vector" | "hybrid">;
+
+/**
+ * `config` as one of the kinds ragbench computes itself.
+ *
+ * @throws {TypeError} for another kind (a caller's mistake: it chose the kind).
+ */
+export function ownRetriever(config: RetrieverConfig): OwnRetrieverConfig {
+  if (config.kind === "bm25" || config.kind === "vector" || config.kind === "hybrid") return config;
+  throw new TypeError(`retriever kind "${config.kind}" is not bm25, vector or hybrid`);
+}
+
 /** The chunking of a retriever that cuts the corpus into passages; null for one that does not. */
 export function chunkOf(config: RetrieverConfig): ChunkConfig | null {
   return "chunk" in config ? config.chunk : null;

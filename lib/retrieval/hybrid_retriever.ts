@@ -9,7 +9,7 @@
  * @module
  */
 
-import { DEFAULT_TOP_K, type RetrieverOf } from "../config/retriever_schema.ts";
+import { DEFAULT_TOP_K, ownRetriever, type RetrieverConfig } from "../config/retriever_schema.ts";
 import { addCost } from "../llm/model.ts";
 import { reciprocalRankFusion } from "../dense/fusion.ts";
 import type { Passage } from "../lexical/passages.ts";
@@ -33,7 +33,7 @@ export const HYBRID_DEPTH = 100;
  */
 export async function buildHybridRetriever(
   name: string,
-  config: RetrieverOf<"hybrid">,
+  settings: RetrieverConfig,
   passages: readonly Passage[],
   deps: VectorRetrieverDeps & {
     bm25: Retriever;
@@ -44,6 +44,7 @@ export async function buildHybridRetriever(
     vector?: VectorRetriever;
   },
 ): Promise<Retriever> {
+  const config = ownRetriever(settings);
   const { bm25 } = deps;
   if (
     bm25.passages.length !== passages.length ||

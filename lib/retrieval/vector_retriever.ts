@@ -15,7 +15,8 @@
 import {
   DEFAULT_TOP_K,
   type EmbeddingConfig,
-  type RetrieverOf,
+  ownRetriever,
+  type RetrieverConfig,
 } from "../config/retriever_schema.ts";
 import { RagbenchError } from "../errors.ts";
 import { addCost, ModelCallError } from "../llm/model.ts";
@@ -63,10 +64,11 @@ export function passageText(passage: Passage): string {
  */
 export async function buildVectorRetriever(
   name: string,
-  config: RetrieverOf<"vector" | "hybrid">,
+  settings: RetrieverConfig,
   passages: readonly Passage[],
   deps: VectorRetrieverDeps,
 ): Promise<VectorRetriever> {
+  const config = ownRetriever(settings);
   const embedder = deps.embedderFor(config.embedding);
   const started = performance.now();
   let last = started;

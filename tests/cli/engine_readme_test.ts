@@ -61,8 +61,12 @@ for (const [index, block] of BLOCKS.entries()) {
     name: `README engine example ${index + 1} (${kinds.join(", ")}) runs`,
     ignore: needsPostgres && findPostgresBin() === null,
     async fn() {
-      let pg: PgTestServer | null = null;
-      const served = await serve(retrievers, async () => pg ??= await startPostgres());
+      const pgs: PgTestServer[] = [];
+      const served = await serve(retrievers, async () => {
+        pgs.push(await startPostgres());
+        return pgs[0];
+      });
+      const pg: PgTestServer | undefined = pgs[0];
       const saved = new Map(Object.keys(SECRETS).map((k) => [k, Deno.env.get(k)]));
       try {
         for (const [k, v] of Object.entries(SECRETS)) Deno.env.set(k, v);
@@ -110,7 +114,7 @@ for (const [index, block] of BLOCKS.entries()) {
         for (const [k, v] of saved) v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
         Deno.env.delete("PG_URL");
         await served.close();
-        await pg?.stop();
+        for (const server of pgs) await server.stop();
       }
     },
   });

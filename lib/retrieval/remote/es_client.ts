@@ -19,7 +19,12 @@
 
 import { withoutEnvironment, withoutEnvironmentAsync } from "../../util/node_env.ts";
 import type { Secrets } from "../../util/secrets.ts";
-import { RetriesExhausted, SYSTEM_CLOCK, withRetries } from "../../llm/retry_policy.ts";
+import {
+  RetriesExhausted,
+  type RetryReport,
+  SYSTEM_CLOCK,
+  withRetries,
+} from "../../llm/retry_policy.ts";
 import { type BodyStream, errorText, readEngineReply } from "./engine_reply.ts";
 import { EngineError, type EngineSite } from "./remote_error.ts";
 import type { EngineClient } from "./search_engine.ts";
@@ -122,9 +127,9 @@ export async function searchWithRetries(
   connection: EngineConnection,
   signal: AbortSignal,
   attempt: (signal: AbortSignal) => Promise<unknown>,
-): Promise<unknown> {
+): Promise<{ value: unknown; attempts: RetryReport }> {
   try {
-    const { value } = await withRetries(attempt, {
+    const { value, report } = await withRetries(attempt, {
       maxRetries: connection.maxRetries,
       clock: SYSTEM_CLOCK,
       signal,
@@ -133,7 +138,7 @@ export async function searchWithRetries(
           ? { status: error.status, headers: error.headers, retryable: error.retryable }
           : { status: null, headers: null, retryable: false },
     });
-    return value;
+    return { value, attempts: report };
   } catch (caught) {
     if (!(caught instanceof RetriesExhausted)) throw caught;
     const last = caught.cause instanceof EngineError

@@ -35,6 +35,7 @@ import type { Document } from "../../types.ts";
 import { documentHits, type ExternalHit, passageHits, passagesById } from "./corpus_hits.ts";
 import { EngineError, type EngineSite } from "./remote_error.ts";
 import type { RetrievalOutcome, Retriever } from "../types.ts";
+import type { RetryReport } from "../../llm/retry_policy.ts";
 
 /** What an engine's official client does for the retriever (see the module docs). */
 export interface EngineClient {
@@ -45,8 +46,15 @@ export interface EngineClient {
   refresh(index: string, signal: AbortSignal): Promise<void>;
   count(index: string, signal: AbortSignal): Promise<number>;
   remove(index: string, signal: AbortSignal): Promise<void>;
-  /** Runs a search and returns the parsed response body (read under the byte cap). */
-  search(index: string, body: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
+  /**
+   * Runs a search and returns the parsed response body (read under the byte
+   * cap) and the retries it took.
+   */
+  search(
+    index: string,
+    body: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<{ value: unknown; attempts: RetryReport }>;
   /** The mapping of a vector field of `dimensions`. */
   vectorMapping(dimensions: number): Record<string, unknown>;
   /** Index settings needed for vectors (OpenSearch's `index.knn`), merged into `settings`. */
@@ -135,8 +143,14 @@ export async function buildSearchEngineRetriever(
       body.track_scores = true;
     }
     body._source = false;
-    const hits = readHits(await spec.client.search(name, body, signal), spec, null);
-    return { hits: passageHits(hits, byId, spec.site), tokens, cost };
+    const { value, attempts } = await spec.client.search(name, body, signal);
+    const hits = withAttempts(attempts, () => readHits(value, spec, null));
+    return {
+      hits: withAttempts(attempts, () => passageHits(hits, byId, spec.site)),
+      tokens,
+      cost,
+      attempts,
+    };
   });
 }
 
@@ -230,8 +244,14 @@ function existingIndex(
   return retriever(spec, index.name, [], async (query, k, signal) => {
     const { body, tokens, cost } = await queryBody(spec, query, k, signal, fields.match);
     body._source = source;
-    const hits = readHits(await spec.client.search(index.name, body, signal), spec, fields);
-    return { hits: documentHits(hits, spec.documents, spec.site), tokens, cost };
+    const { value, attempts } = await spec.client.search(index.name, body, signal);
+    const hits = withAttempts(attempts, () => readHits(value, spec, fields));
+    return {
+      hits: withAttempts(attempts, () => documentHits(hits, spec.documents, spec.site)),
+      tokens,
+      cost,
+      attempts,
+    };
   });
 }
 
@@ -312,7 +332,9 @@ function retriever(
     query: string,
     k: number,
     signal: AbortSignal,
-  ) => Promise<{ hits: RetrievalOutcome["hits"]; tokens: number; cost: number | null }>,
+  ) => Promise<
+    { hits: RetrievalOutcome["hits"]; tokens: number; cost: number | null; attempts: RetryReport }
+  >,
 ): SearchEngineRetriever {
   return {
     name: spec.name,
@@ -323,10 +345,25 @@ function retriever(
     async search(query, k, signal): Promise<RetrievalOutcome> {
       if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be >= 1, got ${k}`);
       const found = await search(query, k, signal);
-      return { hits: found.hits, embedding_tokens: found.tokens, cost_usd: found.cost };
+      return {
+        hits: found.hits,
+        embedding_tokens: found.tokens,
+        cost_usd: found.cost,
+        attempts: found.attempts,
+      };
     },
     close: once(() => spec.client.close()),
   };
+}
+
+/** `read()`, its EngineError carrying the call's retries. */
+function withAttempts<T>(attempts: RetryReport, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof EngineError) error.attempts = attempts;
+    throw error;
+  }
 }
 
 /** `close` made safe to call twice (the OpenSearch client's second close never settles). */
