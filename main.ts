@@ -12,11 +12,19 @@
 
 // deno-lint-ignore-file no-console
 import { commandHelp, type CommandSpec, parseArgs, type ParsedArgs } from "./lib/cli/args.ts";
+import { fileURLToPath } from "./lib/util/paths.ts";
 import type { CliIO } from "./lib/cli/io.ts";
 import { VERSION } from "./lib/version.ts";
-import { exitCodeFor, RagbenchError, UsageError } from "./lib/errors.ts";
-import { createQuitHooks, QUIT_EXIT_CODES } from "./lib/cli/quit.ts";
+import { UsageError } from "./lib/errors.ts";
+import { createQuitHooks, QUIT_EXIT_CODES, watchParent } from "./lib/cli/quit.ts";
 import { closestMatch } from "./lib/util/did_you_mean.ts";
+import {
+  DEFAULT_INVOCATION,
+  type Invocation,
+  readInvocation,
+  shownPath,
+} from "./lib/cli/invocation.ts";
+import { failureText } from "./lib/cli/failure_text.ts";
 
 /** A command: its declaration and a lazy loader of its implementation (keeps --help fast). */
 interface Command {
@@ -54,12 +62,27 @@ const COMMANDS = new Map<string, Command>([
     spec: async () => (await import("./lib/cli/validate_command.ts")).VALIDATE_SPEC,
     run: async (a, io) => (await import("./lib/cli/validate_command.ts")).validateCommand(a, io),
   }],
+  ["init", {
+    spec: async () => (await import("./lib/cli/init_command.ts")).INIT_SPEC,
+    run: async (a, io) => (await import("./lib/cli/init_command.ts")).initCommand(a, io),
+  }],
 ]);
+
+/** The commands, by name (the launcher, ragbench.ts, gives each the permissions it needs). */
+export const COMMAND_NAMES: readonly string[] = [...COMMANDS.keys()];
+
+/** A command's declaration, or undefined for a name that is not a command. */
+export async function commandSpec(name: string): Promise<CommandSpec | undefined> {
+  return await COMMANDS.get(name)?.spec();
+}
 
 /** The command a custom tool's subprocess runs (see tools/sandbox/subprocess_host.ts). */
 const HIDDEN_TOOL_HOST = "__tool-host";
+/** The command the PDF reader's subprocess runs (see lib/data/formats/pdf_process.ts). */
+const HIDDEN_PDF_TEXT = "__pdf-text";
 
 const SUMMARIES: ReadonlyArray<[string, string]> = [
+  ["init [DOCS]", "Write a starter benchmark for a folder of your documents."],
   ["run CONFIG", "Run every system on every question; write a run directory."],
   ["validate CONFIG", "Check a config and the files it names; start nothing."],
   ["report RUN_DIR", "Re-render a run's summaries and report.html from its results."],
@@ -69,27 +92,48 @@ const SUMMARIES: ReadonlyArray<[string, string]> = [
   ["tool NAME --args JSON", "Make one tool call in the sandbox and print its result."],
 ];
 
-function mainHelp(): string {
+function mainHelp(invocation: Invocation): string {
   const width = Math.max(...SUMMARIES.map(([c]) => c.length));
   return [
     `ragbench ${VERSION} — benchmark RAG systems and tool-using agents on your questions`,
     "",
-    "Usage: ragbench <command> [options]",
+    `Usage: ${invocation.program} <command> [options]`,
     "",
     "Commands:",
     ...SUMMARIES.map(([c, s]) => `  ${c.padEnd(width)}  ${s}`),
     "",
     "Options: --help (also after a command), --version, --debug (stack traces).",
     "",
-    "Start with: ragbench run configs/all.yaml --mock",
+    `Start with: ${startCommand(invocation)}`,
   ].join("\n");
+}
+
+/**
+ * The first command to try, as it works from here: the bundled config named
+ * from the current folder. Under `deno run` with explicit flags the launcher
+ * (`deno task ragbench`) is the short way; `deno task` runs in the folder of
+ * deno.json, where the config path starts.
+ */
+function startCommand(invocation: Invocation): string {
+  const cwd = Deno.cwd();
+  const config = new URL("./configs/all.yaml", import.meta.url);
+  if (invocation.kind === "launcher") {
+    return `${invocation.program} run ${shownPath(fileURLToPath(config), cwd)} --mock`;
+  }
+  if (invocation.kind === "compiled") return `${invocation.program} run configs/all.yaml --mock`;
+  const denoJson = fileURLToPath(new URL("./deno.json", import.meta.url));
+  const here = shownPath(denoJson, cwd) === "deno.json";
+  return `deno task ${
+    here ? "" : `--config ${shownPath(denoJson, cwd)} `
+  }ragbench run configs/all.yaml --mock`;
 }
 
 /** Runs the CLI with `argv`; returns the exit code. */
 export async function main(argv: readonly string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
+  const invocation = io.invocation ?? DEFAULT_INVOCATION;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    io.out(mainHelp());
+    io.out(mainHelp(invocation));
     return name === undefined ? 2 : 0;
   }
   if (name === "--version" || name === "-V") {
@@ -100,31 +144,43 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     await (await import("./tools/sandbox/custom_tool_child.ts")).serveCustomTool(rest);
     return 0;
   }
+  if (name === HIDDEN_PDF_TEXT) {
+    await (await import("./lib/data/formats/pdf_child.ts")).servePdfText(rest);
+    return 0;
+  }
   const command = COMMANDS.get(name);
   if (!command) {
     const near = closestMatch(name, COMMANDS.keys());
     throw new UsageError(
-      `Unknown command "${name}"${near ? ` — did you mean "${near}"?` : "."} See ragbench --help.`,
+      `Unknown command "${name}"${
+        near ? ` — did you mean "${near}"?` : "."
+      } See ${invocation.program} --help.`,
     );
   }
   const spec = await command.spec();
-  const args = parseArgs(spec, rest);
+  const args = parseArgs(spec, rest, invocation.program);
   if (args.options.has("help")) {
-    io.out(commandHelp(spec));
+    io.out(commandHelp(spec, invocation.program));
     return 0;
   }
   return await command.run(args, io);
 }
 
 if (import.meta.main) {
+  const { invocation, argv } = readInvocation(Deno.args, {
+    mainModule: fileURLToPath(import.meta.url),
+    standalone: Deno.build.standalone,
+    execPath: Deno.execPath(),
+    cwd: Deno.cwd(),
+  });
   const controller = new AbortController();
   const quitHooks = createQuitHooks();
   let interrupted = false;
   let quitting = false;
-  const quit = async (signal: string) => {
+  const quit = async (signal: string, why?: string) => {
     if (quitting) return;
     quitting = true;
-    console.error(`\n${signal === "SIGINT" ? "Ctrl-C again" : signal}: quitting at once.`);
+    console.error(`\n${why ?? (signal === "SIGINT" ? "Ctrl-C again" : signal)}: quitting at once.`);
     await quitHooks.run(signal);
     Deno.exit(QUIT_EXIT_CODES.get(signal) ?? 1);
   };
@@ -139,6 +195,11 @@ if (import.meta.main) {
   const onHard = hardSignals.map((s) => [s, () => void quit(s)] as const);
   Deno.addSignalListener("SIGINT", onInterrupt);
   for (const [s, listener] of onHard) Deno.addSignalListener(s, listener);
+  // Started by the launcher in a session of its own: if the launcher is killed (SIGKILL, which
+  // it cannot forward), nothing else would stop this process. Quit as a closed terminal does.
+  const stopWatch = invocation.kind === "launcher"
+    ? watchParent(() => void quit("SIGHUP", "the launcher is gone"))
+    : () => {};
   const encoder = new TextEncoder();
   const io: CliIO = {
     out: (text) => console.log(text),
@@ -148,26 +209,20 @@ if (import.meta.main) {
       : {}),
     signal: controller.signal,
     onQuit: quitHooks.onQuit,
+    invocation,
   };
-  const debug = Deno.args.includes("--debug");
+  const debug = argv.includes("--debug");
   let code: number;
   try {
-    code = await main(Deno.args, io);
+    code = await main(argv, io);
   } catch (error) {
     // A hard quit closes what the command uses; what fails because of that is not news.
     if (quitting) await new Promise(() => {});
-    if (error instanceof RagbenchError) {
-      console.error(debug ? error.stack ?? error.message : error.message);
-      code = exitCodeFor(error);
-    } else {
-      console.error(
-        `ragbench hit an internal error (a bug; please report it): ${
-          debug ? (error as Error)?.stack : String(error)
-        }${debug ? "" : "\nRun again with --debug for the stack trace."}`,
-      );
-      code = 1;
-    }
+    const failure = failureText(error, debug);
+    console.error(failure.text);
+    code = failure.code;
   }
+  stopWatch();
   Deno.removeSignalListener("SIGINT", onInterrupt);
   for (const [s, listener] of onHard) Deno.removeSignalListener(s, listener);
   if (quitting) await new Promise(() => {}); // quit() exits with its own code.

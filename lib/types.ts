@@ -23,6 +23,12 @@ export interface Document {
   text: string;
   /** Path of the file it came from, relative to the corpus root. */
   source: string;
+  /**
+   * For a document of pages (a PDF): the offset in `text` where each page
+   * starts, in page order (page 1 at `pages[0]`, which is 0). Passages never
+   * span two pages and carry their page number.
+   */
+  pages?: number[];
 }
 
 /** A cell of a corpus table: CSV cells are strings, JSON cells keep their type. */

@@ -17,19 +17,22 @@
  *   shared collections' "peers" tables), each peer row with our ratio to it,
  *   and the best peer figure of each metric (rows naming ragbench are not
  *   peers) with our ratio to it;
- * - a paired test of the default against the previous default on per-query
- *   nDCG@10: the mean difference with its 95 % bootstrap interval and the
- *   two-sided p of the sign-flip permutation test (`pairedComparison`,
- *   lib/score/significance.ts; peers' per-query figures are not published,
- *   so peers are compared by ratio only).
+ * - paired tests of the default against the previous default on per-query
+ *   nDCG@10 and R@100: the mean difference with its 95 % bootstrap interval
+ *   and the two-sided p of the sign-flip permutation test (`pairedComparison`,
+ *   lib/score/significance.ts). Peers' per-query figures are not published:
+ *   here peers are compared by ratio; `--length-study` emulates the Lucene
+ *   peers to compare with them query by query.
  *
  * `--ablation` adds what each change of issue 23 buys on its own (the
  * previous default with that one setting changed), each with its paired test
  * against the previous default. `--run FILE` evaluates a TREC run file
  * instead (e.g. the `trec/<system>.run` of a ragbench run directory), beside
- * the peers, with no paired test.
+ * the peers, with no paired test. `--length-study` then studies k1 and
+ * document-length normalisation across the collections (at least two, each
+ * with a peer table): see `scripts/eval_length_study.ts`.
  *
- *     deno run --allow-read scripts/eval_beir.ts [--beir FOLDER]... [--split test] [--ablation] [--run FILE]
+ *     deno run --allow-read scripts/eval_beir.ts [--beir FOLDER]... [--split test] [--ablation] [--run FILE] [--length-study]
  *
  * Without `--beir`, every collection of the shared data folder
  * (`../shared/datasets/` beside the repository: Cranfield, MED, NPL). Exit code
@@ -38,30 +41,28 @@
  * @module
  */
 
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Bm25Config, bm25Schema } from "../lib/config/retriever_schema.ts";
-import { loadBeirCorpus, loadBeirQuestions } from "../lib/data/beir.ts";
 import { readTrecRun } from "../lib/data/trec_run.ts";
 import { RagbenchError } from "../lib/errors.ts";
 import { createBm25Retriever } from "../lib/retrieval/bm25_retriever.ts";
 import { chunkCorpus, DEFAULT_CHUNK } from "../lib/lexical/chunking.ts";
-import type { Question } from "../lib/data/question_schema.ts";
-import type { Document, RankedDoc } from "../lib/types.ts";
-import { questionMetrics, trecOrder } from "../lib/score/ir_metrics.ts";
+import type { RankedDoc } from "../lib/types.ts";
 import { pairedComparison } from "../lib/score/significance.ts";
+import {
+  type Collection,
+  COLUMNS,
+  DEPTH,
+  evaluate,
+  type Evaluated,
+  loadCollection,
+} from "./beir_collection.ts";
+import { StudyIndex } from "./bm25_study.ts";
+import { lengthStudy, type StudyCollection } from "./eval_length_study.ts";
 
-/** Documents a query keeps, as trec_eval's default evaluation depth. */
-const DEPTH = 1000;
 /** Passages asked of BM25 to fill {@link DEPTH} documents after the best-passage reduction. */
 const PASSAGE_DEPTH = 3000;
-
-const COLUMNS = [
-  { label: "nDCG@10", key: "ndcg@10" },
-  { label: "MAP", key: "map" },
-  { label: "R@100", key: "recall@100" },
-  { label: "MRR@10", key: "mrr@10" },
-] as const;
 
 /** The `bm25:` settings before issue 23 (the previous default). */
 const PREVIOUS: Partial<Bm25Config> = {
@@ -81,21 +82,6 @@ const CHANGES: ReadonlyArray<{ label: string; set: Partial<Bm25Config> }> = [
 
 const SHARED = new URL("../../shared/datasets/", import.meta.url).pathname;
 
-/** One evaluated ranking: per-query metric values, in the order of the judged queries. */
-interface Evaluated {
-  label: string;
-  perQuery: Array<Record<string, number>>;
-  means: number[];
-}
-
-/** A collection's judged queries and documents. */
-interface Collection {
-  folder: string;
-  documents: readonly Document[];
-  empty: number;
-  judged: Question[];
-}
-
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
@@ -103,12 +89,20 @@ async function main(): Promise<number> {
       split: { type: "string", default: "test" },
       run: { type: "string" },
       ablation: { type: "boolean", default: false },
+      "length-study": { type: "boolean", default: false },
     },
   });
   const folders = values.beir ?? sharedCollections();
   if (values.run && folders.length !== 1) {
     throw new TypeError("--run evaluates one collection: give one --beir FOLDER with it.");
   }
+  const study = values["length-study"];
+  if (study && (values.run || folders.length < 2)) {
+    throw new TypeError(
+      "--length-study compares collections: give at least two --beir folders (or none, for the shared ones), and no --run.",
+    );
+  }
+  const studied: StudyCollection[] = [];
   for (const folder of folders) {
     const collection = await loadCollection(folder, values.split!);
     console.log(
@@ -132,7 +126,24 @@ async function main(): Promise<number> {
       `# ragbench default: whole-document BM25, as retrieval_only ranks; ${seconds.toFixed(2)} s`,
     );
     printTable([current, previous], peers);
-    console.log(pairedLine(current, previous));
+    console.log(pairedLine(current, previous, "ndcg@10"));
+    console.log(pairedLine(current, previous, "recall@100"));
+    if (study) {
+      const real = peers.filter((p) => !/^ragbench\b/i.test(p.engine));
+      if (real.length === 0) {
+        throw new TypeError(
+          `--length-study needs the peers' figures of every collection: ${folder}/README.md has no peer table.`,
+        );
+      }
+      studied.push({
+        name: basename(folder.replace(/\/+$/, "")),
+        collection,
+        index: new StudyIndex(collection.documents),
+        best: [0, 1, 2].map((i) => Math.max(...real.map((p) => p.values[i]))),
+        peers: real,
+        reference: current,
+      });
+    }
     if (values.ablation) {
       console.log(
         "# each change alone, on the previous default (nDCG@10 MAP R@100; paired test on nDCG@10):",
@@ -143,12 +154,13 @@ async function main(): Promise<number> {
         console.log(
           `${change.label.padEnd(28)} ${
             alone.means.slice(0, 3).map((v) => v.toFixed(4)).join(" ")
-          }  ${pairedLine(alone, previous)}`,
+          }  ${pairedLine(alone, previous, "ndcg@10")}`,
         );
       }
     }
     console.log("");
   }
+  if (study) lengthStudy(studied);
   return 0;
 }
 
@@ -174,18 +186,6 @@ function exists(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-async function loadCollection(folder: string, split: string): Promise<Collection> {
-  const corpus = await loadBeirCorpus(folder);
-  const ids = new Set(corpus.documents.map((d) => d.id));
-  const { questions } = await loadBeirQuestions(folder, split, { documentIds: ids });
-  return {
-    folder,
-    documents: corpus.documents,
-    empty: corpus.empty,
-    judged: questions.filter((q) => (q.evidence ?? []).length > 0),
-  };
 }
 
 /**
@@ -221,28 +221,12 @@ async function rank(
   return rankings;
 }
 
-/** The metrics of `rankings` on the judged queries (cut to {@link DEPTH}, in trec_eval order). */
-function evaluate(
-  collection: Collection,
-  label: string,
-  rankings: Map<string, RankedDoc[]>,
-): Evaluated {
-  const perQuery = collection.judged.map((q) => {
-    const docs = trecOrder(rankings.get(q.id) ?? []).slice(0, DEPTH).map((d) => d.doc_id);
-    return questionMetrics(docs, new Map(q.evidence!.map((e) => [e.id, e.grade])), [10, 100]);
-  });
-  const means = COLUMNS.map((c) =>
-    perQuery.reduce((sum, m) => sum + m[c.key], 0) / perQuery.length
-  );
-  return { label, perQuery, means };
-}
-
-/** "paired ..., p = ..." of `a` against `b` on per-query nDCG@10. */
-function pairedLine(a: Evaluated, b: Evaluated): string {
-  const key = "ndcg@10";
+/** "paired ..., p = ..." of `a` against `b` on the per-query values of metric `key`. */
+function pairedLine(a: Evaluated, b: Evaluated, key: "ndcg@10" | "recall@100"): string {
   const result = pairedComparison(a.perQuery.map((m) => m[key]), b.perQuery.map((m) => m[key]));
   const sign = (v: number) => `${v >= 0 ? "+" : ""}${v.toFixed(4)}`;
-  return `paired (${a.label} - ${b.label}), per-query nDCG@10 over ${result.n} queries: ${
+  const label = COLUMNS.find((c) => c.key === key)!.label;
+  return `paired (${a.label} - ${b.label}), per-query ${label} over ${result.n} queries: ${
     sign(result.diff.mean)
   } [95% CI ${sign(result.diff.low)}, ${sign(result.diff.high)}], sign-flip p = ${
     result.p_value.toFixed(4)

@@ -42,6 +42,7 @@ export const rag = defineSystem({
     const passages = hits.map((h) => ({
       doc_id: h.passage.doc_id,
       passage_id: h.passage.id,
+      ...(h.passage.page === undefined ? {} : { page: h.passage.page }),
       text: h.passage.text,
     }));
     const reply = await ctx.recorder.chat(

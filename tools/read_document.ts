@@ -12,6 +12,9 @@
  *   window at start 0).
  * - A window never ends between the two halves of a surrogate pair, so it may
  *   be one unit shorter than asked; the "next start" hint accounts for it.
+ * - In a document of pages (a PDF), the header names the pages the window
+ *   covers and where each page after the first begins, so an answer can
+ *   cite the page.
  *
  * @module
  */
@@ -68,7 +71,8 @@ export const readDocument = defineTool({
     let end = Math.min(start + args.length, total);
     // Do not split a surrogate pair across two windows.
     if (end < total && end - 1 > start && isHighSurrogate(text.charCodeAt(end - 1))) end--;
-    const header = `Document "${doc.id}" (${doc.title}), characters ${start}-${end} of ${total}:`;
+    const header = `Document "${doc.id}" (${doc.title}), characters ${start}-${end} of ${total}` +
+      `${pagesOf(doc, start, end)}:`;
     const footer = end < total
       ? `[${total - end} more characters: call read_document with start=${end} to continue.]`
       : "[End of document.]";
@@ -166,6 +170,37 @@ function suggestId(documents: readonly Document[], id: string): string | undefin
 
 function* idsOf(documents: readonly Document[]): Generator<string> {
   for (const doc of documents) yield doc.id;
+}
+
+/** Page starts named in a header, at most. */
+const MAX_PAGE_STARTS = 5;
+
+/** `, page N` or `, pages N-M (page N+1 starts at character C, ...)`; empty without pages. */
+function pagesOf(doc: Document, start: number, end: number): string {
+  const pages = doc.pages;
+  if (pages === undefined || pages.length === 0) return "";
+  // The page holding `start`: the last whose start is at or before it.
+  let lo = 0;
+  let hi = pages.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (pages[mid] <= start) lo = mid;
+    else hi = mid - 1;
+  }
+  const first = lo;
+  let last = first;
+  while (last + 1 < pages.length && pages[last + 1] < end) last++;
+  if (last === first) return `, page ${first + 1}`;
+  const starts: string[] = [];
+  for (let p = first + 1; p <= last && starts.length < MAX_PAGE_STARTS; p++) {
+    starts.push(
+      `${starts.length === 0 ? "page " : ""}${p + 1} ${
+        starts.length === 0 ? "starts at character " : "at "
+      }${pages[p]}`,
+    );
+  }
+  const more = last - first > MAX_PAGE_STARTS ? ", …" : "";
+  return `, pages ${first + 1}-${last + 1} (${starts.join(", ")}${more})`;
 }
 
 function isHighSurrogate(code: number): boolean {

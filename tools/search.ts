@@ -11,10 +11,14 @@
  *     [1] doc_id: eiffel_tower | passage: eiffel_tower#0 | score: 7.412
  *     The Eiffel Tower is ...
  *
+ * A passage of a document of pages (a PDF) names its page after the
+ * passage id: `| passage: manual#4 | page: 3 | score: ...`.
+ *
  * Scores are rounded to three decimals (the ranking uses the exact values).
- * Whitespace runs in the passage text are shown as single spaces, so line
- * breaks do not spend the output budget. `data.results` holds the same
- * passages with their unaltered text, in rank order. The call's cost is the
+ * The passage text keeps its lines (a Markdown table or code block is not
+ * run into one line) and drops only trailing and repeated blank space
+ * (`lib/util/shown_text.ts`). `data.results` holds the same passages with
+ * their unaltered text, in rank order. The call's cost is the
  * retriever's (embedding the query, for a vector retriever).
  *
  * An output over the run's `tools.max_output_chars` is cut between two
@@ -36,6 +40,7 @@ import {
 import { retrieverFor } from "../lib/retrieval/retriever.ts";
 import type { Passage } from "../lib/lexical/passages.ts";
 import type { Retriever } from "../lib/retrieval/types.ts";
+import { shownText } from "../lib/util/shown_text.ts";
 
 /** Longest query a model may send, in characters (systems that retrieve themselves have no limit). */
 export const MAX_QUERY_CHARS = 1000;
@@ -90,19 +95,18 @@ export function searchOver(retriever: Retriever): ToolDef {
 }
 
 /**
- * Each passage's text on one line, as the model reads it. A retriever's
- * passages are built once and come back in search after search, so each is
- * flattened once.
+ * Each passage's text as the model reads it. A retriever's passages are
+ * built once and come back in search after search, so each is prepared once.
  */
-const flatTexts = new WeakMap<Passage, string>();
+const shownTexts = new WeakMap<Passage, string>();
 
-function flatText(passage: Passage): string {
-  let flat = flatTexts.get(passage);
-  if (flat === undefined) {
-    flat = passage.text.replace(/\s+/g, " ").trim();
-    flatTexts.set(passage, flat);
+function shown(passage: Passage): string {
+  let text = shownTexts.get(passage);
+  if (text === undefined) {
+    text = shownText(passage.text);
+    shownTexts.set(passage, text);
   }
-  return flat;
+  return text;
 }
 
 /**
@@ -137,6 +141,7 @@ export async function runSearch(
   const results = outcome.hits.map((hit) => ({
     doc_id: hit.passage.doc_id,
     passage_id: hit.passage.id,
+    ...(hit.passage.page === undefined ? {} : { page: hit.passage.page }),
     score: roundScore(hit.score),
     text: hit.passage.text,
   }));
@@ -148,8 +153,9 @@ export async function runSearch(
     });
   }
   const blocks = results.map((r, i) =>
-    `[${i + 1}] doc_id: ${r.doc_id} | passage: ${r.passage_id} | score: ${r.score}\n` +
-    flatText(outcome.hits[i].passage)
+    `[${i + 1}] doc_id: ${r.doc_id} | passage: ${r.passage_id}${
+      r.page === undefined ? "" : ` | page: ${r.page}`
+    } | score: ${r.score}\n` + shown(outcome.hits[i].passage)
   );
   const ends: number[] = [];
   let end = -2;

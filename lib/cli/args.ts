@@ -43,12 +43,17 @@ export const COMMON_OPTIONS: readonly OptionSpec[] = [
 ];
 
 /**
- * Parses `argv` (after the command name) against `spec`.
+ * Parses `argv` (after the command name) against `spec`. `program` is how
+ * the messages name ragbench (`deno task ragbench`, see invocation.ts).
  *
  * @throws {UsageError} for unknown options (with a did-you-mean), missing
  *   values, and a wrong number of positional arguments.
  */
-export function parseArgs(spec: CommandSpec, argv: readonly string[]): ParsedArgs {
+export function parseArgs(
+  spec: CommandSpec,
+  argv: readonly string[],
+  program = "ragbench",
+): ParsedArgs {
   const known = [...spec.options, ...COMMON_OPTIONS];
   const byName = new Map(known.map((o) => [o.name, o]));
   const positionals: string[] = [];
@@ -66,7 +71,7 @@ export function parseArgs(spec: CommandSpec, argv: readonly string[]): ParsedArg
     if (!arg.startsWith("--")) {
       if (arg.startsWith("-") && arg.length > 1) {
         throw new UsageError(
-          `Unknown option "${arg}" for "ragbench ${spec.name}"; options start with --. See ragbench ${spec.name} --help.`,
+          `Unknown option "${arg}" for "ragbench ${spec.name}"; options start with --. See ${program} ${spec.name} --help.`,
         );
       }
       positionals.push(arg);
@@ -80,7 +85,7 @@ export function parseArgs(spec: CommandSpec, argv: readonly string[]): ParsedArg
       throw new UsageError(
         `Unknown option "--${name}" for "ragbench ${spec.name}"${
           near ? ` — did you mean "--${near}"?` : "."
-        } See ragbench ${spec.name} --help.`,
+        } See ${program} ${spec.name} --help.`,
       );
     }
     if (option.value === undefined) {
@@ -97,7 +102,7 @@ export function parseArgs(spec: CommandSpec, argv: readonly string[]): ParsedArg
   if (options.has("help")) return { positionals, options };
   const required = spec.positionals.filter((p) => !p.optional).length;
   if (positionals.length < required || positionals.length > spec.positionals.length) {
-    const usage = usageLine(spec);
+    const usage = usageLine(spec, program);
     const missing = spec.positionals[positionals.length];
     throw new UsageError(
       positionals.length < required
@@ -110,21 +115,21 @@ export function parseArgs(spec: CommandSpec, argv: readonly string[]): ParsedArg
   return { positionals, options };
 }
 
-/** `ragbench run CONFIG [options]` */
-export function usageLine(spec: CommandSpec): string {
+/** `ragbench run CONFIG [options]` (`program` in place of `ragbench`). */
+export function usageLine(spec: CommandSpec, program = "ragbench"): string {
   const args = spec.positionals.map((p) => (p.optional ? `[${p.name}]` : p.name)).join(" ");
-  return `ragbench ${spec.name}${args ? ` ${args}` : ""} [options]`;
+  return `${program} ${spec.name}${args ? ` ${args}` : ""} [options]`;
 }
 
 /** The `--help` text of a command. */
-export function commandHelp(spec: CommandSpec): string {
+export function commandHelp(spec: CommandSpec, program = "ragbench"): string {
   const rows = [...spec.options, ...COMMON_OPTIONS].map((o) => [
     `--${o.name}${o.value ? ` ${o.value}` : ""}`,
     o.description,
   ]);
   const width = Math.max(...rows.map((r) => r[0].length));
   const lines = [
-    `Usage: ${usageLine(spec)}`,
+    `Usage: ${usageLine(spec, program)}`,
     "",
     spec.summary,
     "",

@@ -17,6 +17,11 @@
  * (no system with a value on questions both runs ran) is a usage error, not
  * a pass.
  *
+ * `--format md` writes the comparison as a pull-request comment and
+ * `--format json` as data (`lib/report/compare_comment.ts`), each with the
+ * change of the headline retrieval metrics and the smallest drop the gate
+ * could have caught; the gate's exit status is the same in every format.
+ *
  * @module
  */
 
@@ -24,9 +29,12 @@ import { join } from "../util/paths.ts";
 import { UsageError } from "../errors.ts";
 import { readRun, type RunContents } from "../report/read_run.ts";
 import { formatP, metricLabel, signed, tooFewClause } from "../report/verdict_text.ts";
+import { compareJson, compareMarkdown, verdictWords } from "../report/compare_comment.ts";
+import { retrievalHeadline } from "../report/retrieval_headline.ts";
 import { verdictOf } from "../score/significance.ts";
 import {
   DEFAULT_RETRIEVAL_METRIC,
+  metricDeltas,
   regressions,
   runDelta,
   type SystemDelta,
@@ -57,6 +65,11 @@ export const COMPARE_SPEC: CommandSpec = {
       name: "force",
       description: "Compare even when the runs' corpus, questions or scorer differ (warns).",
     },
+    {
+      name: "format",
+      value: "text|md|json",
+      description: "text (default): a table; md: a pull-request comment; json: the same as data.",
+    },
   ],
   notes: "RUN_A is the baseline: differences are B − A. Exit status: 0 no regression;\n" +
     "1 a regression beyond --fail-on-regression; 2 usage error or runs that cannot be compared\n" +
@@ -70,6 +83,7 @@ const RETRIEVAL_METRIC = /^(?:map|(?:recall|precision|mrr|ndcg|hit_rate)@[1-9][0
 export async function compareCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const [dirA, dirB] = args.positionals;
   const threshold = thresholdOption(args.options.get("fail-on-regression"));
+  const format = formatOption(args.options.get("format"));
   const differences = await manifestDifferences(dirA, dirB);
   if (differences.length) {
     const text = differences.map((d) => `  ${d}`).join("\n");
@@ -82,13 +96,47 @@ export async function compareCommand(args: ParsedArgs, io: CliIO): Promise<numbe
     io.progress(`warning: comparing runs that differ (--force):\n${text}`);
   }
   const [a, b] = await Promise.all([readRun(dirA), readRun(dirB)]);
-  for (const warning of runWarnings(a, b, dirA, dirB)) io.progress(`warning: ${warning}`);
+  const warnings = runWarnings(a, b, dirA, dirB);
+  for (const warning of warnings) io.progress(`warning: ${warning}`);
   const metric = retrievalMetricOption(args.options.get("retrieval-metric"));
   const delta = runDelta(a.lines, b.lines, { retrievalMetric: metric });
   checkMetricPresent(delta.systems, metric, [a, b], [dirA, dirB]);
-  io.out(deltaTable(delta.systems));
-  for (const s of delta.onlyA) io.out(`only in ${dirA}: ${s}`);
-  for (const s of delta.onlyB) io.out(`only in ${dirB}: ${s}`);
+  if (format === "text") {
+    io.out(deltaTable(delta.systems));
+    for (const s of delta.onlyA) io.out(`only in ${dirA}: ${s}`);
+    for (const s of delta.onlyB) io.out(`only in ${dirB}: ${s}`);
+  } else {
+    // The retrieval metrics a run leads with (nDCG at the cut-off nearest 10, recall at the
+    // deepest), from the candidate's cut-offs; the one --retrieval-metric names first.
+    const headline = retrievalHeadline(b.retrievalK ?? a.retrievalK ?? undefined).columns;
+    const metrics = [
+      ...new Set([
+        ...(args.options.has("retrieval-metric") ? [metric] : []),
+        ...headline,
+      ]),
+    ];
+    const retrieving = new Set(
+      [...a.lines, ...b.lines].filter((l) => l.retrieval.retrieved).map((l) => l.system),
+    );
+    const input = {
+      baseline: { dir: dirA, name: a.name },
+      candidate: { dir: dirB, name: b.name },
+      delta,
+      // Systems that never retrieve (closed_book) have no retrieval to compare.
+      retrieval: metrics.flatMap((m) => metricDeltas(a.lines, b.lines, m))
+        .filter((d) => retrieving.has(d.system)),
+      threshold: threshold ?? null,
+      regressions: threshold === undefined
+        ? []
+        : regressions(delta, threshold).map((s) => s.system),
+      warnings,
+    };
+    io.out(
+      format === "json"
+        ? JSON.stringify(compareJson(input), null, 2)
+        : compareMarkdown(input).trimEnd(),
+    );
+  }
   for (const s of delta.systems) {
     if (s.shared === 0) {
       io.progress(
@@ -201,6 +249,12 @@ function checkMetricPresent(
   });
 }
 
+/** The `--format` value. */
+function formatOption(raw: string | undefined): "text" | "md" | "json" {
+  if (raw === undefined || raw === "text" || raw === "md" || raw === "json") return raw ?? "text";
+  throw new UsageError(`--format must be text, md or json (got "${raw}").`);
+}
+
 function thresholdOption(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   const value = Number(raw);
@@ -266,7 +320,7 @@ function deltaTable(systems: readonly SystemDelta[]): string {
     s.score ? signed(s.score.diff.mean) : "-",
     s.score ? `[${signed(s.score.diff.low)}, ${signed(s.score.diff.high)}]` : "-",
     s.score ? formatP(s.score.p_value) : "-",
-    verdictWords(s),
+    verdictWords(s.score),
     `${money(s.costA)} → ${money(s.costB)}`,
     `${fixed(s.p50A, 1)} → ${fixed(s.p50B, 1)}`,
   ]);
@@ -276,23 +330,6 @@ function deltaTable(systems: readonly SystemDelta[]): string {
     cells.map((c, i) => (left(i) ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")
       .trimEnd();
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...body.map(line)].join("\n");
-}
-
-/** The verdict of B − A in a few words. */
-function verdictWords(s: SystemDelta): string {
-  if (!s.score) return "not compared";
-  switch (verdictOf(s.score)) {
-    case "same":
-      return "no change";
-    case "too_few":
-      return `too few differ (${s.score.differing})`;
-    case "undecided":
-      return "no significant change";
-    case "higher":
-      return "B higher";
-    case "lower":
-      return "B lower";
-  }
 }
 
 function fixed(v: number | null, digits: number): string {

@@ -7,6 +7,8 @@
  * @module
  */
 
+import type { Invocation } from "./invocation.ts";
+
 /** Output channels and cancellation of one command. */
 export interface CliIO {
   /** A result line (stdout). */
@@ -27,6 +29,11 @@ export interface CliIO {
    * function unregisters. Absent where nothing quits early (in-process tests).
    */
   onQuit?(hook: QuitHook): () => void;
+  /**
+   * How ragbench was started, so that the commands it prints (resume,
+   * permissions) work as printed; absent in-process (tests): `ragbench`.
+   */
+  invocation?: Invocation;
 }
 
 /** Work to do before a hard quit; gets the reason, e.g. "SIGTERM". */

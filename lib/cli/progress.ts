@@ -9,13 +9,19 @@
  * - `verbose` (`--verbose`): a line per finished question;
  * - `quiet` (`--quiet`): nothing.
  *
- * The estimate is elapsed / done × remaining (questions run at a steady pace
- * under a fixed concurrency). Pure apart from the injected writer and clock.
+ * Once the runner has said how many questions each system has
+ * ({@link Progress.onPlan}), the estimate of the time left weighs each
+ * system's own pace (eta.ts), the status line names the systems still
+ * running, and a line says when a system has finished (live and periodic
+ * modes). Without it the estimate is elapsed / done × remaining. Pure apart
+ * from the injected writer and clock.
  *
  * @module
  */
 
 import type { QuestionResult } from "../types.ts";
+import { newPace, remainingMs, type SystemPace } from "./eta.ts";
+import { plural } from "../util/plural.ts";
 
 /** How progress is shown. */
 export type ProgressMode = "live" | "periodic" | "verbose" | "quiet";
@@ -35,10 +41,19 @@ export interface ProgressSink {
   redraw?(text: string): void;
   /** Milliseconds since some fixed origin. */
   now(): number;
+  /** Questions run at once (the time-left estimate shares the latencies among them; default 1). */
+  concurrency?: number;
 }
+
+/** Systems named in the status line before "+N more". */
+const SYSTEMS_SHOWN = 2;
 
 /** Receives results as they finish. */
 export interface Progress {
+  /** How many questions (× repeats) each system has in this run, in plan order. */
+  onPlan?(jobs: ReadonlyMap<string, number>): void;
+  /** A question of `system` has started. */
+  onStart?(system: string): void;
   onResult(result: QuestionResult, progress: { done: number; total: number }): void;
   /** Ends the live line (call before printing anything else). */
   finish(): void;
@@ -55,19 +70,55 @@ export function createProgress(mode: ProgressMode, sink: ProgressSink): Progress
   let lastPrinted = started;
   let lastTenth = 0;
   let drawn = false;
+  const paces = new Map<string, SystemPace & { passed: number; checked: number; errors: number }>();
+  /** Prints a whole line; in live mode, over the live line, which is drawn again after it. */
+  const say = (text: string) => {
+    if (mode === "live" && sink.redraw && drawn) {
+      sink.redraw(text);
+      sink.line("");
+      drawn = false;
+      return;
+    }
+    sink.line(text);
+  };
   return {
+    onPlan(jobs) {
+      for (const [system, count] of jobs) {
+        paces.set(system, { ...newPace(count), passed: 0, checked: 0, errors: 0 });
+      }
+    },
+    onStart(system) {
+      paces.get(system)?.running.push(sink.now());
+    },
     onResult(result, { done, total }) {
       if (result.error) errors++;
       else if (result.passed) passed++;
       else if (result.passed === null) unchecked++;
       if (result.cost_usd === null) unknownCost = true;
       else spent += result.cost_usd;
+      const pace = paces.get(result.system);
+      if (pace) {
+        pace.done++;
+        pace.latencyMs += result.latency_ms;
+        pace.running.shift();
+        if (result.error) pace.errors++;
+        else if (result.passed !== null) {
+          pace.checked++;
+          if (result.passed) pace.passed++;
+        }
+      }
       if (mode === "quiet") return;
       if (mode === "verbose") {
         sink.line(questionLine(result, done, total, sink.ndcgK ?? 10));
         return;
       }
       const now = sink.now();
+      if (pace && pace.done === pace.total) say(systemDoneLine(result.system, pace));
+      const left = paces.size === 0 ? undefined : remainingMs(paces.values(), {
+        concurrency: sink.concurrency ?? 1,
+        elapsedMs: now - started,
+        now,
+      });
       const text = statusLine({
         done,
         total,
@@ -78,6 +129,8 @@ export function createProgress(mode: ProgressMode, sink: ProgressSink): Progress
         unknownCost,
         simulated: sink.simulated ?? false,
         elapsedMs: now - started,
+        ...(left === undefined ? {} : { leftMs: left }),
+        running: runningSystems(paces),
       });
       if (mode === "live" && sink.redraw) {
         sink.redraw(text);
@@ -98,8 +151,30 @@ export function createProgress(mode: ProgressMode, sink: ProgressSink): Progress
   };
 }
 
+/** `rag_bm25 done: 21 questions · pass 13/21 · errors 0` (a line, when a system has finished). */
+export function systemDoneLine(
+  system: string,
+  pace: { total: number; passed: number; checked: number; errors: number },
+): string {
+  const parts = [`${system} done: ${plural(pace.total, "question")}`];
+  if (pace.checked > 0) parts.push(`pass ${pace.passed}/${pace.checked}`);
+  parts.push(`errors ${pace.errors}`);
+  return parts.join(" · ");
+}
+
 /**
- * The status line: `[42/84] 50 % · pass 38/42 · errors 0 · $0.0123 · 12 s · about 12 s left`.
+ * The systems started and not finished, furthest behind first, with what
+ * they have done: `code_agent 5/21, grep_agent 18/21`.
+ */
+function runningSystems(paces: ReadonlyMap<string, SystemPace>): string[] {
+  const open = [...paces].filter(([, p]) => p.done < p.total && (p.done > 0 || p.running.length));
+  open.sort(([, a], [, b]) => a.done / a.total - b.done / b.total);
+  return open.map(([name, p]) => `${name} ${p.done}/${p.total}`);
+}
+
+/**
+ * The status line: `[42/84] 50 % · pass 38/42 · errors 0 · $0.0123 · 12 s · about 12 s left`,
+ * then the systems still running (`· code_agent 5/21, grep_agent 18/21 +1 more`).
  * The pass count is over the lines with answer checks (`checked`, default all done). The
  * dollars read `$0.0123 + ?` once a line's cost is unknown (a model with no known price),
  * and `$0.0123 simulated` under `--mock`.
@@ -114,6 +189,10 @@ export function statusLine(s: {
   unknownCost?: boolean;
   simulated?: boolean;
   elapsedMs: number;
+  /** The time left, when known better than elapsed / done × remaining (eta.ts). */
+  leftMs?: number;
+  /** The systems still running, as `name done/total`. */
+  running?: readonly string[];
 }): string {
   const width = String(s.total).length;
   const parts = [
@@ -124,7 +203,13 @@ export function statusLine(s: {
     duration(s.elapsedMs),
   ];
   if (s.done < s.total) {
-    parts.push(`about ${duration((s.elapsedMs / s.done) * (s.total - s.done))} left`);
+    const left = s.leftMs ?? (s.elapsedMs / s.done) * (s.total - s.done);
+    parts.push(`about ${duration(left)} left`);
+  }
+  const running = s.running ?? [];
+  if (s.done < s.total && running.length > 0) {
+    const more = running.length - SYSTEMS_SHOWN;
+    parts.push(`${running.slice(0, SYSTEMS_SHOWN).join(", ")}${more > 0 ? ` +${more} more` : ""}`);
   }
   return parts.join(" · ");
 }

@@ -62,3 +62,24 @@ export function createQuitHooks(): QuitHooks {
     },
   };
 }
+
+/** How often a launched ragbench checks that its launcher is still there. */
+export const PARENT_POLL_MS = 500;
+
+/**
+ * Calls `onGone` once when this process's parent changes: the launcher
+ * (`ragbench.ts`) that started it ended without it (killed with SIGKILL,
+ * which it cannot forward), and the process, in a session of its own, would
+ * otherwise run on unseen. Checks every {@link PARENT_POLL_MS} on a timer
+ * that does not keep the process alive; the returned function stops it.
+ */
+export function watchParent(onGone: () => void, ppid: () => number = () => Deno.ppid): () => void {
+  const parent = ppid();
+  const timer = setInterval(() => {
+    if (ppid() === parent) return;
+    clearInterval(timer);
+    onGone();
+  }, PARENT_POLL_MS);
+  Deno.unrefTimer(timer);
+  return () => clearInterval(timer);
+}

@@ -17,6 +17,7 @@ import { readRun } from "../report/read_run.ts";
 import { writeRunReport } from "../report/run_report.ts";
 import type { CommandSpec, ParsedArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
+import { plural } from "../util/plural.ts";
 
 /** Declaration of `ragbench report`. */
 export const REPORT_SPEC: CommandSpec = {
@@ -40,7 +41,9 @@ export async function reportCommand(args: ParsedArgs, io: CliIO): Promise<number
   for (const note of run.notes) io.progress(`note: ${note}`);
   if (run.duplicates) {
     io.progress(
-      `note: ${run.duplicates} lines repeat an earlier line's system, question and repeat; the later ones are used`,
+      `note: ${
+        run.duplicates === 1 ? "1 line repeats" : `${run.duplicates} lines repeat`
+      } an earlier line's system, question and repeat; the later ones are used`,
     );
   }
   const summaries = summarize(
@@ -70,6 +73,6 @@ export async function reportCommand(args: ParsedArgs, io: CliIO): Promise<number
     models: new Map(run.systems.map((s) => [s.name, s.model])),
     ...(run.retrievalK ? { retrievalK: run.retrievalK } : {}),
   });
-  io.progress(`report: ${dir}/report.html (${run.lines.length} result lines)`);
+  io.progress(`report: ${dir}/report.html (${plural(run.lines.length, "result line")})`);
   return 0;
 }

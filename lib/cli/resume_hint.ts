@@ -1,13 +1,15 @@
 /**
  * How to continue an unfinished run: the exact `ragbench run ... --resume
- * DIR` command, and the message for a results write that failed (disk full,
+ * DIR` command, in the form ragbench was started with (`invocation.ts`),
+ * and the message for a results write that failed (disk full,
  * permissions), which keeps what finished and says how to go on.
  *
  * @module
  */
 
 import { RagbenchError } from "../errors.ts";
-import { shellQuote } from "../run/run_lock.ts";
+import type { Need } from "../plan/need.ts";
+import { commandLine, DEFAULT_INVOCATION, type Invocation } from "./invocation.ts";
 
 /** What the resume command repeats of this command line. */
 export interface ResumeArgs {
@@ -20,16 +22,30 @@ export interface ResumeArgs {
   limit?: string;
   /** `--cache`, `--cache-tools`, `--cache-dir` as given (name without dashes, value). */
   cache?: ReadonlyArray<[string, string]>;
+  /** `--junit` as given, if any. */
+  junit?: string;
 }
 
-/** `ragbench run CONFIG --resume DIR [--mock] [--systems A,B] [--limit N] [--cache-dir DIR]` */
-export function resumeCommand(args: ResumeArgs): string {
-  const parts = ["ragbench", "run", shellQuote(args.configPath), "--resume", shellQuote(args.dir)];
-  if (args.mock) parts.push("--mock");
-  if (args.systems !== undefined) parts.push("--systems", shellQuote(args.systems));
-  if (args.limit !== undefined) parts.push("--limit", shellQuote(args.limit));
-  for (const [name, value] of args.cache ?? []) parts.push(`--${name}`, shellQuote(value));
-  return parts.join(" ");
+/**
+ * `ragbench run CONFIG --resume DIR [--mock] [--systems A,B] [--limit N] [--junit FILE] [--cache-dir DIR]`,
+ * started as this ragbench was (`how.invocation`; under `deno run`, with
+ * the flags `how.needs` gives: what the resumed run needs).
+ */
+export function resumeCommand(
+  args: ResumeArgs,
+  how: { invocation?: Invocation; needs?: () => readonly Need[] } = {},
+): string {
+  const words = ["run", args.configPath, "--resume", args.dir];
+  if (args.mock) words.push("--mock");
+  if (args.systems !== undefined) words.push("--systems", args.systems);
+  if (args.limit !== undefined) words.push("--limit", args.limit);
+  if (args.junit !== undefined) words.push("--junit", args.junit);
+  for (const [name, value] of args.cache ?? []) words.push(`--${name}`, value);
+  const invocation = how.invocation ?? DEFAULT_INVOCATION;
+  return commandLine(invocation, words, {
+    unstable: true,
+    ...(invocation.kind === "deno_run" && how.needs ? { needs: how.needs() } : {}),
+  });
 }
 
 /**

@@ -20,7 +20,7 @@ import {
   RETRIEVAL_REPLAY_MISS_PREFIX,
   type RetrievalCacheSetup,
 } from "../retrieval/remote/cached_call.ts";
-import type { CliIO } from "./io.ts";
+import { plural } from "../util/plural.ts";
 
 /** The cache of a run; `model` / `tools` / `retrieval` are null when that part is not cached. */
 export interface RunCache extends Disposable {
@@ -38,7 +38,10 @@ export interface RunCache extends Disposable {
  * the exit code: 1 when there was any, else 0. Each is named by system,
  * question, repeat and step (1-based index in the line's `steps`).
  */
-export function replayMisses(lines: readonly QuestionResult[], io: CliIO): number {
+export function replayMisses(
+  lines: readonly QuestionResult[],
+  print: (line: string) => void,
+): number {
   const misses: string[] = [];
   for (const line of lines) {
     if (line.error?.message.startsWith(REPLAY_MISS_PREFIX)) {
@@ -65,9 +68,9 @@ export function replayMisses(lines: readonly QuestionResult[], io: CliIO): numbe
     });
   }
   if (misses.length === 0) return 0;
-  io.progress(`replay: ${misses.length} calls had no usable recording:`);
-  for (const miss of misses.slice(0, 10)) io.progress(`  ${miss}`);
-  if (misses.length > 10) io.progress(`  ... and ${misses.length - 10} more`);
+  print(`replay: ${plural(misses.length, "call")} had no usable recording:`);
+  for (const miss of misses.slice(0, 10)) print(`  ${miss}`);
+  if (misses.length > 10) print(`  ... and ${misses.length - 10} more`);
   return 1;
 }
 

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { join, relativePath } from "../util/paths.ts";
+import { join } from "../util/paths.ts";
 import { describeSkipped } from "../data/corpus.ts";
 import { RagbenchError, UsageError } from "../errors.ts";
 import { createModels, describeModel } from "../llm/select.ts";
@@ -34,9 +34,16 @@ import { offersBuiltins, type Plan, planSystems } from "../plan/plan.ts";
 import { startWorker } from "../../tools/sandbox/early_worker.ts";
 import { createProgress, type ProgressMode } from "./progress.ts";
 import { loadData, REGISTRIES } from "../plan/setup.ts";
-import { configEmbeddings } from "../plan/embedding_needs.ts";
-import { missingNeeds, permissionFlags, runNeeds } from "../plan/permissions.ts";
+import { missingNeeds, permissionFlags } from "../plan/permissions.ts";
 import type { Need } from "../plan/need.ts";
+import {
+  needOptionWords,
+  permissionsArgsNeeds,
+  runArgsNeeds,
+  selectedConfig,
+  systemsOption,
+} from "./run_needs.ts";
+import { commandLine, DEFAULT_INVOCATION, shownPath } from "./invocation.ts";
 import { loadConfig } from "../config/load.ts";
 import { resolveCacheDir } from "../cache/cache_dir.ts";
 import { createEmbedderPool } from "../dense/embedders.ts";
@@ -55,7 +62,9 @@ import { openRunCache, replayMisses } from "./run_cache.ts";
 import { checkResume, currentManifest, writeManifest } from "./run_manifest.ts";
 import { resumeCommand, writeFailure } from "./resume_hint.ts";
 import { printResults } from "./print_results.ts";
+import { mockPolicyNote } from "./mock_note.ts";
 import { callsModel } from "../../systems/registry.ts";
+import { plural } from "../util/plural.ts";
 
 /** Declaration of `ragbench run`. */
 export const RUN_SPEC: CommandSpec = {
@@ -91,7 +100,8 @@ export const RUN_SPEC: CommandSpec = {
     },
     {
       name: "quiet",
-      description: "Print no progress (the summary table and recommendation still go to stdout).",
+      description:
+        "Print only errors: no progress, no estimate, no table (the run directory has it all).",
     },
     {
       name: "verbose",
@@ -131,30 +141,42 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   };
   const concurrencyOption = intOption(args, "concurrency", { min: 1, max: 64 });
   const mode = progressMode(args, io);
+  // --quiet prints only errors: `alert` carries what explains a run that failed or stopped.
+  const alert = io.progress;
+  const alertOut = io.out;
+  if (mode === "quiet") io = quietIO(io);
   const config = await loadConfig(configPath, REGISTRIES);
   const dir = resume ?? out ?? freeRunDir(defaultRunDir(config.name), pathExists);
-  const runDirRoot = resume ?? out ?? "runs";
   const cacheUse = cacheUseFromArgs(args);
   const cacheDir = cacheUse.dir;
   const dryRun = args.options.has("dry-run");
+  const invocation = io.invocation ?? DEFAULT_INVOCATION;
   // Only the selected systems' needs: --systems a must not need system b's model host or key.
-  const chosen = selection.systems;
-  const needed = chosen
-    ? { ...config, systems: config.systems.filter((s) => chosen.includes(s.name)) }
-    : config;
-  const needs = runNeeds(needed, {
+  const needed = selectedConfig(config, args);
+  checkPermissions(
+    runArgsNeeds(config, args),
+    () =>
+      commandLine(invocation, ["permissions", configPath, ...needOptionWords(args)], {
+        needs: permissionsArgsNeeds(config, args),
+      }),
+  );
+  const resumeHint = resumeCommand({
+    configPath,
+    dir,
     mock,
-    runDir: runDirRoot,
-    cacheDir,
-    embeddings: configEmbeddings(needed),
-    cache: cacheUse,
-  });
-  checkPermissions(configPath, dryRun ? needs.filter(isInputRead) : needs, mock);
+    systems: args.options.get("systems"),
+    limit: args.options.get("limit"),
+    junit: args.options.get("junit"),
+    cache: ["cache", "cache-tools", "cache-dir"].flatMap((name): Array<[string, string]> => {
+      const value = args.options.get(name);
+      return value === undefined ? [] : [[name, value]];
+    }),
+  }, { invocation, needs: () => runArgsNeeds(config, resumedArgs(args, dir)) });
   // Before the data loads: a wrong folder is refused at once, and before anything is written.
-  if (!dryRun) await checkRunDir(dir, { resume: resume !== undefined });
+  if (!dryRun) await checkRunDir(dir, { resume: resume !== undefined, resumeCommand: resumeHint });
   // The sandbox worker loads its modules while the data loads; the plan adopts it.
   using sandbox = !dryRun && offersBuiltins(needed) ? startWorker() : null;
-  const loaded = await loadData(config, selection, { progress: io.progress });
+  const loaded = await loadData(config, selection, { progress: io.progress, signal: io.signal });
   // After --systems: only the selected systems' prices are looked up and warned about.
   const prices = await priceRun(config, { mock });
   const unpriced = unpricedOf(config, prices, { mock });
@@ -188,17 +210,6 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     checkEstimate(estimate, config.evaluation.max_cost_usd, args.options.has("force"));
   }
   const resultsPath = join(dir, RUN_FILES.results);
-  const resumeHint = resumeCommand({
-    configPath,
-    dir,
-    mock,
-    systems: args.options.get("systems"),
-    limit: args.options.get("limit"),
-    cache: ["cache", "cache-tools", "cache-dir"].flatMap((name): Array<[string, string]> => {
-      const value = args.options.get(name);
-      return value === undefined ? [] : [[name, value]];
-    }),
-  });
   const startedAt = new Date().toISOString();
   using embedders = createEmbedderPool({
     mock,
@@ -224,7 +235,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     });
   } catch (error) {
     if (!io.signal.aborted) throw error;
-    io.progress("cancelled while the tools were starting: nothing was run.");
+    alert("cancelled while the tools were starting: nothing was run.");
     return 130;
   }
   const unregisterPlan = io.onQuit?.(() => plan.close());
@@ -238,7 +249,7 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     });
     try {
       // Checked again under the lock: another run may have written here since.
-      await checkRunDir(dir, { resume: resume !== undefined });
+      await checkRunDir(dir, { resume: resume !== undefined, resumeCommand: resumeHint });
       return await runLocked();
     } finally {
       unregisterLock?.();
@@ -301,7 +312,9 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
       // Printed once the folder, lock and resume checks have passed (their errors come first).
       for (const line of estimateLines(estimate, { simulated: mock })) io.progress(line);
       io.progress(
-        `ragbench ${VERSION}: ${plan.systems.length} systems × ${loaded.questions.length} questions × ${config.evaluation.repeats} repeats, ${
+        `ragbench ${VERSION}: ${plural(plan.systems.length, "system")} × ${
+          plural(loaded.questions.length, "question")
+        } × ${plural(config.evaluation.repeats, "repeat")}, ${
           modelsLine(plan.summary)
         }, writing ${dir}`,
       );
@@ -320,13 +333,14 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
         line: (text) => io.progress(text),
         ...(io.redraw ? { redraw: io.redraw } : {}),
         now: () => performance.now(),
+        concurrency,
       });
       let quitting = false;
       const unregister = io.onQuit?.(async () => {
         quitting = true;
         progress.finish();
         await writer.flush();
-        io.progress(
+        alert(
           `Stopped at once: the finished results are kept in ${resultsPath}; the summaries are written when the run is resumed. Continue with:\n  ${resumeHint}`,
         );
         writer.close();
@@ -398,16 +412,26 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     }
     if (trec.skipped > 0) {
       io.progress(
-        `warning: ${trec.skipped} lines left out of the TREC files in ${TREC_FOLDER}/: their question or document id holds whitespace, or their line has no scores`,
+        `warning: ${
+          plural(trec.skipped, "line")
+        } left out of the TREC files in ${TREC_FOLDER}/: their question or document id holds whitespace, or their line has no scores`,
       );
     }
 
+    // --quiet: of the table and recommendation, only the systems that failed (an error each).
+    if (mode === "quiet") {
+      for (const f of report.recommendation.failed) {
+        alertOut(`failed: ${f}`);
+      }
+    }
     printResults(io, summaries.systems, report, {
       models: modelIds,
       retrievalK: config.evaluation.retrieval_k,
     });
+    const policyNote = mockPolicyNote(mock, config.mock_script, config.systems.some(callsModel));
+    if (policyNote !== null) io.out(`\n${policyNote}`);
     io.progress(
-      `results: ${relativePath(Deno.cwd(), dir) || "."}/ (${
+      `results: ${shownPath(dir, Deno.cwd())}/ (${
         [
           ...Object.values(RUN_FILES),
           MANIFEST_FILE,
@@ -419,28 +443,32 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
     );
     const unkept = outcome.interrupted === 0 ? "" : ` (${interruptedNote(outcome.interrupted)})`;
     if (outcome.stoppedBy === "cancelled") {
-      io.progress(
-        `cancelled: ${outcome.notRun} questions not run${unkept}; the summaries cover what finished. Finish with:\n  ${resumeHint}`,
+      alert(
+        `cancelled: ${
+          plural(outcome.notRun, "question")
+        } not run${unkept}; the summaries cover what finished. Finish with:\n  ${resumeHint}`,
       );
       return 130;
     }
     const cacheLine = runCache.summaryLine();
     if (cacheLine !== null) io.progress(cacheLine);
-    let code = replayMisses(known, io);
+    let code = replayMisses(known, alert);
     if (outcome.stoppedBy === "max_cost_usd") {
-      io.progress(
-        `stopped: evaluation.max_cost_usd (${config.evaluation.max_cost_usd}) reached; ${outcome.notRun} questions not run`,
+      alert(
+        `stopped: evaluation.max_cost_usd (${config.evaluation.max_cost_usd}) reached; ${
+          plural(outcome.notRun, "question")
+        } not run`,
       );
       code = 1;
     }
     for (const s of summaries.systems) {
       if (s.questions > 0 && s.errors === s.questions) {
-        io.progress(
+        alert(
           `failed: every question of ${s.system} errored; see "error" in ${RUN_FILES.results}`,
         );
         code = 1;
       } else if (s.errors > 0) {
-        io.progress(`warning: ${s.errors} of ${s.questions} questions of ${s.system} errored`);
+        alert(`warning: ${s.errors} of ${plural(s.questions, "question")} of ${s.system} errored`);
       }
     }
     return code;
@@ -449,7 +477,9 @@ export async function runCommand(args: ParsedArgs, io: CliIO): Promise<number> {
 
 /** Why `count` questions that ran were not kept. */
 function interruptedNote(count: number): string {
-  return `${count} of them were not kept: a tool process stopped while they ran`;
+  return `${
+    count === 1 ? "it was" : `${count} of them were`
+  } not kept: a tool process stopped while ${count === 1 ? "it" : "they"} ran`;
 }
 
 /**
@@ -465,37 +495,22 @@ function dirOption(args: ParsedArgs, name: "out" | "resume" | "cache-dir"): stri
   return value;
 }
 
-/**
- * The `--systems` names; a list with no name in it is a usage error, not a
- * run of nothing (an unset CI variable must not make a passing gate).
- *
- * @throws {UsageError} when the option is given but names no system.
- */
-function systemsOption(args: ParsedArgs): string[] | undefined {
-  const raw = args.options.get("systems");
-  if (raw === undefined) return undefined;
-  const names = raw.split(",").map((s) => s.trim()).filter(Boolean);
-  if (names.length === 0) {
-    throw new UsageError(
-      `--systems names no system (got "${raw}"); list them by name, e.g. --systems a,b, or leave the option out to run every system.`,
-    );
-  }
-  return names;
-}
-
-/** A read of one of the run's inputs (all that --dry-run needs). */
-function isInputRead(need: Need): boolean {
-  return need.name === "read" &&
-    ["the config", "the corpus", "the questions", "the mock script"].includes(need.why);
+/** The options of the command that continues this run in `dir`: `--resume dir`, no `--out`. */
+function resumedArgs(args: ParsedArgs, dir: string): ParsedArgs {
+  const options = new Map(args.options);
+  options.delete("out");
+  options.delete("dry-run");
+  options.set("resume", dir);
+  return { positionals: args.positionals, options };
 }
 
 /**
  * Stops before anything runs when Deno did not grant what the run needs,
- * naming each missing flag.
+ * naming each missing flag and the command that prints them all.
  *
  * @throws {RagbenchError} (code "permission").
  */
-function checkPermissions(configPath: string, needs: Need[], mock: boolean): void {
+function checkPermissions(needs: Need[], permissionsCommand: () => string): void {
   const missing = missingNeeds(needs);
   if (missing.length === 0) return;
   const lines = missing.map((n) => `  ${permissionFlags([n], Deno.cwd())[0]}  (${n.why})`);
@@ -504,9 +519,8 @@ function checkPermissions(configPath: string, needs: Need[], mock: boolean): voi
     [
       "Cannot start the run: Deno did not grant these permissions:",
       ...lines,
-      `Run "ragbench permissions ${configPath}${
-        mock ? " --mock" : ""
-      }" to print every flag the run needs.`,
+      "Print every flag the run needs with:",
+      `  ${permissionsCommand()}`,
     ].join("\n"),
   );
 }
@@ -516,6 +530,12 @@ function modelsLine(systems: ReadonlyArray<{ model: string | null }>): string {
   const ids = [...new Set(systems.flatMap((s) => s.model === null ? [] : [s.model]))];
   if (ids.length === 0) return "no model";
   return `${ids.length === 1 ? "model" : "models"} ${ids.join(", ")}`;
+}
+
+/** `io` with nothing printed but errors (thrown ones, which main.ts prints). */
+function quietIO(io: CliIO): CliIO {
+  const { redraw: _, ...rest } = io;
+  return { ...rest, out: () => {}, progress: () => {} };
 }
 
 function progressMode(args: ParsedArgs, io: CliIO): ProgressMode {

@@ -8,7 +8,7 @@
  */
 
 import { z } from "zod";
-import type { Config, ToolRef } from "../config/types.ts";
+import type { Config } from "../config/types.ts";
 import { loadCorpora } from "../data/corpus.ts";
 import { UsageError } from "../errors.ts";
 import type { Corpus } from "../types.ts";
@@ -18,11 +18,12 @@ import { BUILTIN_TOOLS } from "../../tools/registry.ts";
 import { createWorkerHost } from "../../tools/sandbox/worker_host.ts";
 import { createToolbox } from "../../tools/toolbox.ts";
 import { createRetrievalHost } from "../../tools/retrieval_host.ts";
-import { search } from "../../tools/search.ts";
 import { RunRetrievers } from "../retrieval/registry.ts";
 import type { CommandSpec, ParsedArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
-import { defaultOptions, defaultRetrieverChoice, offerBuiltin, offerCustom } from "../plan/plan.ts";
+import { defaultOptions, offerBuiltin, offerCustom } from "../plan/plan.ts";
+import { toolChoice } from "./tool_choice.ts";
+import { commandLine, DEFAULT_INVOCATION } from "./invocation.ts";
 import { loadConfig } from "../config/load.ts";
 import { REGISTRIES } from "../plan/setup.ts";
 import { isoDateSchema, toolRulesSchema } from "../config/schema.ts";
@@ -59,6 +60,11 @@ export const TOOL_SPEC: CommandSpec = {
     },
     { name: "corpus", value: "PATH", description: "Use this corpus (a file or folder)." },
     { name: "today", value: "YYYY-MM-DD", description: 'What "today" is (default 2026-01-01).' },
+    {
+      name: "retriever",
+      value: "NAME",
+      description: "For search: the config's retriever of that name (default: its default one).",
+    },
   ],
   notes:
     "Prints {output, data, error, truncated, cost_usd, latency_ms}. Exit status: 0 when the\n" +
@@ -189,10 +195,13 @@ export async function toolCommand(args: ParsedArgs, io: CliIO): Promise<number> 
   }
   const configPath = args.options.get("config");
   const config = configPath ? await loadConfig(configPath, REGISTRIES) : null;
-  const custom = config ? customRef(config, name) : undefined;
-  if (!BUILTIN_TOOLS.has(name) && !custom) {
-    const known = [...BUILTIN_TOOLS.keys(), ...(config ? customNames(config) : [])];
-    throw new UsageError(`Unknown tool "${name}" — ${suggestion(name, known)} See ragbench tools.`);
+  const choice = toolChoice(name, config, args);
+  if (choice.kind === "unknown") {
+    throw new UsageError(
+      `Unknown tool "${name}" — ${suggestion(name, choice.known)} See ${
+        commandLine(io.invocation ?? DEFAULT_INVOCATION, ["tools"])
+      }.`,
+    );
   }
   const corpusPaths = config?.corpus ??
     (args.options.has("corpus") ? [args.options.get("corpus")!] : []);
@@ -204,15 +213,14 @@ export async function toolCommand(args: ParsedArgs, io: CliIO): Promise<number> 
   let tool;
   // Owns the embedder pool (and embedding cache) of a vector or hybrid search.
   let retrievers: RunRetrievers | null = null;
-  if (custom) {
-    tool = await offerCustom(custom, { corpus, now, maxProcesses: 1, progress: io.progress }, {
+  if (choice.kind === "custom") {
+    tool = await offerCustom(choice.ref, { corpus, now, maxProcesses: 1, progress: io.progress }, {
       tools: rules,
     });
-  } else if (name === search.name) {
-    // As in a run: search is served in this process over the default retriever.
-    const choice = defaultRetrieverChoice(config ?? { retrievers: {} });
+  } else if (choice.kind === "search") {
+    // As in a run: search is served in this process, over the default retriever or the one named.
     retrievers = new RunRetrievers(corpus, { progress: io.progress });
-    const retriever = await retrievers.get(choice, io.signal);
+    const retriever = await retrievers.get(choice.retriever, io.signal);
     const host = createRetrievalHost(retriever, { corpus, now });
     tool = offerBuiltin(name, builtinOptions(config, name), host, { tools: rules });
   } else {
@@ -230,19 +238,6 @@ export async function toolCommand(args: ParsedArgs, io: CliIO): Promise<number> 
     await tool.host.close();
     retrievers?.close();
   }
-}
-
-function customRef(config: Config, name: string): (ToolRef & { kind: "custom" }) | undefined {
-  for (const system of config.systems) {
-    for (const tool of system.tools) if (tool.kind === "custom" && tool.name === name) return tool;
-  }
-  return undefined;
-}
-
-function customNames(config: Config): string[] {
-  return config.systems.flatMap((s) =>
-    s.tools.filter((t) => t.kind === "custom").map((t) => t.name)
-  );
 }
 
 /** The options the config gives the tool (first system listing it), or its defaults. */

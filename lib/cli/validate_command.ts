@@ -21,6 +21,7 @@ import {
 } from "../plan/price_checks.ts";
 import { RagbenchError } from "../errors.ts";
 import { callsModel } from "../../systems/registry.ts";
+import { plural } from "../util/plural.ts";
 
 /** Declaration of `ragbench validate`. */
 export const VALIDATE_SPEC: CommandSpec = {
@@ -32,7 +33,10 @@ export const VALIDATE_SPEC: CommandSpec = {
 
 /** Runs the command; returns the exit code (errors are thrown). */
 export async function validateCommand(args: ParsedArgs, io: CliIO): Promise<number> {
-  const loaded = await loadRun(args.positionals[0], { mock: true }, { progress: io.progress });
+  const loaded = await loadRun(args.positionals[0], { mock: true }, {
+    progress: io.progress,
+    signal: io.signal,
+  });
   const { config, corpus, questions } = loaded;
   const tools = new Set(config.systems.flatMap((s) => s.tools.map((t) => t.name)));
   const retrievers = new Map<string, { label: string; users: string[] }>();
@@ -56,11 +60,13 @@ export async function validateCommand(args: ParsedArgs, io: CliIO): Promise<numb
       `  tools:     ${tools.size ? [...tools].join(", ") : "none beyond each system's own"}`,
       `  models:    ${modelsSummary(config.systems)}`,
       `  prices:    ${pricesSummary(config, prices)}`,
-      `  corpus:    ${corpus.documents.length} documents, ${corpus.tables.length} tables`,
+      `  corpus:    ${plural(corpus.documents.length, "document")}, ${
+        plural(corpus.tables.length, "table")
+      }`,
       `  questions: ${questions.length}`,
       `  mock:      ${
         config.mock_script.length
-          ? `${new Set(loaded.script.entries.map((e) => e.fragment)).size} scripted questions`
+          ? plural(new Set(loaded.script.entries.map((e) => e.fragment)).size, "scripted question")
           : "no script (default policy)"
       }`,
     ].join("\n"),

@@ -92,10 +92,17 @@ export function parseConfig(
 }
 
 /** Data sources as a list, every path (or BEIR folder) made absolute against `base`. */
-function sources<T extends { beir: string }>(value: string | T | Array<string | T>, base: string) {
+function sources<T extends { beir: string } | { path: string }>(
+  value: string | T | Array<string | T>,
+  base: string,
+): Array<string | T> {
   const absolute = (p: string) => (isAbsolute(p) ? p : resolvePath(base, p));
   return (Array.isArray(value) ? value : [value]).map((one) =>
-    typeof one === "string" ? absolute(one) : { ...one, beir: absolute(one.beir) }
+    typeof one === "string"
+      ? absolute(one)
+      : "beir" in one
+      ? { ...one, beir: absolute(one.beir) }
+      : { ...one, path: absolute(one.path) }
   );
 }
 

@@ -37,11 +37,25 @@ export const beirQuestionsSchema = z.strictObject({
   split: splitSchema.default("test"),
 });
 
-/** `corpus:` — a path, a `{beir: FOLDER}`, or a non-empty list of them (merged in order). */
+/**
+ * `{path, on_error}`: a corpus file or folder, and what to do with a file of
+ * the folder that cannot be read — `stop` the load (the default) or `skip`
+ * it and list it.
+ */
+export const corpusPathSchema = z.strictObject({
+  path: z.string().min(1),
+  on_error: z.enum(["stop", "skip"]).default("stop"),
+});
+
+/**
+ * `corpus:` — a path, a `{path, on_error}`, a `{beir: FOLDER}`, or a
+ * non-empty list of them (merged in order).
+ */
 export const corpusSourcesSchema = z.union([
   z.string().min(1),
   beirCorpusSchema,
-  z.array(z.union([z.string().min(1), beirCorpusSchema])).min(1),
+  corpusPathSchema,
+  z.array(z.union([z.string().min(1), beirCorpusSchema, corpusPathSchema])).min(1),
 ]);
 
 /** `questions:` — a path, a `{beir: FOLDER, split}`, or a non-empty list of them. */

@@ -1,15 +1,13 @@
 /**
- * Loads a corpus: a JSON (or JSONL) list of documents, a folder of files, or
- * the `corpus.jsonl` of a BEIR folder (`{beir: FOLDER}`, see `beir.ts`).
+ * Loads a corpus: a JSON (or JSONL) list of documents, a folder of files
+ * (see `corpus_folder.ts`), or the `corpus.jsonl` of a BEIR folder
+ * (`{beir: FOLDER}`, see `beir.ts`). A file or folder may be given as
+ * `{path, on_error}`: `on_error: skip` leaves out (and lists) the files of a
+ * folder that cannot be read instead of stopping.
  *
- * In a folder, every `.txt` and `.md` file is one document whose id is its
- * path relative to the folder without the extension (`notes/harbor.txt` →
- * `notes/harbor`), and every `.csv` or `.json` file is a table (a JSON table
- * is a list of flat objects). Other files and names starting with `.` are
- * skipped, and so are binary files and symbolic links that lead outside the
- * folder (see corpus_files.ts). In a JSON list, a document's id is its `id`
- * field. Documents are kept in id order, so results never depend on
- * directory listing order. Text must be UTF-8.
+ * In a JSON list, a document's id is its `id` field. Documents are kept in
+ * id order, so results never depend on directory listing order. Text must
+ * be UTF-8.
  *
  * @module
  */
@@ -17,13 +15,17 @@
 import { basename, extname } from "../util/paths.ts";
 import { z } from "zod";
 import { RagbenchError } from "../errors.ts";
-import type { Cell, Corpus, Document, Table } from "../types.ts";
+import type { Corpus, Document, Table } from "../types.ts";
 import { eachLine } from "../util/byte_lines.ts";
 import { describeFsError } from "../util/fs.ts";
 import { decodeUtf8, describeTextProblem, describeUtf8Problem, looksBinary } from "../util/utf8.ts";
-import { type LoadReporter, type ProgressSink, slowLoadReporter } from "../util/load_progress.ts";
-import { listCorpusFiles, readCorpusText, type SkippedFile } from "./corpus_files.ts";
+import { type ProgressSink, slowLoadReporter } from "../util/load_progress.ts";
+import { readCorpusText, type SkippedFile } from "./corpus_files.ts";
+import { loadFolder, type OnError } from "./corpus_folder.ts";
+import type { PdfReaderOptions } from "./formats/pdf_process.ts";
+import { plural } from "../util/plural.ts";
 
+import { describeSkipped } from "./corpus_files.ts";
 export { describeSkipped, type SkippedFile } from "./corpus_files.ts";
 
 /** Loaded corpus plus what was skipped, for the run log. */
@@ -35,12 +37,17 @@ export interface LoadedCorpus {
   warnings: string[];
 }
 
-/** Where a corpus comes from: a file or folder path, or a BEIR folder (`{beir: FOLDER}`). */
-export type CorpusSource = string | { beir: string };
+export type { OnError } from "./corpus_folder.ts";
+
+/**
+ * Where a corpus comes from: a file or folder path, the same with what to do
+ * with unreadable files (`{path, on_error}`), or a BEIR folder (`{beir: FOLDER}`).
+ */
+export type CorpusSource = string | { path: string; on_error: OnError } | { beir: string };
 
 /** The path a source reads (the file, folder or BEIR folder). */
 export function corpusSourcePath(source: CorpusSource): string {
-  return typeof source === "string" ? source : source.beir;
+  return typeof source === "string" ? source : "beir" in source ? source.beir : source.path;
 }
 
 /** Options of {@link loadCorpus} and {@link loadCorpora}. */
@@ -49,13 +56,9 @@ export interface CorpusLoadOptions {
   progress?: ProgressSink;
   /** Milliseconds clock of the progress reporter (tests). */
   clock?: () => number;
+  /** Limits of the PDF reader and the signal that stops it (tests make the limits small). */
+  pdf?: PdfReaderOptions;
 }
-
-/** Folder files read between two progress checks. */
-const PROGRESS_EVERY = 500;
-
-const DOCUMENT_EXTENSIONS = new Set([".txt", ".md"]);
-const TABLE_EXTENSIONS = new Set([".csv", ".json"]);
 
 const jsonDocument = z.looseObject({
   id: z.union([z.string().min(1), z.int().transform(String)]),
@@ -74,8 +77,9 @@ export async function loadCorpus(
   source: CorpusSource,
   options: CorpusLoadOptions = {},
 ): Promise<LoadedCorpus> {
-  if (typeof source !== "string") return await loadBeirSource(source.beir);
-  const path = source;
+  if (typeof source !== "string" && "beir" in source) return await loadBeirSource(source.beir);
+  const path = corpusSourcePath(source);
+  const onError = typeof source === "string" ? "stop" : source.on_error;
   const reporter = slowLoadReporter(options.progress, options.clock);
   let info: Deno.FileInfo;
   try {
@@ -83,22 +87,31 @@ export async function loadCorpus(
   } catch (error) {
     throw dataError(`Cannot load corpus "${path}": ${describeFsError(error)}.`, error);
   }
-  const loaded = info.isDirectory ? await loadFolder(path, reporter) : {
-    corpus: { documents: await loadDocumentList(path), tables: [] },
-    skipped: [],
-    warnings: [],
-  };
+  const loaded = info.isDirectory
+    ? await readFolder(path, { onError, reporter, pdf: options.pdf })
+    : {
+      corpus: { documents: await loadDocumentList(path), tables: [] },
+      skipped: [],
+      warnings: [],
+    };
   const { documents, tables } = loaded.corpus;
   if (documents.length === 0 && tables.length === 0) {
     throw dataError(
       `Cannot load corpus "${path}": it holds no documents${
-        info.isDirectory ? " (.txt, .md) or tables (.csv, .json)" : ""
+        info.isDirectory
+          ? " (.txt, .md, .markdown, .rst, .html, .htm, .pdf) or tables (.csv, .json)" +
+            (loaded.skipped.some((s) => s.reason === "unreadable")
+              ? `; every one was unreadable (${describeSkipped(loaded.skipped).join("; ")})`
+              : "")
+          : ""
       }.`,
     );
   }
   documents.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   tables.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
-  reporter.done(`corpus: loaded ${documents.length} documents and ${tables.length} tables`);
+  reporter.done(
+    `corpus: loaded ${plural(documents.length, "document")} and ${plural(tables.length, "table")}`,
+  );
   return loaded;
 }
 
@@ -145,7 +158,9 @@ async function loadBeirSource(folder: string): Promise<LoadedCorpus> {
   const { documents, empty } = await (await import("./beir.ts")).loadBeirCorpus(folder);
   documents.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const warnings = empty === 0 ? [] : [
-    `corpus "${folder}": ${empty} of ${documents.length} documents are empty (no title, no text); kept, they can still be judged`,
+    `corpus "${folder}": ${empty} of ${plural(documents.length, "document")} ${
+      empty === 1 ? "is" : "are"
+    } empty (no title, no text); kept, they can still be judged`,
   ];
   return { corpus: { documents, tables: [] }, skipped: [], warnings };
 }
@@ -199,97 +214,12 @@ async function loadDocumentList(path: string): Promise<Document[]> {
   return documents;
 }
 
-async function loadFolder(root: string, reporter: LoadReporter): Promise<LoadedCorpus> {
-  const documents: Document[] = [];
-  const tables: Table[] = [];
-  const skipped: SkippedFile[] = [];
-  const owners = new Map<string, string>();
-  const files = await listCorpusFiles(root, skipped);
-  for (const [n, { full: file, rel }] of files.entries()) {
-    if (n % PROGRESS_EVERY === 0) {
-      reporter.step(`corpus: reading "${root}": ${n} of ${files.length} files`);
-    }
-    const ext = extname(file).toLowerCase();
-    if (!DOCUMENT_EXTENSIONS.has(ext) && !TABLE_EXTENSIONS.has(ext)) {
-      skipped.push({ path: rel, reason: "not_a_document" });
-      continue;
-    }
-    const read = await readCorpusText(file);
-    if (typeof read !== "string") {
-      skipped.push({ path: rel, reason: "binary" });
-      continue;
-    }
-    if (DOCUMENT_EXTENSIONS.has(ext)) {
-      const id = rel.slice(0, rel.length - ext.length);
-      const owner = owners.get(id);
-      if (owner !== undefined) {
-        throw dataError(
-          `Cannot load corpus "${root}": "${owner}" and "${rel}" both give document id "${id}"; rename one of them.`,
-        );
-      }
-      owners.set(id, rel);
-      const text = read;
-      if (text.trim() === "") throw dataError(`Cannot load corpus "${root}": "${rel}" is empty.`);
-      documents.push({ id, title: titleOf(text, ext, id), text, source: rel });
-    } else {
-      tables.push(await loadTable(read, rel, ext));
-    }
-  }
-  skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+async function readFolder(
+  root: string,
+  options: Parameters<typeof loadFolder>[1],
+): Promise<LoadedCorpus> {
+  const { documents, tables, skipped } = await loadFolder(root, options);
   return { corpus: { documents, tables }, skipped, warnings: [] };
-}
-
-async function loadTable(text: string, rel: string, ext: string): Promise<Table> {
-  const title = basename(rel, ext);
-  if (ext === ".csv") {
-    // Loaded with the first CSV table, not with every run.
-    const { parse: parseCsv } = await import("csv-parse/sync");
-    let records: Record<string, string>[];
-    try {
-      records = parseCsv(text, {
-        columns: true,
-        skip_empty_lines: true,
-        trim: true,
-        bom: true,
-      }) as Record<string, string>[];
-    } catch (error) {
-      throw dataError(
-        `Cannot load corpus table "${rel}": malformed CSV (${(error as Error).message}).`,
-        error,
-      );
-    }
-    const columns = records.length ? Object.keys(records[0]) : headerOf(text);
-    return { source: rel, title, columns, rows: records };
-  }
-  const value = parseJson(text, rel);
-  if (!Array.isArray(value) || value.some((r) => !isFlatRow(r))) {
-    throw dataError(
-      `Cannot load corpus table "${rel}": a JSON table must be a list of objects whose values are strings, numbers, booleans or null.`,
-    );
-  }
-  const columns: string[] = [];
-  for (const row of value as Record<string, Cell>[]) {
-    for (const key of Object.keys(row)) if (!columns.includes(key)) columns.push(key);
-  }
-  return { source: rel, title, columns, rows: value as Record<string, Cell>[] };
-}
-
-function isFlatRow(value: unknown): boolean {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
-  return Object.values(value).every((v) => v === null || typeof v !== "object");
-}
-
-function headerOf(text: string): string[] {
-  const first = text.split(/\r?\n/)[0] ?? "";
-  return first ? first.split(",").map((c) => c.trim()) : [];
-}
-
-function titleOf(text: string, ext: string, id: string): string {
-  if (ext === ".md") {
-    const heading = /^#\s+(.+)$/m.exec(text);
-    if (heading) return heading[1].trim();
-  }
-  return id.split("/").pop()!.replace(/[_-]+/g, " ");
 }
 
 async function readFile(path: string): Promise<string> {

@@ -26,7 +26,8 @@ export type SkipReason =
   | "link_outside"
   | "link_broken"
   | "link_loop"
-  | "not_a_file";
+  | "not_a_file"
+  | "unreadable";
 
 /** A file or link of a corpus folder that was left out, and why. */
 export interface SkippedFile {
@@ -35,6 +36,8 @@ export interface SkippedFile {
   reason: SkipReason;
   /** For a link: where it points (as resolved, or as written when broken). */
   target?: string;
+  /** For an unreadable file (`on_error: skip`): why, e.g. `it is empty`. */
+  detail?: string;
 }
 
 /** Most entries (files, folders, links) walked in one corpus folder. */
@@ -186,6 +189,7 @@ export function describeSkipped(skipped: readonly SkippedFile[]): string[] {
       ["not_a_file"],
       (n) => `${plural(n, "entry", "entries")} that ${n === 1 ? "is" : "are"} not regular files`,
     ],
+    [["unreadable"], (n) => `${plural(n, "unreadable file")} (on_error: skip)`],
   ];
   const lines: string[] = [];
   for (const [reasons, what] of groups) {
@@ -207,6 +211,8 @@ function describeOne(item: SkippedFile): string {
       return `${item.path}${to} (broken)`;
     case "link_loop":
       return `${item.path}${to} (a loop)`;
+    case "unreadable":
+      return `${item.path} (${item.detail ?? "unreadable"})`;
     default:
       return item.path;
   }
@@ -218,4 +224,36 @@ function plural(count: number, noun: string, nouns = `${noun}s`): string {
 
 function dataError(message: string, cause?: unknown): RagbenchError {
   return new RagbenchError("data", message, cause === undefined ? undefined : { cause });
+}
+
+/**
+ * Whether the corpus folder `root` holds a file whose name ends in `ext`
+ * (lower case, e.g. `.pdf`), looking as {@link listCorpusFiles} does: names
+ * starting with `.` are not looked into, links to folders are followed once.
+ * Names only: no file is read. False when `root` is not a readable folder.
+ */
+export function folderHolds(root: string, ext: string): boolean {
+  let walked = 0;
+  const seen = new Set<string>();
+  const walk = (dir: string): boolean => {
+    let real: string;
+    let entries: Deno.DirEntry[];
+    try {
+      real = Deno.realPathSync(dir);
+      if (seen.has(real)) return false;
+      seen.add(real);
+      entries = [...Deno.readDirSync(dir)];
+    } catch {
+      return false;
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith(".") || ++walked > MAX_ENTRIES) continue;
+      if (!entry.isDirectory && entry.name.toLowerCase().endsWith(ext)) return true;
+      if (entry.isDirectory || entry.isSymlink) {
+        if (walk(join(dir, entry.name))) return true;
+      }
+    }
+    return false;
+  };
+  return walk(root);
 }

@@ -17,6 +17,7 @@ import { restoreProtoKeys, shieldProtoKeys } from "../util/proto_keys.ts";
 import { type LoadReporter, type ProgressSink, slowLoadReporter } from "../util/load_progress.ts";
 import { fixedSource, issuesFromZod, parseYaml, type YamlSource } from "../util/yaml_source.ts";
 import { type Question, questionSchema } from "./question_schema.ts";
+import { DOCUMENT_EXTENSIONS } from "./formats/document_file.ts";
 
 /** Where questions come from: a YAML/JSONL file, or a BEIR folder and split. */
 export type QuestionSource = string | { beir: string; split: string };
@@ -99,7 +100,9 @@ async function loadBeirSet(
   const where = `questions "${source.beir}" (split ${source.split})`;
   if (loaded.unjudged > 0) {
     context.onWarning?.(
-      `${where}: ${loaded.unjudged} queries have no qrels line in the split and are left out`,
+      `${where}: ${
+        loaded.unjudged === 1 ? "1 query has" : `${loaded.unjudged} queries have`
+      } no qrels line in the split and ${loaded.unjudged === 1 ? "is" : "are"} left out`,
     );
   }
   if (loaded.noRelevant > 0) {
@@ -243,7 +246,7 @@ export async function parseQuestions(
           issues.add(() => ({
             position: at(["evidence", i]),
             message: `evidence names document "${id}", which the corpus does not have`,
-            hint: suggestion(id, documentList ??= [...docs]),
+            hint: withoutExtensionHint(id, docs) ?? suggestion(id, documentList ??= [...docs]),
           }));
         }
       });
@@ -258,6 +261,19 @@ export async function parseQuestions(
     }]);
   }
   return questions;
+}
+
+/**
+ * The hint for an evidence id written as a file name (`guide/setup.md`, or
+ * `./guide/setup.pdf`) when the corpus has the document it names: a folder
+ * document's id is its path without the extension.
+ */
+function withoutExtensionHint(id: string, docs: ReadonlySet<string>): string | undefined {
+  let bare = id.startsWith("./") ? id.slice(2) : id;
+  const dot = bare.lastIndexOf(".");
+  if (dot > 0 && DOCUMENT_EXTENSIONS.has(bare.slice(dot).toLowerCase())) bare = bare.slice(0, dot);
+  if (bare === id || !docs.has(bare)) return undefined;
+  return `did you mean "${bare}"? A document's id is its path in the corpus folder without the file extension`;
 }
 
 function millions(count: number): string {

@@ -15,6 +15,7 @@
 import type { EmbeddingCache } from "./embedding_cache.ts";
 import { EmbeddingError } from "./embedding_error.ts";
 import type { Embedder, Embeddings, EmbedKind } from "./embedder.ts";
+import { plural } from "../util/plural.ts";
 
 /** Start of the message of a text that `--cache replay` found no stored vector for. */
 export const EMBEDDING_REPLAY_MISS_PREFIX = "--cache replay: no recorded embedding";
@@ -68,7 +69,7 @@ export function createReplayEmbedder(options: ReplayEmbedderOptions): Embedder {
     if (missing > 0) {
       const what = kind === "query"
         ? "for this query"
-        : `for ${missing} of ${texts.length} passages`;
+        : `for ${missing} of ${plural(texts.length, "passage")}`;
       throw new EmbeddingError(
         `${EMBEDDING_REPLAY_MISS_PREFIX} ${what} (embedding model "${options.model}", ` +
           `${options.id}). Record the embeddings first with a live run (without --cache replay), ` +

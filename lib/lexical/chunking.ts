@@ -24,13 +24,15 @@
  * Passage ids are `"<doc_id>#<n>"`, `n` counting from 0 in document order:
  * they are stable as long as the document text and the chunk settings are.
  * A document with no text is one empty passage, so its title can be found.
+ * A document of pages (a PDF) is cut page by page, either way: no passage
+ * spans two pages, and each carries its page number (see `passages.ts`).
  *
  * @module
  */
 
 import type { ChunkConfig } from "../config/retriever_schema.ts";
 import type { Corpus, Document } from "../types.ts";
-import { isIdeograph, isSpace, type Passage, passagesOf } from "./passages.ts";
+import { isIdeograph, isSpace, type Passage, passagesOf, splitPages } from "./passages.ts";
 
 /** The passage rule of today's `search` tool: 200 words, no overlap. */
 export const DEFAULT_CHUNK: Readonly<ChunkConfig> = Object.freeze({
@@ -94,6 +96,9 @@ function wordsOf(text: string, tokens: boolean) {
 
 /** Fixed windows of `chunk.size` units with `chunk.overlap` units shared. */
 function windowsOf(doc: Document, chunk: Readonly<ChunkConfig>): Passage[] {
+  if (doc.pages !== undefined && doc.pages.length > 0) {
+    return splitPages(doc, (page) => windowsOf(page, chunk));
+  }
   const { starts, ends, weights } = wordsOf(doc.text, chunk.unit === "tokens");
   const n = starts.length;
   if (n === 0) return [passageOf(doc, 0, "")];

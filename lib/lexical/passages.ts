@@ -28,6 +28,11 @@
  * document exactly once, in order. Passage text is a slice of the original
  * text (not normalised), so what a tool shows is what the document says.
  *
+ * A document of pages (`Document.pages`, a PDF) is cut page by page, by the
+ * same rule: no passage spans two pages, each carries its page number, and
+ * a page with no text gives no passage. Passage indices still count from 0
+ * through the whole document.
+ *
  * @module
  */
 
@@ -45,6 +50,8 @@ export interface Passage {
   title: string;
   /** The passage's text, a slice of the document text. */
   text: string;
+  /** The page it is on (from 1), for a document of pages; absent otherwise. */
+  page?: number;
 }
 
 /** Passage sizes in words. */
@@ -87,6 +94,9 @@ export function splitDocument(doc: Document, options: PassageOptions = {}): Pass
   if (!Number.isInteger(minWords) || minWords < 0 || minWords > maxWords) {
     throw new RangeError(`minWords must be a whole number from 0 to maxWords, got ${minWords}.`);
   }
+  if (doc.pages !== undefined && doc.pages.length > 0) {
+    return splitPages(doc, (page) => splitDocument(page, { maxWords, minWords }));
+  }
   const text = doc.text;
   // One scan: the units' word counts add up to the document's (a short document is one passage,
   // and an ASCII one then never makes its unit objects).
@@ -101,6 +111,26 @@ export function splitDocument(doc: Document, options: PassageOptions = {}): Pass
   units ??= cutter().units();
   const ranges = pack(cutLongUnits(text, units, maxWords), maxWords, minWords);
   return ranges.map((r, index) => passage(doc, index, text.slice(r.start, r.end)));
+}
+
+/**
+ * @internal The passages of a document of pages: `split` cuts each page
+ * (given as a document of its own text), and the pieces are numbered through
+ * the whole document and given their page.
+ */
+export function splitPages(doc: Document, split: (page: Document) => Passage[]): Passage[] {
+  const starts = doc.pages!;
+  const out: Passage[] = [];
+  for (let p = 0; p < starts.length; p++) {
+    const text = doc.text.slice(starts[p], p + 1 < starts.length ? starts[p + 1] : doc.text.length);
+    if (text.trim() === "") continue;
+    const page: Document = { id: doc.id, title: doc.title, text, source: doc.source };
+    for (const piece of split(page)) {
+      const index = out.length;
+      out.push({ ...piece, id: `${doc.id}#${index}`, index, page: p + 1 });
+    }
+  }
+  return out.length > 0 ? out : [passage(doc, 0, "")];
 }
 
 function passage(doc: Document, index: number, text: string): Passage {

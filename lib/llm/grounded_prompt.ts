@@ -5,15 +5,17 @@
  * scripted mock model can read the passages back (it answers `rag`
  * questions from them) without guessing at another file's prompt.
  *
- * Each passage is a block `[n] doc_id: ID | passage: PASSAGE_ID`, then its
- * text with whitespace runs shown as single spaces, blocks separated by a
- * blank line: the layout the `search` tool's output uses, so a model reads
- * retrieved text the same way whichever system fetched it.
+ * Each passage is a block `[n] doc_id: ID | passage: PASSAGE_ID` (then
+ * ` | page: N` for a passage of a PDF), then its text with its lines kept
+ * (`lib/util/shown_text.ts`), blocks separated by a blank line: the layout
+ * the `search` tool's output uses, so a model reads retrieved text the same
+ * way whichever system fetched it.
  *
  * @module
  */
 
 import type { ChatMessage } from "./model.ts";
+import { shownText } from "../util/shown_text.ts";
 
 /** What a grounded answer is asked to do. */
 export const GROUNDED_INSTRUCTIONS = "You answer questions about a document collection " +
@@ -28,6 +30,8 @@ export const PASSAGES_HEADER = "Passages:";
 export interface GroundingPassage {
   doc_id: string;
   passage_id: string;
+  /** The page it is on, for a passage of a document of pages. */
+  page?: number;
   text: string;
 }
 
@@ -37,8 +41,9 @@ export function groundedMessages(
   passages: readonly GroundingPassage[],
 ): ChatMessage[] {
   const blocks = passages.map((p, i) =>
-    `[${i + 1}] doc_id: ${p.doc_id} | passage: ${p.passage_id}\n` +
-    p.text.replace(/\s+/g, " ").trim()
+    `[${i + 1}] doc_id: ${p.doc_id} | passage: ${p.passage_id}${
+      p.page === undefined ? "" : ` | page: ${p.page}`
+    }\n` + shownText(p.text)
   );
   const shown = blocks.length ? blocks.join("\n\n") : "(no passage was found)";
   return [
@@ -47,11 +52,14 @@ export function groundedMessages(
   ];
 }
 
-const BLOCK_HEAD = /^\[(\d+)\] doc_id: (.*) \| passage: (.*)$/;
+const BLOCK_HEAD = /^\[(\d+)\] doc_id: (.*) \| passage: (.*?)(?: \| page: (\d+))?$/;
 
 /**
  * The passages of a grounded request, in order; null when the request is not
  * one (its first message is not {@link groundedMessages}'s system message).
+ * A block's text is every line up to the blank line before the next block's
+ * head (a passage line that looks like the next head ends it early: only the
+ * scripted mock reads prompts back).
  */
 export function groundingPassages(messages: readonly ChatMessage[]): GroundingPassage[] | null {
   const first = messages[0];
@@ -59,12 +67,28 @@ export function groundingPassages(messages: readonly ChatMessage[]): GroundingPa
   if (first?.role !== "system" || !first.content.startsWith(prefix)) return null;
   const lines = first.content.slice(prefix.length).split("\n");
   const passages: GroundingPassage[] = [];
-  for (let i = 0; i + 1 < lines.length; i++) {
-    const head = BLOCK_HEAD.exec(lines[i]);
+  let text: string[] | null = null;
+  const close = () => {
+    if (text === null) return;
+    while (text.length > 0 && text[text.length - 1] === "") text.pop();
+    passages[passages.length - 1].text = text.join("\n");
+    text = null;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const head = (i === 0 || lines[i - 1] === "") && lines[i].startsWith("[")
+      ? BLOCK_HEAD.exec(lines[i])
+      : null;
     if (head && Number(head[1]) === passages.length + 1) {
-      passages.push({ doc_id: head[2], passage_id: head[3], text: lines[i + 1] });
-      i++;
-    }
+      close();
+      passages.push({
+        doc_id: head[2],
+        passage_id: head[3],
+        ...(head[4] === undefined ? {} : { page: Number(head[4]) }),
+        text: "",
+      });
+      text = [];
+    } else if (text !== null) text.push(lines[i]);
   }
+  close();
   return passages;
 }

@@ -121,7 +121,8 @@ function replyTo(script: MockScript, model: string, request: ChatRequest): Reply
     }
     const first = passages[0];
     if (!first) return text(UNKNOWN_ANSWER);
-    return text(`From the documents: ${first.text.slice(0, QUOTE_CHARS)} [${first.doc_id}]`);
+    const quoted = first.text.replace(/\s+/g, " ").trim().slice(0, QUOTE_CHARS);
+    return text(`From the documents: ${quoted} [${first.doc_id}]`);
   }
   if (isCodeAgentPrompt(system)) {
     return text(

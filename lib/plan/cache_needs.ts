@@ -14,6 +14,33 @@ import type { CacheMode } from "../cache/cache_mode.ts";
 import type { Config } from "../config/types.ts";
 import type { Need } from "./need.ts";
 
+/**
+ * Why the variables that locate the cache folder are needed when this process
+ * may not read them: the folder is not known yet, so its read and write are
+ * missing from the needs until they are granted (`ragbench permissions` says so).
+ */
+export const UNRESOLVED_CACHE_DIR = "finding the cache folder (or give --cache-dir DIR)";
+
+/**
+ * The needs that locate the cache folder when this process may not read the
+ * variables that do (see {@link UNRESOLVED_CACHE_DIR}), else null.
+ *
+ * @throws {RagbenchError} ("usage") when none of the variables is set.
+ */
+export function unresolvedCacheDir(dir: string | undefined, env?: EnvReader): Need[] | null {
+  try {
+    resolveCacheDir(dir, env);
+    return null;
+  } catch (error) {
+    if (!(error instanceof RagbenchError) || error.code !== "permission") throw error;
+    return CACHE_DIR_VARIABLES.map((variable): Need => ({
+      name: "env",
+      value: variable,
+      why: UNRESOLVED_CACHE_DIR,
+    }));
+  }
+}
+
 /** How a run uses the response cache (`--cache`, `--cache-tools`, `--cache-dir`). */
 export interface CacheUse {
   /** `--cache`: model calls. */
@@ -58,17 +85,9 @@ export function responseCacheNeeds(
   options: { mock: boolean; sideEffectTools: boolean },
 ): Need[] {
   if (!usesResponseCache(cache, options)) return [];
-  let found;
-  try {
-    found = resolveCacheDir(cache.dir, cache.env);
-  } catch (error) {
-    if (!(error instanceof RagbenchError) || error.code !== "permission") throw error;
-    return CACHE_DIR_VARIABLES.map((variable): Need => ({
-      name: "env",
-      value: variable,
-      why: "finding the cache folder (or give --cache-dir DIR, or --cache off)",
-    }));
-  }
+  const unresolved = unresolvedCacheDir(cache.dir, cache.env);
+  if (unresolved !== null) return unresolved;
+  const found = resolveCacheDir(cache.dir, cache.env);
   return [
     ...found.variablesRead.map((variable): Need => ({
       name: "env",

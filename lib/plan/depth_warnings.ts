@@ -11,6 +11,7 @@
 
 import type { Config } from "../config/types.ts";
 import { retrievalDepthOf, type SystemDef } from "../../systems/system.ts";
+import { plural } from "../util/plural.ts";
 
 /** One warning per distinct depth below a cut-off, naming the systems it concerns. */
 export function depthWarnings(
@@ -35,9 +36,9 @@ export function depthWarnings(
     return `top_k ${count} ${whose} below the cut-off${above.length === 1 ? "" : "s"} ` +
       `${listed(above)} of evaluation.retrieval_k: ${
         names.length === 1 ? "its" : "their"
-      } metrics at ${
-        above.length === 1 ? "that cut-off" : "those cut-offs"
-      } rank at most ${count} results, and the reports mark them (* on the console, ` +
+      } metrics at ${above.length === 1 ? "that cut-off" : "those cut-offs"} rank at most ${
+        plural(count, "result")
+      }, and the reports mark them (* on the console, ` +
       `retrieval_depth in metrics_summary.csv). Set top_k to at least ${
         Math.max(...above)
       } (retrieval_only ranks that deep when top_k is not set), or list smaller cut-offs in ` +

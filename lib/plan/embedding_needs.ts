@@ -15,6 +15,7 @@
 import type { Config, RetrieverChoice } from "../config/types.ts";
 import { type EmbeddingConfig, retrieverEmbeddings } from "../config/retriever_schema.ts";
 import { type EnvReader, resolveCacheDir } from "../cache/cache_dir.ts";
+import { unresolvedCacheDir } from "./cache_needs.ts";
 import { usesEndpoint } from "../dense/embedders.ts";
 import { SYSTEMS } from "../../systems/registry.ts";
 import { search } from "../../tools/search.ts";
@@ -68,7 +69,10 @@ export interface EmbeddingNeedsOptions {
 /**
  * What `embeddings` (every `embedding:` of the retrievers a run uses) need.
  *
- * @throws {RagbenchError} when the cache folder cannot be found (see resolveCacheDir).
+ * When this process may not read the variables that locate the cache folder,
+ * those variables are the needs in the folder's place (see unresolvedCacheDir).
+ *
+ * @throws {RagbenchError} ("usage") when none of those variables is set.
  */
 export function embeddingNeeds(
   embeddings: readonly EmbeddingConfig[],
@@ -91,6 +95,9 @@ export function embeddingNeeds(
       why: `the embedding API (model ${e.model})`,
     });
   }
+  // Not readable here: the variables are the need, the folder shows once they are granted.
+  const unresolved = unresolvedCacheDir(options.cacheDir, options.env);
+  if (unresolved !== null) return [...needs, ...unresolved];
   const cache = resolveCacheDir(options.cacheDir, options.env);
   for (const variable of cache.variablesRead) {
     needs.push({ name: "env", value: variable, why: "finding the cache folder" });

@@ -36,17 +36,21 @@ export interface EngineNeedsOptions {
 
 /** What the engine retrievers of `config`'s systems need. */
 export function engineNeeds(config: Config, options: EngineNeedsOptions): Need[] {
+  return systemRetrievers(config).flatMap(({ retriever }) =>
+    retrieverNeeds(retriever.config, retriever.name, options)
+  );
+}
+
+/** What one retriever (named `name`) and the retrievers it is built over need. */
+export function retrieverNeeds(
+  config: RetrieverConfig,
+  name: string,
+  options: EngineNeedsOptions,
+): Need[] {
   const env = options.env ?? readEnv;
-  const needs: Need[] = [];
-  const seen = new Set<RetrieverConfig>();
-  for (const { retriever } of systemRetrievers(config)) {
-    for (const part of retrieverParts(retriever.config)) {
-      if (seen.has(part)) continue;
-      seen.add(part);
-      needs.push(...partNeeds(part, retriever.name, { mock: options.mock, env }));
-    }
-  }
-  return needs;
+  return retrieverParts(config).flatMap((part) =>
+    partNeeds(part, name, { mock: options.mock, env })
+  );
 }
 
 function partNeeds(

@@ -3,7 +3,8 @@
  * config and the files it names, read and write of the run directory, env
  * only for the API key variables and net only for the hosts of the models
  * the systems use (each system's `model:` merged over the run's), run only to
- * start custom tools' processes and the code agent's sandbox processes. `ragbench permissions` prints them as
+ * start custom tools' processes, the code agent's sandbox processes and the
+ * PDF reader (for a corpus folder that holds a `.pdf` file). `ragbench permissions` prints them as
  * flags; `ragbench run` checks them with `Deno.permissions.query` before any
  * question runs.
  *
@@ -13,6 +14,7 @@
 import { fileURLToPath, isAbsolute, relativePath, resolvePath } from "../util/paths.ts";
 import type { Config } from "../config/types.ts";
 import { corpusSourcePath } from "../data/corpus.ts";
+import { folderHolds } from "../data/corpus_files.ts";
 import { questionSourcePath } from "../data/questions.ts";
 import { mcpNeeds } from "../../tools/mcp/needs.ts";
 import type { EmbeddingConfig } from "../config/retriever_schema.ts";
@@ -54,6 +56,17 @@ export interface RunNeedsOptions {
    * the models and the embedders need no network and no API key.
    */
   cache?: CacheUse;
+  /** `--junit FILE`: written through a temporary file in the run directory, so FILE alone. */
+  junit?: string;
+}
+
+/** Read of ragbench's own tool code, which the sandbox worker's modules are loaded from. */
+export function sandboxSourceNeeds(): Need[] {
+  return SANDBOX_SOURCES.map((path): Need => ({
+    name: "read",
+    value: path,
+    why: "ragbench's tool code, loaded by the sandbox worker",
+  }));
 }
 
 /** What `ragbench run CONFIG` needs, writing to `runDir` (default `runs`). */
@@ -70,17 +83,14 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
       needs.push({ name: "read", value: path, why: "the mock script" });
     }
   }
-  for (const path of SANDBOX_SOURCES) {
-    needs.push({
-      name: "read",
-      value: path,
-      why: "ragbench's tool code, loaded by the sandbox worker",
-    });
-  }
+  needs.push(...sandboxSourceNeeds());
   needs.push(
     { name: "read", value: options.runDir, why: "the run directory (renaming files into it)" },
     { name: "write", value: options.runDir, why: "the run directory" },
   );
+  if (options.junit !== undefined) {
+    needs.push({ name: "write", value: options.junit, why: "the JUnit file (--junit)" });
+  }
   // In replay mode nothing is sent to a model: no key, no host.
   if (!options.mock && options.cache?.mode !== "replay") {
     // Every model a system calls (each merged over the run's `model:`), deduplicated below; a
@@ -119,10 +129,24 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
       why: "starting the code agent's sandbox processes (deno run, no permissions)",
     });
   }
+  if (readsPdf(config)) {
+    needs.push({
+      name: "run",
+      value: Deno.execPath(),
+      why: "reading the corpus's PDF files (deno run, no permissions)",
+    });
+  }
   needs.push(...mcpNeeds(config, options));
   needs.push(...frameworkNeeds(config));
   needs.push(...engineNeeds(config, options));
   return dedupe(needs);
+}
+
+/** Whether a corpus folder of the config holds a PDF (read in a subprocess). */
+function readsPdf(config: Config): boolean {
+  return config.corpus.some((s) =>
+    (typeof s === "string" || !("beir" in s)) && folderHolds(corpusSourcePath(s), ".pdf")
+  );
 }
 
 /**
@@ -155,6 +179,9 @@ export function compileNeeds(config: Config, options: RunNeedsOptions): Need[] {
       }
       needs.push({ name: "run", value: "ragbench", why: "starting custom tools' processes" });
     }
+  }
+  if (readsPdf(config)) {
+    needs.push({ name: "run", value: "ragbench", why: "reading the corpus's PDF files" });
   }
   needs.push(...mcpNeeds(config, options).filter((n) => n.name === "run"));
   return dedupe(needs);

@@ -70,6 +70,8 @@ export async function loadRun(
 export interface LoadOptions {
   /** Progress lines of loads that take over a second. */
   progress?: ProgressSink;
+  /** Stops a long corpus load (reading PDFs). */
+  signal?: AbortSignal;
 }
 
 /** The second half of {@link loadRun}: everything the loaded config names. */
@@ -90,7 +92,10 @@ export async function loadData(
   if (selection.systems) config.systems = selectSystems(config, selection.systems);
   // A corpus with problems does not stop the questions from being checked: a BEIR folder's
   // problems (corpus, queries, qrels) are all reported in one pass.
-  const corpusLoad = await loadCorpora(config.corpus, { progress: options.progress }).then(
+  const corpusLoad = await loadCorpora(config.corpus, {
+    progress: options.progress,
+    ...(options.signal ? { pdf: { signal: options.signal } } : {}),
+  }).then(
     (loaded) => ({ loaded, failure: null }),
     (error) => {
       if (!(error instanceof ConfigError)) throw error;

@@ -8,6 +8,7 @@
 
 import type { RunStats } from "../score/comparison.ts";
 import type { SystemSummary } from "../score/summary.ts";
+import { plural } from "../util/plural.ts";
 
 /**
  * Renders the systems' summaries as an aligned plain-text table. Score and
@@ -84,7 +85,9 @@ export function summaryTable(
     byDepth.set(depth, [...(byDepth.get(depth) ?? []), r.system]);
   }
   const notes = [...byDepth].map(([depth, systems]) =>
-    `* ${systems.join(", ")}: a ranking held only ${depth} documents (the retriever's top_k ` +
+    `* ${systems.join(", ")}: a ranking held only ${
+      plural(depth, "document")
+    } (the retriever's top_k ` +
     `cut it), so metrics at larger cut-offs count fewer documents than they name`
   );
   return [...table, ...(notes.length ? ["", ...notes] : [])].join("\n");

@@ -33,6 +33,7 @@ import { MANIFEST_FILE, parseManifest, type RunManifest } from "../run/manifest.
 import { checkResultLine } from "../run/result_line.ts";
 import type { IndexingRecord } from "../retrieval/registry.ts";
 import type { ReportSystem } from "./run_report.ts";
+import { retrievalHeadline } from "./retrieval_headline.ts";
 
 /** What a run directory holds, read back. */
 export interface RunContents {
@@ -81,7 +82,10 @@ export async function readRun(dir: string): Promise<RunContents> {
       tools: s.offered_tools ?? [],
       networkTools: [] as string[],
     }));
-  const embedded = new LineEmbedder(described.map((s) => s.name));
+  const retrievalK = retrievalKOf(manifest?.evaluation ?? resolved?.evaluation);
+  const embedded = new LineEmbedder(described.map((s) => s.name), {
+    ndcg: retrievalHeadline(retrievalK ?? undefined).rank,
+  });
   const { lines, duplicates } = await readLines(join(dir, "per_question_results.jsonl"), embedded);
   const systems: ReportSystem[] = [];
   const tools = new Map<string, string[]>();
@@ -104,7 +108,7 @@ export async function readRun(dir: string): Promise<RunContents> {
     duplicates,
     name: manifest?.name ?? resolved?.name ?? dir.replace(/\/+$/, "").split("/").pop() ?? dir,
     indexing: manifest?.sessions.flatMap((s) => s.indexing ?? []) ?? [],
-    retrievalK: retrievalKOf(manifest?.evaluation ?? resolved?.evaluation),
+    retrievalK,
     manifest,
     notes,
   };

@@ -23,6 +23,7 @@ import {
   signed,
   tooFewClause,
 } from "./verdict_text.ts";
+import { plural } from "../util/plural.ts";
 
 export { comparisonSentence, formatP } from "./verdict_text.ts";
 /** Significance level of "significantly below" (`lib/score/sign_flip.ts`). */
@@ -294,7 +295,7 @@ function systemWarnings(systems: readonly RecommendationSystem[]): string[] {
     const dead = s.questions > 0 && s.errors === s.questions;
     if (!dead && s.questions > 0 && s.errors / s.questions > ERROR_RATE_WARNING) {
       warnings.push(
-        `${s.system}: ${s.errors} of ${s.questions} questions errored (${
+        `${s.system}: ${s.errors} of ${plural(s.questions, "question")} errored (${
           pct(s.errors / s.questions)
         }); its scores count them as 0`,
       );
@@ -308,14 +309,14 @@ function systemWarnings(systems: readonly RecommendationSystem[]): string[] {
     }
     if (s.budget_exhausted > 0) {
       warnings.push(
-        `${s.system}: a per-question budget ran out on ${s.budget_exhausted} questions`,
+        `${s.system}: a per-question budget ran out on ${plural(s.budget_exhausted, "question")}`,
       );
     }
     for (const t of s.tool_cuts ?? []) {
       if (t.calls > 0 && t.truncated / t.calls > TOOL_CUT_WARNING) {
         warnings.push(
           `${s.system}: ${t.tool} output was cut to tools.max_output_chars in ${t.truncated} of ` +
-            `${t.calls} calls (${
+            `${plural(t.calls, "call")} (${
               pct(t.truncated / t.calls)
             }); the model read only part of it (only what it read counts as retrieved): ` +
             `raise tools.max_output_chars`,

@@ -13,7 +13,7 @@ import type { IndexingRecord } from "../retrieval/registry.ts";
 import { join } from "../util/paths.ts";
 import type { SystemSummary, ToolUsage } from "../score/summary.ts";
 import { ANSWER_SCORE, metricValue, type RunStats, runStats } from "../score/comparison.ts";
-import { DEFAULT_RETRIEVAL_K } from "../score/retrieval.ts";
+import { retrievalHeadline } from "./retrieval_headline.ts";
 import type { QuestionResult } from "../types.ts";
 import { writeChunksAtomic, writeFileAtomic } from "../util/fs.ts";
 import type { LineEmbedder } from "./html/question_data.ts";
@@ -53,22 +53,8 @@ export interface RunReportInput {
   junitPath?: string;
   /** What embedding the passages cost, every session of the run (run.json). */
   indexing?: readonly IndexingRecord[];
-  /** The run's `evaluation.retrieval_k` (default {@link DEFAULT_RETRIEVAL_K}). */
+  /** The run's `evaluation.retrieval_k` (default `DEFAULT_RETRIEVAL_K` of lib/score/retrieval.ts). */
   retrievalK?: readonly number[];
-}
-
-/**
- * The retrieval metrics a report leads with: `rank`, nDCG at 10 (the IR
- * convention; at the cut-off nearest 10 when 10 is not one), ranks systems
- * that give no answer; `columns` adds recall at the deepest cut-off.
- */
-export function retrievalHeadline(
-  retrievalK: readonly number[] = DEFAULT_RETRIEVAL_K,
-): { rank: string; columns: string[] } {
-  const ks = retrievalK.length ? retrievalK : DEFAULT_RETRIEVAL_K;
-  const near = [...ks].sort((x, y) => Math.abs(x - 10) - Math.abs(y - 10) || y - x)[0];
-  const rank = `ndcg@${near}`;
-  return { rank, columns: [...new Set([rank, `recall@${Math.max(...ks)}`])] };
 }
 
 /** The statistics and recommendation the files were written from. */
@@ -178,6 +164,7 @@ export async function writeRunReport(input: RunReportInput): Promise<RunReport> 
       recommendation,
       ...(input.indexing ? { indexing: input.indexing } : {}),
       ...(input.embedded ? { embedded: input.embedded } : {}),
+      ...(input.retrievalK ? { retrievalK: input.retrievalK } : {}),
       costNotes: notes,
     }),
   );
@@ -185,6 +172,8 @@ export async function writeRunReport(input: RunReportInput): Promise<RunReport> 
     await writeFileAtomic(
       input.junitPath,
       junitXml(input.systems.map((s) => s.name), input.lines),
+      // Through the run directory: the run may write FILE, not FILE's folder.
+      { tmpDir: input.dir },
     );
   }
   return report;

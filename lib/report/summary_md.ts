@@ -11,6 +11,7 @@
 import type { IndexingRecord } from "../retrieval/registry.ts";
 import type { PairStats, SystemStats } from "../score/comparison.ts";
 import type { Recommendation } from "./recommendation.ts";
+import { markdownText as cell } from "./markdown_text.ts";
 import { betterFirst, comparisonSentence, metricLabel } from "./verdict_text.ts";
 
 /** One system's row: its summary figures and its statistics. */
@@ -133,10 +134,4 @@ function indexingSection(records: readonly IndexingRecord[]): string[] {
 
 function interval(i: { mean: number; low: number; high: number } | null): string {
   return i === null ? "-" : `${i.mean.toFixed(3)} [${i.low.toFixed(3)}, ${i.high.toFixed(3)}]`;
-}
-
-/** Text safe inside a Markdown table cell or list item. */
-function cell(text: string): string {
-  // "<" only opens a tag before a letter, "/" or "!": "p < 0.001" stays readable.
-  return text.replace(/[\r\n]+/g, " ").replaceAll("|", "\\|").replace(/<(?=[A-Za-z/!])/g, "&lt;");
 }

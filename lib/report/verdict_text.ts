@@ -11,6 +11,7 @@
 
 import type { PairStats } from "../score/comparison.ts";
 import { ALPHA, MIN_DIFFERING, type PairedComparison, verdictOf } from "../score/significance.ts";
+import { plural } from "../util/plural.ts";
 
 /** A p-value as printed: three decimals, or "< 0.001". */
 export function formatP(p: number): string {
@@ -42,13 +43,18 @@ export function intervalClause(c: Compared): string {
   return `[${signed(c.diff.low)}, ${signed(c.diff.high)}], ${pClause(c.p_value)}`;
 }
 
-/** Why a comparison with too few differing questions decides nothing: "only 2 of 21 questions differ, ...". */
-export function tooFewClause(c: Compared): string {
-  const rule = `no test at ${
+/** The rule behind "too few differ": "no test at 5 % can decide with fewer than 6 differing". */
+export function tooFewRule(): string {
+  return `no test at ${
     Math.round(ALPHA * 100)
   } % can decide with fewer than ${MIN_DIFFERING} differing`;
+}
+
+/** Why a comparison with too few differing questions decides nothing: "only 2 of 21 questions differ, ...". */
+export function tooFewClause(c: Compared): string {
+  const rule = tooFewRule();
   if (c.differing === c.n) return `all ${c.n} questions differ, but ${rule}`;
-  return `only ${c.differing} of ${c.n} questions ${
+  return `only ${c.differing} of ${plural(c.n, "question")} ${
     c.differing === 1 ? "differs" : "differ"
   }, and ${rule}`;
 }
@@ -67,7 +73,9 @@ export function comparisonSentence(pair: PairStats): string {
   const c = pair.score;
   switch (verdictOf(c)) {
     case "same":
-      return `${pair.a} and ${pair.b} do not differ on any of the ${c.n} questions`;
+      return `${pair.a} and ${pair.b} do not differ on ${
+        c.n === 1 ? "the one question" : `any of the ${c.n} questions`
+      }`;
     case "too_few":
       return `${pair.a} and ${pair.b} cannot be separated: ${tooFewClause(c)}; difference ${
         signed(c.diff.mean)

@@ -26,6 +26,7 @@ import type { Passage } from "../lexical/passages.ts";
 import type { Embedder } from "../dense/embedder.ts";
 import type { RetrievalOutcome, Retriever } from "./types.ts";
 import { VectorIndex } from "../dense/vector_index.ts";
+import { plural } from "../util/plural.ts";
 
 /** Passages sent to the embedder per call while indexing (progress is reported between calls). */
 export const INDEX_CHUNK = 1024;
@@ -113,7 +114,9 @@ export async function buildVectorRetriever(
         "so a re-run continues where this one stopped.";
     throw new RagbenchError(
       "model",
-      `Cannot build retriever "${name}" (kind ${config.kind}): embedding its ${passages.length} passages failed. ` +
+      `Cannot build retriever "${name}" (kind ${config.kind}): embedding its ${
+        plural(passages.length, "passage")
+      } failed. ` +
         `${error.message}${kept}`,
       { cause: error },
     );
@@ -126,8 +129,8 @@ export async function buildVectorRetriever(
   }
   const index = new VectorIndex(packed, dimensions);
   deps.onProgress?.(
-    `retriever ${name}: ${passages.length} passages embedded with ${embedder.id} ` +
-      `(${cached} from the cache, ${tokens} tokens, ${
+    `retriever ${name}: ${plural(passages.length, "passage")} embedded with ${embedder.id} ` +
+      `(${cached} from the cache, ${plural(tokens, "token")}, ${
         cost === null ? "cost unknown: no price for the embedding model" : `$${cost.toFixed(4)}`
       }) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );

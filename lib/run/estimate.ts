@@ -25,6 +25,7 @@
 import type { Pricing } from "../llm/model.ts";
 import type { Usage } from "../types.ts";
 import { costOf } from "../llm/model.ts";
+import { plural } from "../util/plural.ts";
 
 /** Output tokens a call is assumed to produce at least (a reply is at least one token). */
 export const MIN_OUTPUT_TOKENS = 1;
@@ -125,7 +126,9 @@ export function estimateLines(
   options: { simulated?: boolean } = {},
 ): string[] {
   const lines = [
-    `plan: ${estimate.systems} systems × ${estimate.questions} questions × ${estimate.repeats} repeats = ${estimate.jobs} runs`,
+    `plan: ${plural(estimate.systems, "system")} × ${plural(estimate.questions, "question")} × ${
+      plural(estimate.repeats, "repeat")
+    } = ${plural(estimate.jobs, "run")}`,
   ];
   for (const s of estimate.perSystem) {
     if (s.calls.max === 0) {

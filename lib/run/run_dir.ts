@@ -38,12 +38,13 @@ export type DirState =
 /**
  * Why a run cannot write into a folder in this state; null when it can.
  * `--out` accepts a missing or empty folder; `--resume` needs the results
- * file. An existing run under `--out` is pointed to `--resume`.
+ * file. An existing run under `--out` is pointed to `--resume`, by the
+ * command that continues it when `options.resumeCommand` gives it.
  */
 export function runDirProblem(
   dir: string,
   state: DirState,
-  options: { resume: boolean },
+  options: { resume: boolean; resumeCommand?: string },
 ): string | null {
   const flag = options.resume ? "--resume" : "--out";
   if (state.kind === "file") {
@@ -67,7 +68,10 @@ export function runDirProblem(
     return null;
   }
   if (hasResults) {
-    return `"${dir}" already holds results; continue it with --resume ${dir}, or choose another --out.`;
+    return options.resumeCommand === undefined
+      ? `"${dir}" already holds results; continue it with --resume ${dir}, or choose another --out.`
+      : `"${dir}" already holds results; continue that run with:\n  ${options.resumeCommand}\n` +
+        "or choose another --out.";
   }
   const foreign = entries.filter((e) => e !== LOCK_FILE).sort();
   if (foreign.length === 0) return null;
@@ -155,7 +159,10 @@ async function fileAbove(dir: string, fs: DirStateFs): Promise<string | null> {
  *
  * @throws {UsageError} naming what is in the way.
  */
-export async function checkRunDir(dir: string, options: { resume: boolean }): Promise<void> {
+export async function checkRunDir(
+  dir: string,
+  options: { resume: boolean; resumeCommand?: string },
+): Promise<void> {
   const problem = runDirProblem(dir, await readDirState(dir), options);
   if (problem) throw new UsageError(problem);
   if (options.resume) {

@@ -54,6 +54,10 @@ export interface PlannedSystem {
 
 /** Receives progress; the CLI prints it. */
 export interface RunReporter {
+  /** Once, before the first question: how many questions (× repeats) each system will run. */
+  onPlan?(jobs: ReadonlyMap<string, number>): void;
+  /** A question of `system` starts. */
+  onStart?(system: string): void;
   onResult(result: QuestionResult, progress: { done: number; total: number }): void;
 }
 
@@ -150,6 +154,9 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
       }
     }
   }
+  const perSystem = new Map(options.systems.map((s) => [s.name, 0]));
+  for (const job of jobs) perSystem.set(job.system.name, perSystem.get(job.system.name)! + 1);
+  options.reporter.onPlan?.(new Map([...perSystem].filter(([, n]) => n > 0)));
   const results: QuestionResult[] = [];
   const workers = Math.max(1, Math.min(options.concurrency, jobs.length));
   const queue = new JobQueue(jobs, { slots: workers });
@@ -189,6 +196,7 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
       }
       const { job } = taken;
       const mark = childExitMark();
+      options.reporter.onStart?.(job.system.name);
       const trace = await runJob(job, options);
       queue.finished(job);
       // An unknown cost counts 0 here: a live run with this cap and an unknown price is refused

@@ -100,6 +100,45 @@ export function runDelta(
   };
 }
 
+/** One system's change of one metric from run A to run B (see {@link metricDeltas}). */
+export type MetricDelta = Pick<
+  SystemDelta,
+  "system" | "metric" | "shared" | "scoreA" | "scoreB" | "score"
+>;
+
+/**
+ * The change B − A of `metric` (a retrieval metric such as `ndcg@10`, or
+ * the answer score) for each system both runs have and some line of which
+ * has the metric, with the same paired test as {@link runDelta}.
+ */
+export function metricDeltas(
+  a: readonly DeltaLine[],
+  b: readonly DeltaLine[],
+  metric: string,
+): MetricDelta[] {
+  const groupedB = group(b);
+  const out: MetricDelta[] = [];
+  for (const [system, linesA] of group(a)) {
+    const linesB = groupedB.get(system);
+    if (!linesB) continue;
+    const scoresA = foldScores(linesA, metric);
+    const scoresB = foldScores(linesB, metric);
+    if (scoresA.size === 0 && scoresB.size === 0) continue;
+    const shared = [...scoresA.keys()].filter((q) => scoresB.has(q)).sort();
+    out.push({
+      system,
+      metric,
+      shared: shared.length,
+      scoreA: meanOf([...scoresA.values()]),
+      scoreB: meanOf([...scoresB.values()]),
+      score: shared.length
+        ? pairedComparison(shared.map((q) => scoresB.get(q)!), shared.map((q) => scoresA.get(q)!))
+        : null,
+    });
+  }
+  return out;
+}
+
 /** The systems whose metric dropped by more than `threshold` with the interval below zero. */
 export function regressions(delta: RunDelta, threshold: number): SystemDelta[] {
   return delta.systems.filter((s) =>

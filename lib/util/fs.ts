@@ -12,6 +12,7 @@
  */
 
 import { RagbenchError } from "../errors.ts";
+import { basename } from "./paths.ts";
 import { BINARY_SNIFF_BYTES, decodeUtf8, describeTextProblem } from "./utf8.ts";
 
 /** A short, user-facing reason for a file-system error. */
@@ -69,14 +70,31 @@ export async function readTextFile(path: string, subject: string): Promise<strin
  * Writes `text` to `path` through a temporary file in the same folder and a
  * rename, so a reader (or a crash) never sees a half-written file.
  *
+ * @param options.tmpDir where the temporary file goes instead (a folder this
+ *   process may already read and write, such as the run directory), so that
+ *   writing `path` needs write permission on that one file, not on its folder.
+ *   When the two are on different file systems (no rename across them), the
+ *   file is written in place.
+ * @param options.rename stands in for `Deno.renameSync` (tests).
  * @throws {RagbenchError} code "io" when the file cannot be written.
  */
 // deno-lint-ignore require-await
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  const tmp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+export async function writeFileAtomic(
+  path: string,
+  text: string,
+  options: { tmpDir?: string; rename?: (from: string, to: string) => void } = {},
+): Promise<void> {
+  const name = options.tmpDir === undefined ? path : `${options.tmpDir}/.${basename(path)}`;
+  const tmp = `${name}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   try {
     Deno.writeTextFileSync(tmp, text);
-    Deno.renameSync(tmp, path);
+    try {
+      (options.rename ?? Deno.renameSync)(tmp, path);
+    } catch (error) {
+      if (options.tmpDir === undefined || !isCrossDevice(error)) throw error;
+      Deno.writeTextFileSync(path, text);
+      removeQuietly(tmp);
+    }
   } catch (error) {
     removeQuietly(tmp);
     throw new RagbenchError("io", `Cannot write "${path}": ${describeFsError(error)}.`, {
@@ -148,4 +166,9 @@ function removeQuietly(path: string): void {
   } catch {
     // Nothing to clean up, or it cannot be removed: the write's own error is the news.
   }
+}
+
+/** A rename that failed because its two paths are on different file systems (EXDEV). */
+function isCrossDevice(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: string }).code === "EXDEV";
 }

@@ -10,7 +10,7 @@ import {
   REPO_ROOT,
 } from "../support/import_graph.ts";
 
-const ROOTS = ["main.ts", "lib", "tools", "systems"];
+const ROOTS = ["main.ts", "ragbench.ts", "lib", "tools", "systems"];
 const LAYER_HEADING = "## Layers and the direction of data";
 
 async function layersOfDoc(): Promise<Layer[]> {

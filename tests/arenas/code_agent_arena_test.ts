@@ -22,7 +22,7 @@ const toolCalls = (line: QuestionResult) =>
 Deno.test("rag arena under --mock: code_agent 15/15 on the same tool calls as agent_search, two searches per multi-hop item", async () => {
   await using t = await tempTree({ "rag.yaml": configWithCodeAgent() });
   const out = join(t.dir, "run");
-  const result = await runCli(["run", t.path("rag.yaml"), "--mock", "--out", out, "--quiet"]);
+  const result = await runCli(["run", t.path("rag.yaml"), "--mock", "--out", out]);
   assert.equal(result.code, 0, result.stderr);
   const lines = await readJsonl(join(out, "per_question_results.jsonl")) as QuestionResult[];
   const code = lines.filter((l) => l.system === "code_agent");

@@ -79,7 +79,7 @@ Deno.test("rag arena: a hallucinated answer to each unanswerable item fails on i
 Deno.test("rag arena under --mock: agent_search 15/15, closed_book less; multi-hop items search twice with different queries", async () => {
   await using t = await tempTree();
   const out = join(t.dir, "run");
-  const result = await runCli(["run", CONFIG, "--mock", "--out", out, "--quiet"]);
+  const result = await runCli(["run", CONFIG, "--mock", "--out", out]);
   assert.equal(result.code, 0, result.stderr);
   const lines = await readJsonl(join(out, "per_question_results.jsonl")) as QuestionResult[];
   const agent = lines.filter((l) => l.system === "agent_search");
@@ -119,7 +119,7 @@ systems:
 `,
   });
   const out = join(t.dir, "run");
-  const result = await runCli(["run", t.path("c.yaml"), "--mock", "--out", out, "--quiet"]);
+  const result = await runCli(["run", t.path("c.yaml"), "--mock", "--out", out]);
   assert.equal(result.code, 0, result.stderr);
   const lines = await readJsonl(join(out, "per_question_results.jsonl")) as QuestionResult[];
   // One retrieval of the question, then the scripted answer. Single-hop and unanswerable

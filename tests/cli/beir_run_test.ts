@@ -28,7 +28,6 @@ Deno.test("run --mock over a BEIR folder: retrieval columns, per-question metric
     out,
     "--limit",
     "12",
-    "--quiet",
   ]);
   assert.equal(result.code, 0, result.stderr);
   assert.match(

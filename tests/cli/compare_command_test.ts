@@ -99,3 +99,123 @@ Deno.test("compare: a bad --fail-on-regression value is a usage error", async ()
     assert.match(result.stderr, /--fail-on-regression must be a score difference from 0 to 1/);
   }
 });
+
+/** Rewrites run `dir`'s lines of `system` through `change` (given the line and its position). */
+function rewrite(
+  dir: string,
+  system: string,
+  change: (line: Record<string, unknown>, i: number) => Record<string, unknown>,
+): void {
+  const path = join(dir, "per_question_results.jsonl");
+  const lines = Deno.readTextFileSync(path).trimEnd().split("\n").map((l) => JSON.parse(l));
+  let i = 0;
+  const out = lines.map((l) => (l.system === system ? change(l, i++) : l));
+  Deno.writeTextFileSync(path, out.map((l) => JSON.stringify(l) + "\n").join(""));
+}
+
+/** agent_search fails 9 of its 15 questions in `dir`, and its nDCG@10 halves on 10 of them. */
+function degrade(dir: string): void {
+  rewrite(dir, "agent_search", (l, i) => {
+    const retrieval = l.retrieval as { metrics: Record<string, number> | null };
+    return {
+      ...l,
+      ...(i < 9 ? { answer_score: 0, passed: false } : {}),
+      retrieval: {
+        ...retrieval,
+        metrics: retrieval.metrics && i < 10
+          ? { ...retrieval.metrics, "ndcg@10": retrieval.metrics["ndcg@10"] / 2 }
+          : retrieval.metrics,
+      },
+    };
+  });
+}
+
+Deno.test("compare --format json: per system the change with its interval, retrieval deltas, the smallest drop the gate could catch", async () => {
+  await using t = await tempTree();
+  const [a, b] = await twoRuns(t.dir);
+  degrade(b);
+  const result = await runCli([
+    "compare",
+    a,
+    b,
+    "--format",
+    "json",
+    "--fail-on-regression",
+    "0.05",
+  ]);
+  // The gate's exit status is the same in every format.
+  assert.equal(result.code, 1, result.stderr);
+  const doc = JSON.parse(result.stdout);
+  assert.equal(doc.format, "ragbench-compare/1");
+  assert.deepEqual(doc.gate, { threshold: 0.05, passed: false, regressions: ["agent_search"] });
+  const agent = doc.systems.find((s: { system: string }) => s.system === "agent_search");
+  assert.equal(agent.metric, "answer_score");
+  assert.equal(agent.shared, 15);
+  assert.equal(agent.verdict, "lower");
+  assert.equal(agent.regression, true);
+  assert.ok(agent.change.high < 0 && agent.p_value < 0.05, JSON.stringify(agent));
+  assert.match(agent.sentence, /^agent_search in B trails agent_search in A by 0\.[0-9]{3} \[/);
+  // The smallest detectable difference is the interval's larger half-width; the gate catches a
+  // drop beyond both it and the threshold.
+  const { mean, low, high } = agent.change;
+  assert.ok(Math.abs(agent.min_detectable_difference - Math.max(mean - low, high - mean)) < 1e-12);
+  assert.equal(
+    agent.smallest_detectable_regression,
+    Math.max(0.05, agent.min_detectable_difference),
+  );
+  const ndcg = agent.retrieval.find((r: { metric: string }) => r.metric === "ndcg@10");
+  assert.ok(ndcg.change.mean < 0 && ndcg.b < ndcg.a, JSON.stringify(ndcg));
+  assert.match(ndcg.sentence, /^nDCG@10: agent_search in B /);
+  assert.ok(agent.retrieval.some((r: { metric: string }) => r.metric === "recall@100"));
+  // closed_book retrieves nothing: no retrieval to compare; unchanged: nothing detectable.
+  const closed = doc.systems.find((s: { system: string }) => s.system === "closed_book");
+  assert.deepEqual(closed.retrieval, []);
+  assert.equal(closed.verdict, "same");
+  assert.equal(closed.smallest_detectable_regression, null);
+});
+
+Deno.test("compare --format md: a pull-request comment with the gate, the changes and the retrieval deltas", async () => {
+  await using t = await tempTree();
+  const [a, b] = await twoRuns(t.dir);
+  degrade(b);
+  const gated = await runCli(["compare", a, b, "--format", "md", "--fail-on-regression", "0.05"]);
+  assert.equal(gated.code, 1, gated.stderr);
+  const md = gated.stdout;
+  assert.match(md, /^### ragbench compare: rag\n/);
+  assert.match(
+    md,
+    /\*\*Gate failed:\*\* agent_search dropped by more than 0\.05 with the 95 % interval below zero\./,
+  );
+  assert.match(
+    md,
+    /\| \*\*agent_search\*\* \(regression\) \| score \| 1\.000 \| 0\.400 \| -0\.600 \[-0\.[0-9]{3}, -0\.[0-9]{3}\] \| [<0-9. ]+ \| B lower \| 0\.[0-9]{3} \| /,
+  );
+  assert.match(
+    md,
+    /\| closed_book \| score \| [0-9.]+ \| [0-9.]+ \| 0\.000 \[0\.000, 0\.000\] \| 1\.000 \| no change \| n\/a \(0 of 15 differ\) \|/,
+  );
+  assert.match(
+    md,
+    /\*\*Retrieval\*\*\n\n\| system \| nDCG@10 A → B \| change \[95 % CI\] \| recall@100 A → B \| change \[95 % CI\] \|/,
+  );
+  assert.match(
+    md,
+    /\| agent_search \| [0-9.]+ → [0-9.]+ \| -0\.[0-9]{3} \[-0\.[0-9]{3}, -0\.[0-9]{3}\] B lower \|/,
+  );
+  assert.match(md, /- agent_search in B trails agent_search in A by 0\.600 \[/);
+  assert.match(
+    md,
+    /Smallest drop the gate could catch: the larger of --fail-on-regression \(0\.05\) and the minimum detectable difference/,
+  );
+  // Without a gate: no gate line's verdict, the column is the smallest detectable drop, exit 0.
+  const plain = await runCli(["compare", a, b, "--format", "md"]);
+  assert.equal(plain.code, 0);
+  assert.match(plain.stdout, /^No gate: `--fail-on-regression X` fails on a drop/m);
+  assert.match(plain.stdout, /\| smallest detectable drop \|/);
+});
+
+Deno.test("compare: an unknown --format is a usage error", async () => {
+  const result = await runCli(["compare", "x", "y", "--format", "html"]);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /--format must be text, md or json \(got "html"\)\./);
+});

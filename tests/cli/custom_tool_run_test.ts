@@ -143,7 +143,13 @@ systems: [{type: agent_search, tools: [{name: spin, path: "./spin.ts#spin"}]}]
     // the second quits at once. (Two signals sent together may arrive as one.)
     child.kill("SIGINT");
     await new Promise((r) => setTimeout(r, 500));
-    child.kill("SIGINT");
+    // On a loaded machine the call may not have reached the tool yet, and the first Ctrl-C then
+    // ends the run by itself (exit 130 too): the second finds no process to signal.
+    try {
+      child.kill("SIGINT");
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error;
+    }
     const status = await child.output();
     assert.equal(status.code, 130);
     await waitUntil(() => toolProcesses(marker).length === 0);

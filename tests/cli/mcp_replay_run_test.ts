@@ -49,7 +49,7 @@ systems:
         cost_usd: 0.002
 `,
   });
-  const common = ["--cache-dir", t.path("cache"), "--quiet", "--limit", "1"];
+  const common = ["--cache-dir", t.path("cache"), "--limit", "1"];
   const recorded = await runCli([
     "run",
     t.path("c.yaml"),

@@ -20,7 +20,7 @@ function summaryRows(dir: string): Array<Record<string, string>> {
 Deno.test("models_example --mock: each system's model is named in the summary, the table and every line", async () => {
   await using t = await tempTree();
   const out = join(t.dir, "run");
-  const result = await runCli(["run", EXAMPLE, "--mock", "--out", out, "--quiet"]);
+  const result = await runCli(["run", EXAMPLE, "--mock", "--out", out]);
   assert.equal(result.code, 0, result.stderr);
   const rows = summaryRows(out);
   assert.deepEqual(rows.map((r) => [r.system, r.model]), [
@@ -68,7 +68,7 @@ Deno.test("a mock script entry keyed by model makes two models of one agent answ
 `,
   });
   const out = join(t.dir, "run");
-  const result = await runCli(["run", t.path("c.yaml"), "--mock", "--out", out, "--quiet"]);
+  const result = await runCli(["run", t.path("c.yaml"), "--mock", "--out", out]);
   assert.equal(result.code, 0, result.stderr);
   const lines = await readJsonl(join(out, "per_question_results.jsonl")) as QuestionResult[];
   const by = new Map(lines.map((l) => [l.system, l]));

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { execCli, ROOT, runCli } from "../support/cli.ts";
+import { execCli, lineAfter, ROOT, runCli, runPrinted } from "../support/cli.ts";
 import { tempTree } from "../support/temp.ts";
 
 function taskFlags(task: string): string {
@@ -89,11 +89,24 @@ Deno.test("run stops before any question, naming each missing permission flag", 
     ),
     result.stderr,
   );
-  assert.match(
-    result.stderr,
-    /Run "ragbench permissions configs\/all\.yaml --mock" to print every flag/,
+  // The hint is a command that works as printed, with the options given: its flags then run it.
+  const hint = lineAfter(result.stderr, "Print every flag the run needs with:");
+  assert.equal(
+    hint,
+    `deno run --allow-read=configs/all.yaml main.ts permissions configs/all.yaml --out ${
+      t.path("out")
+    } --mock`,
   );
   assert.throws(() => Deno.statSync(t.path("out")), Deno.errors.NotFound);
+  const printed = await runPrinted(hint);
+  assert.equal(printed.code, 0, printed.stderr);
+  const flags = printed.stdout.split("\n")[1];
+  const run = await runPrinted(
+    `deno run --no-prompt ${flags} main.ts run configs/all.yaml --out ${
+      t.path("out")
+    } --mock --limit 1 --quiet`,
+  );
+  assert.equal(run.code, 0, run.stderr);
 });
 
 Deno.test("run without --mock names the missing env and net flags", async () => {

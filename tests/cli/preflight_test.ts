@@ -28,7 +28,7 @@ Deno.test("run --dry-run prints the plan and a cost range, runs nothing, and nee
   ]);
   assert.equal(result.code, 0, result.stderr);
   const lines = result.stdout.trim().split("\n");
-  assert.equal(lines[0], "plan: 9 systems × 21 questions × 1 repeats = 189 runs");
+  assert.equal(lines[0], "plan: 9 systems × 21 questions × 1 repeat = 189 runs");
   const line = (system: string) => lines.find((l) => l.startsWith(`  ${system} (`)) ?? "";
   assert.match(
     line("closed_book"),
@@ -50,10 +50,9 @@ Deno.test("every run starts with the estimate line", async () => {
     "--mock",
     "--out",
     out,
-    "--quiet",
   ]);
   assert.equal(result.code, 0, result.stderr);
-  assert.match(result.stderr, /^plan: 2 systems × 15 questions × 1 repeats = 30 runs\n/);
+  assert.match(result.stderr, /^plan: 2 systems × 15 questions × 1 repeat = 30 runs\n/);
   assert.match(result.stderr, /\nestimated cost, simulated \(--mock spends nothing\): \$/);
 });
 
@@ -96,7 +95,6 @@ Deno.test("a live run whose lower estimate is over evaluation.max_cost_usd stops
     "--out",
     out,
     "--force",
-    "--quiet",
   ]);
   assert.equal(forced.code, 1, "the run's own cap then stops it after the first questions");
   assert.match(forced.stderr, /stopped: evaluation\.max_cost_usd/);
@@ -175,7 +173,6 @@ Deno.test("--cache replay is never stopped by the estimate: it sends nothing", a
     t.path("cache"),
     "--out",
     t.path("run"),
-    "--quiet",
   ]);
   assert.doesNotMatch(result.stderr, /Not starting the run/);
 });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { createProgress, duration, statusLine } from "../../lib/cli/progress.ts";
+import { newPace, remainingMs } from "../../lib/cli/eta.ts";
 import type { QuestionResult } from "../../lib/types.ts";
 
 function result(passed: boolean, error = false): QuestionResult {
@@ -94,4 +95,75 @@ Deno.test("verbose progress prints every question; quiet prints nothing", () => 
   quiet.progress.onResult(result(true), { done: 1, total: 1 });
   quiet.progress.finish();
   assert.deepEqual(quiet.lines, []);
+});
+
+/** A result of `system` that took `latency` ms. */
+function timed(system: string, latency: number): QuestionResult {
+  return { ...result(true), system, latency_ms: latency } as QuestionResult;
+}
+
+Deno.test("remainingMs: a slow system whose questions are still queued counts as slow", () => {
+  // 20 questions of a fast system (1 ms each) and 1 of a slow one (1 s) are done after 300 ms
+  // at concurrency 4; 19 of the slow one are left.
+  const fast = { total: 20, done: 20, latencyMs: 20, running: [] };
+  const slow = { total: 20, done: 1, latencyMs: 1000, running: [] };
+  const left = remainingMs([fast, slow], { concurrency: 4, elapsedMs: 300, now: 300 });
+  assert.ok(left >= (19 * 1000) / 4, `${left} ms`);
+  assert.ok(left < (19 * 1000) / 4 + 19 * 300, `${left} ms`);
+  // What elapsed / done × remaining said: 271 ms.
+  assert.ok((300 / 21) * 19 < 300);
+  // Before its first question ends, a system counts at least as long as that one has run.
+  const started = { total: 20, done: 0, latencyMs: 0, running: [100] };
+  const early = remainingMs([fast, started], { concurrency: 4, elapsedMs: 2100, now: 2100 });
+  assert.ok(early >= (20 * 2000) / 4, `${early} ms`);
+  // Systems alike: the same as elapsed / done × remaining.
+  const a = { total: 10, done: 5, latencyMs: 50, running: [] };
+  const b = { total: 10, done: 5, latencyMs: 50, running: [] };
+  assert.equal(remainingMs([a, b], { concurrency: 2, elapsedMs: 500, now: 500 }), 500);
+  assert.ok(Number.isNaN(remainingMs([newPace(3)], { concurrency: 1, elapsedMs: 5, now: 5 })));
+});
+
+Deno.test("progress with the plan: the time left weighs the slow system, the line names who is behind, a line per finished system", () => {
+  const clock = { t: 0 };
+  const lines: string[] = [];
+  const progress = createProgress("periodic", {
+    line: (t) => lines.push(t),
+    now: () => clock.t,
+    concurrency: 2,
+  });
+  progress.onPlan!(new Map([["fast", 9], ["slow", 1]]));
+  progress.onStart!("slow");
+  for (let done = 1; done <= 9; done++) {
+    progress.onStart!("fast");
+    clock.t += 1;
+    progress.onResult(timed("fast", 1), { done, total: 10 });
+  }
+  assert.equal(
+    lines[0],
+    "[ 1/10] 10 % · pass 1/1 · errors 0 · $0.0010 · 1 ms · about 9 ms left · slow 0/1, fast 1/9",
+  );
+  assert.deepEqual(lines.slice(-2), [
+    "fast done: 9 questions · pass 9/9 · errors 0",
+    "[ 9/10] 90 % · pass 9/9 · errors 0 · $0.0090 · 9 ms · about 5 ms left · slow 0/1",
+  ]);
+  clock.t = 5000;
+  progress.onResult(timed("slow", 5000), { done: 10, total: 10 });
+  assert.deepEqual(lines.slice(-2), [
+    "slow done: 1 question · pass 1/1 · errors 0",
+    "[10/10] 100 % · pass 10/10 · errors 0 · $0.0100 · 5 s",
+  ]);
+});
+
+Deno.test("live progress puts a finished system's line above the live line", () => {
+  const clock = { t: 0 };
+  const { lines, redraws, progress } = recorder("live", clock);
+  progress.onPlan!(new Map([["s", 1], ["t", 1]]));
+  progress.onResult(result(true), { done: 1, total: 2 });
+  progress.onResult(timed("t", 3), { done: 2, total: 2 });
+  // Before the live line is drawn a finished system's line is a plain line; after, it is drawn
+  // over the live line and ended, and the live line comes back below it.
+  assert.deepEqual(lines, ["s done: 1 question · pass 1/1 · errors 0", ""]);
+  assert.match(redraws[0], /^\[1\/2\] 50 % /);
+  assert.equal(redraws[1], "t done: 1 question · pass 1/1 · errors 0");
+  assert.match(redraws[2], /^\[2\/2\] 100 % /);
 });

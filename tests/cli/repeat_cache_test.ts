@@ -70,7 +70,7 @@ async function answers(dir: string): Promise<Map<string, string | null>> {
 Deno.test("3 repeats send 3× the requests, and a re-run replays each repeat's own answers with 0 requests, whatever the concurrency", async () => {
   await using server = countingServer();
   await using t = await tempTree({ "c.yaml": config(server.baseUrl) });
-  const common = ["--cache-dir", t.path("cache"), "--quiet", "--limit", "2"];
+  const common = ["--cache-dir", t.path("cache"), "--limit", "2"];
   const first = await runCli([
     "run",
     t.path("c.yaml"),
@@ -145,7 +145,7 @@ systems:
     tools: [{name: page, path: "./tool.ts#page", side_effects: network}]
 `,
   });
-  const common = ["--cache-tools", "read-write", "--cache-dir", t.path("cache"), "--quiet"];
+  const common = ["--cache-tools", "read-write", "--cache-dir", t.path("cache")];
   const run = (out: string) =>
     runCli(["run", t.path("c.yaml"), "--limit", "1", "--out", t.path(out), ...common]);
   const recorded = await run("a");

@@ -75,7 +75,6 @@ async function recordedRun() {
       t.path("cache"),
       "--out",
       t.path("live"),
-      "--quiet",
     ]);
     assert.equal(live.code, 0, live.stderr);
   } finally {
@@ -103,7 +102,6 @@ const replayArgs = (t: { path(p: string): string }, out: string) => [
   t.path("cache"),
   "--out",
   t.path(out),
-  "--quiet",
 ];
 
 Deno.test("a replay of a run with an embedding endpoint needs no --allow-net and no API key", async () => {
@@ -164,7 +162,7 @@ Deno.test("a replay whose query or passage was never embedded says so and sends 
   await Deno.writeTextFile(t.path("questions.yaml"), questions("Which tower is 330 metres?"));
   const query = await execCli(flags, [...replayArgs(t, "q"), "--systems", "rag_dense"]);
   assert.equal(query.code, 1, query.stderr);
-  assert.match(query.stderr, /replay: 1 calls had no usable recording:/);
+  assert.match(query.stderr, /replay: 1 call had no usable recording:/);
   assert.match(
     query.stderr,
     /--cache replay: no recorded embedding for this query \(embedding model "test-embed", [^)]*\)\. Record the embeddings first with a live run \(without --cache replay\).* — question "q3" \(system rag_dense, repeat 1\), step 1/,

@@ -96,7 +96,6 @@ Deno.test("a live run recorded once replays in a subprocess with no network and 
       cacheDir,
       "--out",
       t.path("recorded"),
-      "--quiet",
       "--limit",
       "3",
     ]);
@@ -122,7 +121,6 @@ Deno.test("a live run recorded once replays in a subprocess with no network and 
     cacheDir,
     "--out",
     t.path(out),
-    "--quiet",
     "--limit",
     "3",
   ];
@@ -175,7 +173,6 @@ Deno.test("a replay miss is the question's error naming the question and step, a
       cacheDir,
       "--out",
       t.path("recorded"),
-      "--quiet",
       "--limit",
       "1",
       "--systems",
@@ -196,7 +193,6 @@ Deno.test("a replay miss is the question's error naming the question and step, a
       cacheDir,
       "--out",
       t.path("replay"),
-      "--quiet",
       "--limit",
       "2",
       "--systems",
@@ -207,7 +203,7 @@ Deno.test("a replay miss is the question's error naming the question and step, a
   const message = '--cache replay: no recorded response matches this request for question "sh02" ' +
     "(system agent, repeat 1), model call 1 (step 1). Record it first with a live run " +
     "(--cache read-write, the default), with the same config, questions and model.";
-  assert.ok(result.stderr.includes("replay: 1 calls had no usable recording:"), result.stderr);
+  assert.ok(result.stderr.includes("replay: 1 call had no usable recording:"), result.stderr);
   assert.ok(result.stderr.includes(`  ${message}`), result.stderr);
   const lines = await readJsonl(join(t.path("replay"), RESULTS)) as QuestionResult[];
   const missed = lines.find((l) => l.question_id === "sh02")!;
@@ -227,7 +223,6 @@ Deno.test("an identical re-run reuses every response: no request, $0, the record
     t.path("cache"),
     "--out",
     t.path(out),
-    "--quiet",
     "--limit",
     "2",
     "--systems",
@@ -270,7 +265,9 @@ systems: [{type: closed_book}]
   const [header, flags] = replay.stdout.split("\n");
   assert.equal(
     header,
-    `# deno run flags for: ragbench run ${t.path("c.yaml")} --cache replay --cache-dir ${cacheDir}`,
+    `# deno run flags for: ragbench run ${t.path("c.yaml")} --out ${
+      t.path("out")
+    } --cache replay --cache-dir ${cacheDir}`,
   );
   assert.doesNotMatch(flags, /--allow-net|--allow-env/);
   assert.match(flags, new RegExp(`--allow-read=[^ ]*${cacheDir}`));
@@ -311,7 +308,6 @@ Deno.test("--mock never opens the cache, even with --cache replay", async () => 
       t.path("cache"),
       "--out",
       t.path("run"),
-      "--quiet",
       "--limit",
       "1",
     ],

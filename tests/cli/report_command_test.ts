@@ -120,7 +120,7 @@ Deno.test("report keeps the later of two lines for one system, question and repe
   );
   const result = await runCli(["report", out]);
   assert.equal(result.code, 0, result.stderr);
-  assert.match(result.stderr, /note: 1 lines repeat an earlier line's system, question and repeat/);
+  assert.match(result.stderr, /note: 1 line repeats an earlier line's system, question and repeat/);
   assert.match(Deno.readTextFileSync(join(out, "summary.md")), /\| 15 \| /);
 });
 

@@ -37,7 +37,7 @@ ${DATA}systems:
   const validate = await runCli(["validate", t.path("c.yaml")]);
   assert.equal(validate.code, 0, validate.stderr);
   assert.ok(!validate.stderr.includes("top_k"), validate.stderr);
-  const result = await runCli(["run", t.path("c.yaml"), "--mock", "--out", out, "--quiet"]);
+  const result = await runCli(["run", t.path("c.yaml"), "--mock", "--out", out]);
   assert.equal(result.code, 0, result.stderr);
   const row = csvRows(join(out, "metrics_summary.csv")).get("bm25")!;
   assert.equal(row.questions, "225");
@@ -76,7 +76,7 @@ systems:
   assert.equal(validate.code, 0, validate.stderr);
   assert.ok(validate.stderr.includes(`warning: ${warning}`), validate.stderr);
   const out = join(t.dir, "run");
-  const result = await runCli(["run", t.path("c.yaml"), "--mock", "--out", out, "--quiet"]);
+  const result = await runCli(["run", t.path("c.yaml"), "--mock", "--out", out]);
   assert.equal(result.code, 0, result.stderr);
   assert.ok(result.stderr.includes(`warning: ${warning}`), result.stderr);
   const rows = csvRows(join(out, "metrics_summary.csv"));

@@ -34,7 +34,7 @@ async function run(path: string, out: string, extra: string[] = []) {
 Deno.test("report RUN_DIR writes a BEIR run's files byte for byte as run wrote them (retrieval_k [10, 100])", async () => {
   await using t = await tempTree({ "a.yaml": config("cranfield") });
   const out = join(t.dir, "run");
-  const first = await run(t.path("a.yaml"), out, ["--quiet"]);
+  const first = await run(t.path("a.yaml"), out, []);
   const before = new Map(FILES.map((f) => [f, Deno.readTextFileSync(join(out, f))]));
   // The run's own cut-offs, not the defaults: @100 columns are there.
   assert.match(before.get("metrics_summary.csv")!.split("\n")[0], /,ndcg@10,ndcg@100,hit_rate@10,/);
@@ -54,7 +54,7 @@ Deno.test("a retrieval_only system shows no model and no model-call estimate; th
   const result = await run(t.path("a.yaml"), out);
   assert.match(result.stderr, /^ {2}bm25: no model call$/m);
   assert.doesNotMatch(result.stderr, /bm25 \(mock:/);
-  assert.match(result.stderr, /1 systems × 225 questions × 1 repeats, no model, writing /);
+  assert.match(result.stderr, /1 system × 225 questions × 1 repeat, no model, writing /);
   const table = result.stdout.split("\n");
   assert.match(table[0], / model$/);
   assert.match(table[2], /^bm25 .* -$/);
@@ -78,9 +78,9 @@ Deno.test("a retrieval_only system shows no model and no model-call estimate; th
 Deno.test("--resume continues a cut BEIR run (results whose passed and answer_score are null) into the uninterrupted one", async () => {
   await using t = await tempTree({ "a.yaml": config("cranfield") });
   const whole = join(t.dir, "whole");
-  await run(t.path("a.yaml"), whole, ["--quiet"]);
+  await run(t.path("a.yaml"), whole, []);
   const cut = join(t.dir, "cut");
-  await run(t.path("a.yaml"), cut, ["--quiet"]);
+  await run(t.path("a.yaml"), cut, []);
   const path = join(cut, "per_question_results.jsonl");
   const text = Deno.readTextFileSync(path);
   // Keep 100 whole lines and half of the next: as a run killed while writing leaves it.
@@ -89,7 +89,7 @@ Deno.test("--resume continues a cut BEIR run (results whose passed and answer_sc
     path,
     lines.slice(0, 100).join("\n") + "\n" + lines[100].slice(0, lines[100].length >> 1),
   );
-  const resumed = await runCli(["run", t.path("a.yaml"), "--mock", "--resume", cut, "--quiet"]);
+  const resumed = await runCli(["run", t.path("a.yaml"), "--mock", "--resume", cut]);
   assert.equal(resumed.code, 0, resumed.stderr);
   const timing = (s: string) => s.replace(/"latency_ms":[0-9.e+-]+/g, '"latency_ms":0');
   assert.equal(
@@ -106,9 +106,9 @@ Deno.test("compare gates retrieval-only runs on nDCG@10: a worse BM25 setting fa
   const a = join(t.dir, "a");
   const b = join(t.dir, "b");
   const a2 = join(t.dir, "a2");
-  await run(t.path("a.yaml"), a, ["--quiet"]);
-  await run(t.path("b.yaml"), b, ["--quiet"]);
-  await run(t.path("a.yaml"), a2, ["--quiet"]);
+  await run(t.path("a.yaml"), a, []);
+  await run(t.path("b.yaml"), b, []);
+  await run(t.path("a.yaml"), a2, []);
   const worse = await runCli(["compare", a, b, "--fail-on-regression", "0.01"]);
   assert.equal(worse.code, 1, worse.stderr);
   assert.match(
@@ -150,8 +150,8 @@ Deno.test("compare warns when one run is --mock and the other live, and when a s
   await using t = await tempTree({ "a.yaml": config("cranfield") });
   const a = join(t.dir, "a");
   const b = join(t.dir, "b");
-  await run(t.path("a.yaml"), a, ["--quiet", "--limit", "8"]);
-  await run(t.path("a.yaml"), b, ["--quiet", "--limit", "8"]);
+  await run(t.path("a.yaml"), a, ["--limit", "8"]);
+  await run(t.path("a.yaml"), b, ["--limit", "8"]);
   const manifest = JSON.parse(Deno.readTextFileSync(join(b, "run.json")));
   manifest.mock = false;
   manifest.systems[0].model = "openai:gpt-4o";
@@ -172,8 +172,8 @@ Deno.test("compare --fail-on-regression with nothing to compare is a usage error
   await using t = await tempTree({ "a.yaml": config("cranfield") });
   const a = join(t.dir, "a");
   const b = join(t.dir, "b");
-  await run(t.path("a.yaml"), a, ["--quiet", "--limit", "5"]);
-  await run(t.path("a.yaml"), b, ["--quiet", "--limit", "5"]);
+  await run(t.path("a.yaml"), a, ["--limit", "5"]);
+  await run(t.path("a.yaml"), b, ["--limit", "5"]);
   // Lines whose questions have no judged documents: no nDCG@10 in either run.
   for (const dir of [a, b]) {
     const path = join(dir, "per_question_results.jsonl");
@@ -204,7 +204,7 @@ Deno.test("a live run of retrieval_only systems needs no model: no API key, no m
   const out = join(t.dir, "live");
   const run = await execCli(
     [`--allow-read=${ROOT},${t.dir},${CRANFIELD}`, `--allow-write=${t.dir}`],
-    ["run", t.path("a.yaml"), "--out", out, "--cache", "off", "--limit", "10", "--quiet"],
+    ["run", t.path("a.yaml"), "--out", out, "--cache", "off", "--limit", "10"],
   );
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /^best nDCG@10: bm25 /m);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readJsonl } from "../../lib/report/jsonl.ts";
 import type { QuestionResult } from "../../lib/types.ts";
-import { execCli, ROOT, runCli, spawnCli } from "../support/cli.ts";
+import { execCli, lineAfter, ROOT, runCli, runPrinted, spawnCli } from "../support/cli.ts";
 import {
   chatCompletion,
   startFakeOpenAIServer,
@@ -199,7 +199,7 @@ Deno.test("Ctrl-C keeps only complete lines, exits 130, and --resume finishes th
   assert.equal(first.code, 130, stderr);
   assert.match(
     stderr,
-    /cancelled: \d+ questions not run; the summaries cover what finished\. Finish with:\n {2}ragbench run \S+c\.yaml --resume \S+run --cache off\n/,
+    /cancelled: \d+ questions not run; the summaries cover what finished\. Finish with:\n {2}deno run .* main\.ts run \S+c\.yaml --resume \S+run --cache off\n/,
   );
   // The graceful stop writes the summaries of what finished.
   assert.match(Deno.readTextFileSync(join(out, "metrics_summary.csv")), /^closed_book,/m);
@@ -208,7 +208,8 @@ Deno.test("Ctrl-C keeps only complete lines, exits 130, and --resume finishes th
   const partial = text.trimEnd().split("\n").map((l) => JSON.parse(l));
   assert.ok(partial.length >= 3 && partial.length < 15, `${partial.length} lines`);
 
-  const resumed = await execCli(permissions, run.resumeArgs);
+  // Started with explicit flags: the printed command carries them, and works as printed.
+  const resumed = await runPrinted(lineAfter(stderr, "Finish with:"));
   assert.equal(resumed.code, 0, resumed.stderr);
   const all = await readJsonl(join(out, RESULTS)) as QuestionResult[];
   assert.equal(all.length, 15);
@@ -303,7 +304,7 @@ Deno.test("usage error: --out pointing at an earlier run refuses to mix results"
   assert.equal(again.code, 2);
   assert.match(
     again.stderr,
-    /already holds results; continue it with --resume .*, or choose another --out\./,
+    /already holds results; continue that run with:\n {2}ragbench run \S+ --resume \S+ --mock\nor choose another --out\./,
   );
 });
 

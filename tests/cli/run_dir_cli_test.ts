@@ -51,7 +51,7 @@ Deno.test("--out into a folder of the user's files refuses, naming them, and ove
     "mine/metrics_summary.csv": "my own numbers\n",
     "mine/report.docx": "x",
   });
-  const result = await runCli(["run", CONFIG, "--mock", "--out", t.path("mine"), "--quiet"]);
+  const result = await runCli(["run", CONFIG, "--mock", "--out", t.path("mine")]);
   assert.equal(result.code, 2);
   assert.equal(
     result.stderr,
@@ -75,7 +75,6 @@ Deno.test("--out into an existing empty folder runs", async () => {
     "--mock",
     "--out",
     t.path("empty"),
-    "--quiet",
     "--limit",
     "1",
   ]);
@@ -163,7 +162,7 @@ Deno.test("resume refuses a results file whose lines are not ragbench results", 
   await using t = await tempTree();
   const out = t.path("run");
   assert.equal(
-    (await runCli(["run", CONFIG, "--mock", "--out", out, "--quiet", "--limit", "1"])).code,
+    (await runCli(["run", CONFIG, "--mock", "--out", out, "--limit", "1"])).code,
     0,
   );
   Deno.writeTextFileSync(join(out, RESULTS), '{"name":"someone else\'s data"}\n', { append: true });
@@ -173,7 +172,6 @@ Deno.test("resume refuses a results file whose lines are not ragbench results", 
     "--mock",
     "--resume",
     out,
-    "--quiet",
     "--limit",
     "1",
   ]);
@@ -188,7 +186,7 @@ Deno.test("two runs started together on one --out: one refuses, the other's resu
   await using t = await tempTree();
   const out = t.path("run");
   const permissions = [`--allow-read=${ROOT},${t.dir}`, `--allow-write=${t.dir}`];
-  const argv = ["run", CONFIG, "--mock", "--out", out, "--quiet"];
+  const argv = ["run", CONFIG, "--mock", "--out", out];
   const [a, b] = await Promise.all([execCli(permissions, argv), execCli(permissions, argv)]);
   const codes = [a.code, b.code].sort();
   assert.deepEqual(codes, [0, 2], `${a.stderr}\n---\n${b.stderr}`);
@@ -251,7 +249,7 @@ Deno.test("a default run folder already taken in the same second gets the next f
   }
   const result = await execCli(
     [`--allow-read=${ROOT},${t.dir}`, `--allow-write=${t.dir}`],
-    ["run", CONFIG, "--mock", "--quiet", "--limit", "1"],
+    ["run", CONFIG, "--mock", "--limit", "1"],
     { cwd: t.dir },
   );
   assert.equal(result.code, 0, result.stderr);

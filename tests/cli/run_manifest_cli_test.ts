@@ -46,7 +46,6 @@ Deno.test("run.json records the version, hashes of every input, prompts, tool sc
     "--mock",
     "--out",
     out,
-    "--quiet",
     "--limit",
     "2",
   ]);
@@ -88,7 +87,7 @@ Deno.test("--resume with a changed question file refuses, naming the file, and l
   await using t = await editableRun();
   const out = t.path("run");
   assert.equal(
-    (await runCli(["run", t.path("c.yaml"), "--mock", "--out", out, "--quiet", "--limit", "2"]))
+    (await runCli(["run", t.path("c.yaml"), "--mock", "--out", out, "--limit", "2"]))
       .code,
     0,
   );
@@ -101,7 +100,6 @@ Deno.test("--resume with a changed question file refuses, naming the file, and l
     "--mock",
     "--resume",
     out,
-    "--quiet",
     "--limit",
     "2",
   ]);
@@ -123,7 +121,7 @@ Deno.test("--resume --force continues a changed run, says what it overrode and r
   await using t = await editableRun();
   const out = t.path("run");
   assert.equal(
-    (await runCli(["run", t.path("c.yaml"), "--mock", "--out", out, "--quiet", "--limit", "2"]))
+    (await runCli(["run", t.path("c.yaml"), "--mock", "--out", out, "--limit", "2"]))
       .code,
     0,
   );
@@ -134,7 +132,6 @@ Deno.test("--resume --force continues a changed run, says what it overrode and r
     "--mock",
     "--resume",
     out,
-    "--quiet",
     "--limit",
     "2",
     "--force",
@@ -157,7 +154,7 @@ Deno.test("--resume without --mock of a --mock run refuses, saying so", async ()
   });
   const out = t.path("run");
   assert.equal(
-    (await runCli(["run", t.path("c.yaml"), "--mock", "--out", out, "--quiet", "--limit", "1"]))
+    (await runCli(["run", t.path("c.yaml"), "--mock", "--out", out, "--limit", "1"]))
       .code,
     0,
   );
@@ -168,7 +165,6 @@ Deno.test("--resume without --mock of a --mock run refuses, saying so", async ()
     "off",
     "--resume",
     out,
-    "--quiet",
     "--limit",
     "1",
   ]);
@@ -180,7 +176,7 @@ Deno.test("--resume without --mock of a --mock run refuses, saying so", async ()
 Deno.test("--resume of a run without run.json refuses unless --force", async () => {
   await using t = await editableRun();
   const out = t.path("run");
-  const argv = ["run", t.path("c.yaml"), "--mock", "--quiet", "--limit", "2"];
+  const argv = ["run", t.path("c.yaml"), "--mock", "--limit", "2"];
   assert.equal((await runCli([...argv, "--out", out, "--systems", "closed_book"])).code, 0);
   Deno.removeSync(join(out, "run.json"));
   const refused = await runCli([...argv, "--resume", out]);
@@ -198,7 +194,7 @@ Deno.test("--resume of a run without run.json refuses unless --force", async () 
 Deno.test("--resume keeps results unique by system, question and repeat when the file repeats a line", async () => {
   await using t = await editableRun();
   const out = t.path("run");
-  const argv = ["run", t.path("c.yaml"), "--mock", "--quiet", "--limit", "2"];
+  const argv = ["run", t.path("c.yaml"), "--mock", "--limit", "2"];
   assert.equal((await runCli([...argv, "--out", out])).code, 0);
   const first = Deno.readTextFileSync(join(out, RESULTS)).split("\n")[0];
   Deno.writeTextFileSync(join(out, RESULTS), first + "\n", { append: true });
@@ -216,7 +212,7 @@ Deno.test("--resume keeps results unique by system, question and repeat when the
 Deno.test("a summary that cannot be written names the file, keeps the results and says how to resume (exit 1)", async () => {
   await using t = await editableRun();
   const out = t.path("run");
-  const argv = ["run", t.path("c.yaml"), "--mock", "--quiet", "--limit", "1"];
+  const argv = ["run", t.path("c.yaml"), "--mock", "--limit", "1"];
   assert.equal((await runCli([...argv, "--out", out])).code, 0);
   const results = Deno.readTextFileSync(join(out, RESULTS));
   // A folder where the summary goes: the rename onto it fails, as a full disk would fail the write.
@@ -253,7 +249,7 @@ Deno.test("a custom-tool run under exactly the flags `permissions` prints works;
   const printed = await runCli(["permissions", config, "--mock", "--out", out]);
   assert.equal(printed.code, 0, printed.stderr);
   const flags = printed.stdout.split("\n")[1].split(" ").filter((f) => f.startsWith("--allow-"));
-  const result = await execCli(flags, ["run", config, "--mock", "--out", out, "--quiet"]);
+  const result = await execCli(flags, ["run", config, "--mock", "--out", out]);
   assert.equal(result.code, 0, result.stderr);
   const m = manifestOf(out);
   assert.deepEqual(m.inputs.custom_tools, [
@@ -279,7 +275,7 @@ systems:
 `;
   Deno.writeTextFileSync(t.path("r.yaml"), config(1.5));
   const out = t.path("run");
-  const args = ["run", t.path("r.yaml"), "--mock", "--quiet", "--limit", "2"];
+  const args = ["run", t.path("r.yaml"), "--mock", "--limit", "2"];
   assert.equal((await runCli([...args, "--out", out])).code, 0);
   const rag = manifestOf(out).systems.find((s) => s.name === "rag")!;
   Deno.writeTextFileSync(t.path("r.yaml"), config(0.9));

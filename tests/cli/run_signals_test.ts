@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readJsonl } from "../../lib/report/jsonl.ts";
 import type { QuestionResult } from "../../lib/types.ts";
-import { execCli, ROOT, spawnCli } from "../support/cli.ts";
+import { ROOT, runPrinted, spawnCli } from "../support/cli.ts";
 import { slowEndpointRun, waitForLines } from "../support/slow_run.ts";
 import { tempTree } from "../support/temp.ts";
 import { killAll } from "../support/processes.ts";
@@ -32,11 +32,20 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
     const stderr = decode(status.stderr);
     assert.equal(status.code, code, stderr);
     assert.match(stderr, new RegExp(`\\n${signal}: quitting at once\\.\\n`));
+    // Started with explicit flags (deno run main.ts), so the resume command carries the flags
+    // the resumed run needs: pasted as printed, it works.
+    const port = new URL(run.baseUrl).port;
+    const hint =
+      `deno run --unstable-worker-options --unstable-raw-imports --allow-read=${
+        t.path("c.yaml")
+      },arenas/rag/corpus.json,arenas/rag/questions.yaml,tools,lib,${out} ` +
+      `--allow-write=${out} --allow-net=127.0.0.1:${port} main.ts run ${
+        t.path("c.yaml")
+      } --resume ${out} --cache off`;
     assert.ok(
       stderr.includes(
         `Stopped at once: the finished results are kept in ${join(out, RESULTS)}; ` +
-          `the summaries are written when the run is resumed. Continue with:\n` +
-          `  ragbench run ${t.path("c.yaml")} --resume ${out} --cache off\n`,
+          `the summaries are written when the run is resumed. Continue with:\n  ${hint}\n`,
       ),
       stderr,
     );
@@ -45,7 +54,7 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
     assert.throws(() => Deno.statSync(join(out, "run.lock")), Deno.errors.NotFound);
     assert.throws(() => Deno.statSync(join(out, "metrics_summary.csv")), Deno.errors.NotFound);
 
-    const resumed = await execCli(permissions, run.resumeArgs);
+    const resumed = await runPrinted(hint);
     assert.equal(resumed.code, 0, resumed.stderr);
     const all = await readJsonl(join(out, RESULTS)) as QuestionResult[];
     assert.equal(all.length, 15);
@@ -73,7 +82,7 @@ Deno.test("a second Ctrl-C quits at once (exit 130) with its lines intact and th
   assert.match(stderr, /\nCtrl-C again: quitting at once\.\n/);
   assert.match(
     stderr,
-    /Stopped at once: the finished results are kept in .*Continue with:\n {2}ragbench run .* --resume /,
+    /Stopped at once: the finished results are kept in .*Continue with:\n {2}deno run .* main\.ts run .* --resume /,
   );
   assert.equal(completeLines(join(out, RESULTS)), 1);
   assert.throws(() => Deno.statSync(join(out, "run.lock")), Deno.errors.NotFound);

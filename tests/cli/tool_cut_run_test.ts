@@ -28,7 +28,7 @@ systems:
     "q.yaml": QUESTIONS,
   });
   const out = join(t.dir, "run");
-  const result = await runCli(["run", t.path("c.yaml"), "--mock", "--out", out, "--quiet"]);
+  const result = await runCli(["run", t.path("c.yaml"), "--mock", "--out", out]);
   assert.equal(result.code, 0, result.stderr);
   const lines = await readJsonl(join(out, "per_question_results.jsonl")) as QuestionResult[];
   const searches = lines.flatMap((l) =>

@@ -53,7 +53,7 @@ systems:
     tools: [{name: page, path: "./tool.ts#page", side_effects: network}]
 `,
   });
-  const common = ["--cache-dir", t.path("cache"), "--quiet", "--limit", "1"];
+  const common = ["--cache-dir", t.path("cache"), "--limit", "1"];
   const recorded = await runCli([
     "run",
     t.path("c.yaml"),

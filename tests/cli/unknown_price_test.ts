@@ -52,7 +52,6 @@ Deno.test("a model with no known price: warned, its cost empty everywhere (never
     "off",
     "--out",
     out,
-    "--quiet",
     "--limit",
     "2",
   ]);
@@ -153,7 +152,7 @@ Deno.test("with evaluation.max_cost_usd a live run is refused (exit 2, nothing s
       price: "{input_per_mtok: 0, output_per_mtok: 0}",
     }),
   });
-  const common = ["--cache", "off", "--quiet", "--limit", "1"];
+  const common = ["--cache", "off", "--limit", "1"];
   const refused = await runCli(["run", t.path("c.yaml"), "--out", t.path("a"), ...common]);
   assert.equal(refused.code, 2, refused.stderr);
   assert.match(
@@ -215,7 +214,6 @@ systems:
     t.path("cache"),
     "--out",
     t.path("run"),
-    "--quiet",
     "--limit",
     "1",
   ]);
@@ -275,7 +273,6 @@ Deno.test("a system that calls no model (retrieval_only) needs no model price: n
     "off",
     "--out",
     t.path("run"),
-    "--quiet",
     "--limit",
     "2",
   ]);

@@ -20,7 +20,7 @@ Deno.test("validate: the bundled config is OK and the summary names what it foun
     result.stdout,
     /models: +gpt-4o-mini \(closed_book, rag_bm25, rag_vector, rag_hybrid, agent_search_only, agent_with_tools, agent_all_tools, code_agent, grep_agent\)\n/,
   );
-  assert.match(result.stdout, /corpus: +31 documents, 1 tables/);
+  assert.match(result.stdout, /corpus: +31 documents, 1 table$/m);
   assert.match(result.stdout, /questions: 21/);
   assert.match(result.stdout, /mock: +21 scripted questions/);
 });
@@ -197,7 +197,7 @@ systems: [{type: closed_book}]
   await Deno.symlink("/nonexistent/target.txt", t.path("corpus/dead.txt"));
   const result = await runCli(["validate", t.path("c.yaml")]);
   assert.equal(result.code, 0, result.stderr);
-  assert.match(result.stdout, /corpus: +1 documents, 0 tables/);
+  assert.match(result.stdout, /corpus: +1 document, 0 tables$/m);
   assert.equal(
     result.stderr,
     [

@@ -54,6 +54,10 @@ Deno.test("eval_beir ranks Cranfield as retrieval_only does: above the best peer
     stdout,
     /^paired \(ragbench \(default\) - ragbench \(previous default\)\), per-query nDCG@10 over 225 queries: \+0\.0042 \[95% CI -?\d\.\d{4}, \+\d\.\d{4}\], sign-flip p = 0\.\d{4}$/m,
   );
+  assert.match(
+    stdout,
+    /^paired \(ragbench \(default\) - ragbench \(previous default\)\), per-query R@100 over 225 queries: -0\.0020 \[95% CI -\d\.\d{4}, \+\d\.\d{4}\], sign-flip p = 0\.\d{4}$/m,
+  );
   for (const change of ["document_ranking: whole", "abbreviations: keep", "single_letters: drop"]) {
     assert.match(
       stdout,
@@ -92,6 +96,122 @@ Deno.test("eval_beir names the file of a bad run line and exits 2", async () => 
     assert.match(
       stderr,
       /Cannot load run ".*bad\.run" \(line 2\): expected 6 fields \(qid Q0 docid rank score tag\), got 5/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** Writes a small BEIR folder with a README peer table; returns its path. */
+async function tinyCollection(dir: string, name: string, seed: number): Promise<string> {
+  const folder = join(dir, name);
+  await Deno.mkdir(join(folder, "qrels"), { recursive: true });
+  const words = [
+    "boundary",
+    "layer",
+    "heat",
+    "transfer",
+    "shock",
+    "wave",
+    "plate",
+    "cone",
+    "flutter",
+    "wing",
+    "pressure",
+    "nozzle",
+  ];
+  const docs: string[] = [];
+  for (let d = 0; d < 24; d++) {
+    const length = 3 + ((d * 7 + seed) % 17);
+    const text = Array.from({ length }, (_, i) => words[(d * (i + seed) + i * i) % words.length]);
+    docs.push(JSON.stringify({ _id: `d${d}`, title: "", text: text.join(" ") }));
+  }
+  await Deno.writeTextFile(join(folder, "corpus.jsonl"), docs.join("\n") + "\n");
+  const queries = ["boundary layer heat", "shock wave on a cone", "wing flutter pressure"];
+  await Deno.writeTextFile(
+    join(folder, "queries.jsonl"),
+    queries.map((text, i) => JSON.stringify({ _id: `q${i}`, text })).join("\n") + "\n",
+  );
+  const qrels = ["query-id\tcorpus-id\tscore"];
+  queries.forEach((_q, i) => {
+    for (let d = i + seed; d < 24; d += 5) qrels.push(`q${i}\td${d}\t1`);
+  });
+  await Deno.writeTextFile(join(folder, "qrels", "test.tsv"), qrels.join("\n") + "\n");
+  await Deno.writeTextFile(
+    join(folder, "README.md"),
+    [
+      `# ${name}`,
+      "",
+      "| engine | k1 / b | nDCG@10 | MAP | R@100 | MRR@10 |",
+      "|---|---|---:|---:|---:|---:|",
+      "| Lucene 8.7 BM25, Porter | 0.9 / 0.4 | 0.500 | 0.400 | 0.900 | 0.600 |",
+      "",
+    ].join("\n"),
+  );
+  return folder;
+}
+
+Deno.test("eval_beir --length-study checks its scorer, emulates Lucene and holds each collection out in turn", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ragbench_test_" });
+  try {
+    const a = await tinyCollection(dir, "alpha", 1);
+    const b = await tinyCollection(dir, "beta", 2);
+    const { code, stdout, stderr } = await evalBeir(["--beir", a, "--beir", b, "--length-study"]);
+    assert.equal(code, 0, stderr);
+    assert.match(
+      stdout,
+      /^check: the study's scorer gives ragbench's default figures exactly on alpha, beta$/m,
+    );
+    // The Lucene emulation beside the README's row, with its paired tests.
+    assert.match(
+      stdout,
+      /^k1 0\.9 b 0\.4 {2}alpha +[\d.]+ \/ [\d.]+ \/ [\d.]+ \[0\.500 \/ 0\.400 \/ 0\.900\]$/m,
+    );
+    assert.match(
+      stdout,
+      /^ {4}default - emulation: nDCG@10 [-+]\d\.\d{4} \(p \d\.\d{3}\) {2}MAP /m,
+    );
+    assert.match(
+      stdout,
+      /^k1 1\.2 b 0\.75 {2}beta +[\d.]+ \/ [\d.]+ \/ [\d.]+ \[no README row\]$/m,
+    );
+    for (
+      const heading of [
+        "## Collection statistics",
+        "## By length",
+        "## k1 x b",
+        "## The values of b",
+        "## Fixed settings",
+        "## Collection-adaptive rules",
+      ]
+    ) assert.ok(stdout.includes(heading), heading);
+    assert.match(stdout, /^# (no single k1 \/ b of the grid|some single setting) /m);
+    for (const name of ["alpha", "beta"]) {
+      assert.equal(stdout.match(new RegExp(`^  held out ${name} `, "gm"))?.length, 4, name);
+    }
+    assert.equal(stdout.match(/^ {2}fitted on all \(in-sample\) constant /gm)?.length, 4);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("eval_beir --length-study refuses one collection, --run, and a collection without peers", async () => {
+  const one = await evalBeir(["--beir", CRANFIELD, "--length-study"]);
+  assert.equal(one.code, 2);
+  assert.match(one.stderr, /--length-study compares collections: give at least two --beir folders/);
+  const dir = await Deno.makeTempDir({ prefix: "ragbench_test_" });
+  try {
+    const a = await tinyCollection(dir, "alpha", 1);
+    const b = await tinyCollection(dir, "beta", 2);
+    await Deno.writeTextFile(join(b, "README.md"), "# beta\n\nNo figures.\n");
+    const run = await evalBeir(["--beir", a, "--run", REFERENCE_RUN, "--length-study"]);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /--run evaluates one collection|--length-study compares collections/);
+    const bare = await evalBeir(["--beir", a, "--beir", b, "--length-study"]);
+    assert.equal(bare.code, 2);
+    assert.match(
+      bare.stderr,
+      /--length-study needs the peers' figures of every collection: .*beta\/README\.md has no peer table\./,
     );
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -32,8 +32,14 @@ export interface BrowserPage {
   open(url: string): Promise<void>;
   /** Evaluates `expression` in the page and returns its (JSON) value. */
   evaluate<T>(expression: string): Promise<T>;
-  /** A PNG screenshot of the page. */
-  screenshot(): Promise<Uint8Array>;
+  /**
+   * A PNG screenshot of the viewport; with `clip`, of that rectangle of the
+   * page (CSS pixels from the page's top left; make the viewport as tall as
+   * the page with `resize` first to reach below it).
+   */
+  screenshot(clip?: { x: number; y: number; width: number; height: number }): Promise<Uint8Array>;
+  /** Sets the viewport's size in CSS pixels (the page reflows as in a window of that size). */
+  resize(width: number, height: number): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
 
@@ -199,11 +205,20 @@ async function connect(url: string, stop: () => Promise<void>): Promise<BrowserP
       }
       return result.result.value as T;
     },
-    async screenshot() {
-      const { data } = await session("Page.captureScreenshot", { format: "png" }) as {
-        data: string;
-      };
+    async screenshot(clip) {
+      const { data } = await session("Page.captureScreenshot", {
+        format: "png",
+        ...(clip ? { clip: { ...clip, scale: 1 } } : {}),
+      }) as { data: string };
       return Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+    },
+    async resize(width, height) {
+      await session("Emulation.setDeviceMetricsOverride", {
+        width,
+        height,
+        deviceScaleFactor: 1,
+        mobile: false,
+      });
     },
     async [Symbol.asyncDispose]() {
       try {

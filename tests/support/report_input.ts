@@ -10,11 +10,24 @@ import type { ReportLine } from "../../lib/report/html/question_data.ts";
 import { recommend } from "../../lib/report/recommendation.ts";
 import { runStats } from "../../lib/score/comparison.ts";
 
+/** What a synthetic report can vary besides its systems and questions. */
+export interface SyntheticOptions {
+  /** The question text of question `i`. */
+  question?: (i: number) => string;
+  /** Lines with no answer checks, scored by retrieval alone (nDCG@10 from `ndcg`). */
+  retrievalOnly?: boolean;
+  /** nDCG@10 of system `s` on question `i` (every line gets retrieval metrics when given). */
+  ndcg?: (s: number, i: number) => number;
+  /** Cost per question and p50 latency of system `s` in the summaries (the plots' points). */
+  point?: (s: number) => { cost: number; p50: number };
+}
+
 /** A report input for systems `names` over `questions` questions each. */
 export function syntheticReport(
   names: readonly string[],
   questions: number,
   answer = "An answer.",
+  options: SyntheticOptions = {},
 ): ReportInput {
   const lines: ReportLine[] = [];
   names.forEach((system, s) => {
@@ -24,13 +37,21 @@ export function syntheticReport(
         system,
         question_id: `q${i}`,
         repeat: 1,
-        question: `What is the height of tower number ${i}?`,
+        question: options.question?.(i) ?? `What is the height of tower number ${i}?`,
         kind: i % 2 ? "single_hop" : "multi_hop",
         tags: i % 5 === 0 ? ["towers"] : [],
         answer: `${answer} (${i})`,
-        passed,
-        answer_score: passed ? 1 : 0.5,
-        checks: [
+        passed: options.retrievalOnly ? null : passed,
+        answer_score: options.retrievalOnly ? null : passed ? 1 : 0.5,
+        ...(options.ndcg || options.retrievalOnly
+          ? {
+            retrieval: {
+              retrieved: true,
+              metrics: { map: 0, "ndcg@10": options.ndcg?.(s, i) ?? (passed ? 1 : 0.25) },
+            },
+          }
+          : {}),
+        checks: options.retrievalOnly ? [] : [
           {
             type: "numeric_equals",
             passed,
@@ -41,7 +62,7 @@ export function syntheticReport(
         error: null,
         latency_ms: 10 + s * 5 + (i % 7),
         cost_usd: 0.0001 * (s + 1),
-        failure_label: passed ? null : "generation_miss",
+        failure_label: options.retrievalOnly || passed ? null : "generation_miss",
         steps: [
           {
             type: "model",
@@ -84,8 +105,8 @@ export function syntheticReport(
     type: "agent_search",
     questions,
     errors: 0,
-    cost_per_question: 0.0001 * (s + 1),
-    p50_latency_ms: 10 + s * 5,
+    cost_per_question: options.point?.(s).cost ?? 0.0001 * (s + 1),
+    p50_latency_ms: options.point?.(s).p50 ?? 10 + s * 5,
     avg_tool_calls: 1,
     best_effort_rate: 0,
     evidence_recall: 1,
@@ -102,7 +123,7 @@ export function syntheticReport(
     avg_latency_ms: 0.5,
     total_cost_usd: 0,
   }));
-  const stats = runStats(names, lines);
+  const stats = runStats(names, lines, options.retrievalOnly ? { metric: "ndcg@10" } : {});
   const recommendation = recommend(
     summaries.map((s) => ({
       ...s,

@@ -39,6 +39,8 @@ export async function slowEndpointRun(delayMs: number) {
   return {
     t,
     out,
+    /** The loopback endpoint's base URL. */
+    baseUrl: server.baseUrl,
     /** `run c.yaml --cache off --out OUT --quiet`. */
     runArgs: ["run", t.path("c.yaml"), "--cache", "off", "--out", out, "--quiet"],
     /** `run c.yaml --cache off --resume OUT --quiet`. */

@@ -315,3 +315,17 @@ Deno.test("read_document: every parameter has a description", () => {
   assert.equal(readDocument.sideEffects, "none");
   assert.equal(readDocument.options, undefined);
 });
+
+Deno.test("read_document names the pages of a PDF window and where each later page starts", async () => {
+  const pages = corpusOf([{ id: "manual", text: "Page one.\n\nPage two.\n\nPage three." }]);
+  pages.documents[0].pages = [0, 11, 22];
+  const first = await call({ doc_id: "manual", length: 5 }, pages);
+  assert.match(first.output, /^Document "manual" \(manual\), characters 0-5 of 33, page 1:\nPage /);
+  const span = await call({ doc_id: "manual", start: 5 }, pages);
+  assert.match(
+    span.output,
+    /^Document "manual" \(manual\), characters 5-33 of 33, pages 1-3 \(page 2 starts at character 11, 3 at 22\):\n/,
+  );
+  const last = await call({ doc_id: "manual", start: 22 }, pages);
+  assert.match(last.output, /^Document "manual" \(manual\), characters 22-33 of 33, page 3:\n/);
+});

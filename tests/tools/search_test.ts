@@ -61,7 +61,8 @@ Deno.test("search lists passages best first with rank, doc_id, passage id, score
     result.output,
     [
       "[1] doc_id: eiffel | passage: eiffel#0 | score: 2.205",
-      "The Eiffel Tower in Paris is 330 metres tall. It was completed in 1889.",
+      "The Eiffel Tower in Paris is 330 metres tall.",
+      "It was completed in 1889.",
       "",
       "[2] doc_id: tokyo | passage: tokyo#0 | score: 2.161",
       "Tokyo Tower, inspired by the Eiffel Tower, is 333 m tall.",
@@ -94,11 +95,11 @@ Deno.test("search lists passages best first with rank, doc_id, passage id, score
   });
 });
 
-Deno.test("search shows whitespace runs as one space but keeps the text as is in data", async () => {
+Deno.test("search keeps a passage's lines, drops repeated blank space, keeps the text as is in data", async () => {
   const result = await call({ query: "floors" });
   assert.equal(
     result.output,
-    "[1] doc_id: empire | passage: empire#0 | score: 1.237\nThe Empire State Building has 102 floors.",
+    "[1] doc_id: empire | passage: empire#0 | score: 1.237\nThe Empire State Building\n\n  has 102 floors.",
   );
   const data = result.data as { results: Array<{ text: string }> };
   assert.equal(data.results[0].text, "The Empire State Building\n\n  has 102 floors.");

@@ -4,12 +4,15 @@
  * tool outputs and arguments are cut, with the cut marked; the model reply
  * that is the answer is not repeated; at most
  * {@link MAX_STEPS} steps a line are kept). Question texts are stored once,
- * not once per system. The page's script renders the rows it shows from
- * this data, a page at a time.
+ * not once per system. A line with retrieval metrics also carries its nDCG
+ * at the run's headline cut-off, so the page can show each question's
+ * retrieval quality. The page's script renders the rows it shows from this
+ * data, a page at a time.
  *
  * @module
  */
 
+import { metricValue } from "../../score/comparison.ts";
 import type { Step } from "../../types.ts";
 
 /** Longest answer kept, in characters. */
@@ -48,6 +51,8 @@ export interface ReportLine {
   cost_usd: number | null;
   failure_label?: string | null;
   steps: readonly Step[];
+  /** The line's retrieval metrics (`ndcg@10`, ...), when it was scored on evidence. */
+  retrieval?: { retrieved?: boolean; metrics: Record<string, number> | null };
 }
 
 /** A trimmed step, as the page's script reads it. */
@@ -67,6 +72,10 @@ export interface EmbeddedLine {
   tags: readonly string[];
   status: "pass" | "fail" | "error" | "unscored";
   score: number | null;
+  /** nDCG at the headline cut-off; absent when the line has none. */
+  nd?: number;
+  /** Set when the line made no retrieval (its `nd` is then 0, which counts only for a system that retrieves). */
+  nr?: true;
   answer: string;
   label: string | null;
   ms: number;
@@ -99,10 +108,22 @@ export class LineEmbedder {
   #questionList: Array<[string, string]> = [];
   #lines: string[] = [];
   #chars = 0;
+  #ndcg: string | null;
+  #hasNdcg = false;
 
-  /** Starts with `systems` numbered in this order (more are added as lines name them). */
-  constructor(systems: readonly string[] = []) {
+  /**
+   * Starts with `systems` numbered in this order (more are added as lines
+   * name them); `ndcg` names the nDCG each line carries (`ndcg@10`), when
+   * lines have it.
+   */
+  constructor(systems: readonly string[] = [], options: { ndcg?: string } = {}) {
     for (const s of systems) this.#systems.set(s, this.#systems.size);
+    this.#ndcg = options.ndcg ?? null;
+  }
+
+  /** The nDCG the lines carry (`ndcg@10`); null when no line added so far has it. */
+  get ndcg(): string | null {
+    return this.#hasNdcg ? this.#ndcg : null;
   }
 
   /** Lines added so far. */
@@ -128,6 +149,11 @@ export class LineEmbedder {
       this.#questionList.push([line.question_id, cut(line.question, MAX_ANSWER_CHARS)]);
     }
     const rowOnly = this.#chars >= FULL_DETAIL_CHARS;
+    const nd = this.#ndcg === null ? null : metricValue({
+      answer_score: null,
+      ...(line.retrieval ? { retrieval: line.retrieval } : {}),
+    }, this.#ndcg);
+    if (nd !== null && line.retrieval?.retrieved) this.#hasNdcg = true;
     const embedded: EmbeddedLine = {
       s,
       q,
@@ -142,6 +168,8 @@ export class LineEmbedder {
         ? "pass"
         : "fail",
       score: line.answer_score,
+      ...(nd === null ? {} : { nd: Math.round(nd * 10_000) / 10_000 }),
+      ...(nd !== null && !line.retrieval?.retrieved ? { nr: true as const } : {}),
       answer: cut(line.answer ?? "", rowOnly ? ROW_ANSWER_CHARS : MAX_ANSWER_CHARS),
       label: line.failure_label ?? null,
       ms: round1(line.latency_ms),
@@ -177,9 +205,13 @@ export class LineEmbedder {
 }
 
 /** The embedded data of `lines` (a convenience over {@link LineEmbedder}). */
-export function embedLines(systems: readonly string[], lines: readonly ReportLine[]): EmbeddedData {
+export function embedLines(
+  systems: readonly string[],
+  lines: readonly ReportLine[],
+  options: { ndcg?: string } = {},
+): EmbeddedData {
   const known = new Set(systems);
-  const embedder = new LineEmbedder(systems);
+  const embedder = new LineEmbedder(systems, options);
   for (const line of lines) if (known.has(line.system)) embedder.add(line);
   return JSON.parse(embedder.toJson());
 }

@@ -7,20 +7,24 @@
  */
 
 import { flipRate } from "../../score/significance.ts";
-import { escapeHtml as h } from "./escape.ts";
+import { type Html, markup } from "./html.ts";
 import type { ReportLine } from "./question_data.ts";
-import { genericTable, type Row, section } from "./tables.ts";
+import { genericTable, type Row, section, tableWrap } from "./tables.ts";
 
 /** Mean answer score per system by question kind and by tag. */
-export function breakdownSection(systems: readonly string[], lines: readonly ReportLine[]): string {
+export function breakdownSection(
+  systems: readonly string[],
+  lines: readonly ReportLine[],
+): Html | "" {
   const byKind = groupScores(systems, lines, (l) => [l.kind ?? "(none)"]);
   const byTag = groupScores(systems, lines, (l) => l.tags.length ? l.tags : []);
   if (byKind.groups.length === 0) return "";
   return section(
     "breakdown",
     "Score by question kind and tag",
-    breakdownTable("kind", systems, byKind) +
-      (byTag.groups.length ? breakdownTable("tag", systems, byTag) : ""),
+    markup`${breakdownTable("kind", systems, byKind)}${
+      byTag.groups.length ? breakdownTable("tag", systems, byTag) : ""
+    }`,
   );
 }
 
@@ -32,7 +36,10 @@ const UNSTABLE_LISTED = 50;
  * unstable first, with each one's flip rate (changes between consecutive
  * repeats / (repeats − 1)).
  */
-export function stabilitySection(systems: readonly string[], lines: readonly ReportLine[]): string {
+export function stabilitySection(
+  systems: readonly string[],
+  lines: readonly ReportLine[],
+): Html | "" {
   const verdicts = new Map<string, Array<[number, boolean]>>();
   for (const line of lines) {
     if (line.answer_score === null || !systems.includes(line.system)) continue;
@@ -65,20 +72,23 @@ export function stabilitySection(systems: readonly string[], lines: readonly Rep
       ["system", "question", "repeats", "passed", "flip_rate"],
       rows.slice(0, UNSTABLE_LISTED),
     )
-    : `<p>Every question got the same verdict in every repeat.</p>`;
+    : markup`<p>Every question got the same verdict in every repeat.</p>`;
   return section(
     "stability",
     "Questions whose verdict changed between repeats",
-    `${body}${
+    markup`${body}${
       rows.length > UNSTABLE_LISTED
-        ? `<p class="note">${rows.length - UNSTABLE_LISTED} more not listed.</p>`
+        ? markup`<p class="note">${rows.length - UNSTABLE_LISTED} more not listed.</p>`
         : ""
     }`,
   );
 }
 
 /** Failure labels per system, from the lines' `failure_label`. */
-export function failureSection(systems: readonly string[], lines: readonly ReportLine[]): string {
+export function failureSection(
+  systems: readonly string[],
+  lines: readonly ReportLine[],
+): Html | "" {
   const labels = [...new Set(lines.map((l) => l.failure_label).filter((l): l is string => !!l))]
     .sort();
   if (labels.length === 0) return "";
@@ -123,21 +133,21 @@ function groupScores(
   return { groups: [...groups].sort(), cells };
 }
 
-function breakdownTable(what: string, systems: readonly string[], g: Groups): string {
-  const head = g.groups.map((k) => `<th>${h(k)}</th>`).join("");
+function breakdownTable(what: string, systems: readonly string[], g: Groups): Html {
+  const head = g.groups.map((k) => markup`<th>${k}</th>`);
   const body = systems.map((s) =>
-    `<tr><th scope="row">${h(s)}</th>${
+    markup`<tr><th scope="row">${s}</th>${
       g.groups.map((k) => {
         const c = g.cells.get(`${s}\u0000${k}`);
-        if (!c) return "<td>-</td>";
-        const mean = c.total / c.n;
-        return `<td class="num heat" style="--v:${mean.toFixed(3)}">${
-          mean.toFixed(3)
-        } <small>(${c.n})</small></td>`;
-      }).join("")
+        if (!c) return markup`<td>-</td>`;
+        const mean = (c.total / c.n).toFixed(3);
+        return markup`<td class="num heat" style="--v:${mean}">${mean} <small>(${c.n})</small></td>`;
+      })
     }</tr>`
-  ).join("");
-  return `<h3>By ${
-    h(what)
-  }</h3><table><thead><tr><th>system</th>${head}</tr></thead><tbody>${body}</tbody></table>`;
+  );
+  return markup`<h3>By ${what}</h3>${
+    tableWrap(
+      markup`<table><thead><tr><th>system</th>${head}</tr></thead><tbody>${body}</tbody></table>`,
+    )
+  }`;
 }

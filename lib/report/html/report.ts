@@ -14,9 +14,11 @@
 import type { IndexingRecord } from "../../retrieval/registry.ts";
 import type { RunStats } from "../../score/comparison.ts";
 import type { Recommendation } from "../recommendation.ts";
+import { retrievalHeadline } from "../retrieval_headline.ts";
 import { metricLabel } from "../verdict_text.ts";
-import { escapeHtml as h, scriptSafe } from "./escape.ts";
-import { pageChunks, questionSection } from "./page.ts";
+import { scriptSafe } from "./escape.ts";
+import { type Html, markup } from "./html.ts";
+import { matrixSection, pageChunks, questionSection } from "./page.ts";
 import { LineEmbedder, type ReportLine } from "./question_data.ts";
 import {
   allMetricsSection,
@@ -30,6 +32,7 @@ import {
 import { breakdownSection, failureSection, stabilitySection } from "./question_sections.ts";
 import { type Row, section } from "./tables.ts";
 import { scatterPlot } from "./svg_plot.ts";
+import { plural } from "../../util/plural.ts";
 
 /** Everything the report shows. */
 export interface ReportInput {
@@ -46,6 +49,8 @@ export interface ReportInput {
   indexing?: readonly IndexingRecord[];
   /** What the dollar figures mean (lib/report/cost_notes.ts), shown under the systems table. */
   costNotes?: readonly string[];
+  /** The run's `evaluation.retrieval_k`: which nDCG each question shows (default cut-offs when absent). */
+  retrievalK?: readonly number[];
   /**
    * The per-question data, already built (a streaming reader builds it while
    * the full lines pass by, then keeps only slimmed lines); built from
@@ -62,16 +67,23 @@ export function renderReport(input: ReportInput): string {
 /** Renders the report in pieces, for writing a large report without one huge string. */
 export function* reportChunks(input: ReportInput): Generator<string> {
   const names = input.systems.map((s) => s.name);
-  const header = `<header><h1>ragbench report: ${
-    h(input.run.name)
-  }</h1><p class="meta">${input.lines.length} result lines · ${names.length} systems · run directory <code>${
-    h(input.run.dir)
-  }</code></p></header>`;
+  let embedded = input.embedded;
+  if (!embedded) {
+    embedded = new LineEmbedder(names, { ndcg: retrievalHeadline(input.retrievalK).rank });
+    const known = new Set(names);
+    for (const line of input.lines) if (known.has(line.system)) embedded.add(line);
+  }
+  const data = embedded;
+  const ndcg = data.ndcg === null ? null : metricLabel(data.ndcg);
+  const lines = plural(input.lines.length, "result line");
+  const header = markup`<header><h1>ragbench report: ${input.run.name}</h1>
+    <p class="meta">${lines} · ${plural(names.length, "system")} · run directory 
+    <code>${input.run.dir}</code></p></header>`;
   const sections = [
     header,
     recommendationSection(input.recommendation),
     summarySection(input.systems, input.summaries, input.stats),
-    (input.costNotes ?? []).map((n) => `<p class="note cost-note">${h(n)}</p>`).join(""),
+    markup`${(input.costNotes ?? []).map((n) => markup`<p class="note cost-note">${n}</p>`)}`,
     plotsSection(input),
     comparisonSection(names, input.stats),
     breakdownSection(names, input.lines),
@@ -81,25 +93,20 @@ export function* reportChunks(input: ReportInput): Generator<string> {
     toolSection(input.toolUsage, input.lines),
     indexingSection(input.indexing ?? []),
     allMetricsSection(input.summaries),
-    questionSection(),
-  ].filter((s) => s !== "");
-  let embedded = input.embedded;
-  if (!embedded) {
-    embedded = new LineEmbedder(names);
-    const known = new Set(names);
-    for (const line of input.lines) if (known.has(line.system)) embedded.add(line);
-  }
-  const data = embedded;
+    matrixSection(),
+    questionSection({ ndcg }),
+  ].filter((s): s is Html => s !== "" && s.text !== "");
   yield* pageChunks(
     `ragbench: ${input.run.name}`,
     sections,
     (function* () {
       for (const chunk of data.chunks()) yield scriptSafe(chunk);
     })(),
+    { ndcg },
   );
 }
 
-function plotsSection(input: ReportInput): string {
+function plotsSection(input: ReportInput): Html | "" {
   const score = new Map(input.stats.systems.map((s) => [s.system, s.score?.mean]));
   const points = (key: string) =>
     input.summaries.flatMap((row) => {
@@ -109,37 +116,43 @@ function plotsSection(input: ReportInput): string {
         ? [{ label: String(row.system), x, y }]
         : [];
     });
-  const metric = input.stats.metric === "answer_score"
-    ? "answer score"
-    : metricLabel(input.stats.metric);
-  const cost = points("cost_per_question");
+  const answers = input.stats.metric === "answer_score";
+  const metric = answers ? "answer score" : metricLabel(input.stats.metric);
+  // "Answer score against …", "nDCG@10 against …" (a metric's own name keeps its case).
+  const lead = answers ? "Answer score" : metric;
+  const priced = points("cost_per_question");
+  // When nothing costs anything (no model calls) a cost axis says nothing: no cost plot.
+  const free = priced.length > 0 && priced.every((p) => p.x === 0);
+  const cost = free ? [] : priced;
   const latency = points("p50_latency_ms");
   if (cost.length === 0 && latency.length === 0) return "";
   return section(
     "plots",
     "Score against cost and latency",
-    `<div class="plots">${
+    markup`<div class="plots">${
       cost.length
         ? scatterPlot(cost, {
-          title: `${capital(metric)} against cost per question`,
+          title: `${lead} against cost per question`,
           xLabel: "US dollars per question",
           yLabel: metric,
-          formatX: (x) => (x === 0 ? "0" : `$${x.toPrecision(2)}`),
+          better: "cheaper",
+          formatX: (x) => (x === 0 ? "$0" : `$${x.toPrecision(2)}`),
         })
         : ""
     }${
       latency.length
         ? scatterPlot(latency, {
-          title: `${capital(metric)} against median latency`,
-          xLabel: "p50 latency (ms)",
+          title: `${lead} against median latency`,
+          xLabel: "p50 latency, ms",
           yLabel: metric,
-          formatX: (x) => (x >= 100 ? x.toFixed(0) : x.toPrecision(2)),
+          better: "faster",
+          logX: true,
         })
         : ""
-    }</div>`,
+    }</div>${
+      free
+        ? markup`<p class="note">No plot against cost: every system cost $0 per question.</p>`
+        : ""
+    }`,
   );
-}
-
-function capital(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -12,73 +12,80 @@ import { pairOf, type RunStats } from "../../score/comparison.ts";
 import { MIN_DIFFERING, verdictOf } from "../../score/significance.ts";
 import type { Recommendation } from "../recommendation.ts";
 import { comparisonSentence, metricLabel, pClause, signed, small } from "../verdict_text.ts";
-import { escapeHtml as h } from "./escape.ts";
+import { type Html, markup } from "./html.ts";
 import type { ReportLine } from "./question_data.ts";
-import { genericTable, interval, money, num, pct, type Row, section } from "./tables.ts";
+import { genericTable, interval, money, num, pct, type Row, section, tableWrap } from "./tables.ts";
+import { plural } from "../../util/plural.ts";
 
 /** The systems' headline table with 95 % intervals. */
 export function summarySection(
   systems: ReadonlyArray<{ name: string; model: string | null }>,
   summaries: readonly Row[],
   stats: RunStats,
-): string {
+): Html {
   const byName = new Map(summaries.map((s) => [String(s.system), s]));
   const rows = systems.map((system) => {
     const s = byName.get(system.name) ?? {};
     const st = stats.systems.find((x) => x.system === system.name);
-    return `<tr data-system="${h(system.name)}"><th scope="row">${h(system.name)}</th><td>${
-      h(system.model ?? "-")
-    }</td>${
-      [
-        num(s.questions, 0),
-        interval(st?.score),
-        interval(st?.accuracy),
-        // Unknown (no price for its model): empty, never $0.
-        s.cost_per_question === null && Number(s.questions) > 0 ? "" : money(s.cost_per_question),
-        num(s.p50_latency_ms, 1),
-        num(s.avg_tool_calls, 2),
-        num(s.errors, 0),
-        pct(s.best_effort_rate),
-        pct(st?.flip_rate ?? null),
-      ].map((c) => `<td class="num">${c}</td>`).join("")
-    }</tr>`;
+    const cells = [
+      num(s.questions, 0),
+      interval(st?.score),
+      interval(st?.accuracy),
+      // Unknown (no price for its model): empty, never $0.
+      s.cost_per_question === null && Number(s.questions) > 0 ? "" : money(s.cost_per_question),
+      num(s.p50_latency_ms, 1),
+      num(s.avg_tool_calls, 2),
+      num(s.errors, 0),
+      pct(s.best_effort_rate),
+      pct(st?.flip_rate ?? null),
+    ];
+    return markup`<tr data-system="${system.name}"><th scope="row">${system.name}</th><td>${
+      system.model ?? "-"
+    }</td>${cells.map((c) => markup`<td class="num">${c}</td>`)}</tr>`;
   });
   return section(
     "summary",
     "Systems",
-    `<table id="summary-table"><thead><tr><th>system</th><th>model</th><th>questions</th>` +
-      `<th>${h(metricLabel(stats.metric))} [95 % CI]</th><th>accuracy [95 % CI]</th>` +
-      `<th>$/question</th><th>p50 ms</th>` +
-      `<th>tool calls/q</th><th>errors</th><th>best effort</th><th>flip rate</th></tr></thead>` +
-      `<tbody>${rows.join("")}</tbody></table>` +
-      `<p class="note">Intervals: percentile bootstrap over questions (repeats averaged within a ` +
-      `question). Flip rate: how often a question's verdict changed between repeats.</p>`,
+    markup`${
+      tableWrap(markup`<table id="summary-table">
+        <thead><tr>
+          <th>system</th><th>model</th><th>questions</th>
+          <th>${metricLabel(stats.metric)} [95 % CI]</th><th>accuracy [95 % CI]</th>
+          <th>$/question</th><th>p50 ms</th><th>tool calls/q</th><th>errors</th>
+          <th>best effort</th><th>flip rate</th>
+        </tr></thead>
+        <tbody>${rows}</tbody>
+      </table>`)
+    }
+      <p class="note">Intervals: percentile bootstrap over questions (repeats averaged within a 
+      question). Flip rate: how often a question's verdict changed between repeats.</p>`,
   );
 }
 
 /** The recommendation and its warnings. */
-export function recommendationSection(rec: Recommendation): string {
+export function recommendationSection(rec: Recommendation): Html | "" {
   if (rec.lines.length === 0) return "";
   return section(
     "recommendation",
     "Recommendation",
-    `<ul>${
-      rec.lines.map((l) => `<li${l.startsWith("warning:") ? ' class="warning"' : ""}>${h(l)}</li>`)
-        .join("")
+    markup`<ul>${
+      rec.lines.map((l) =>
+        l.startsWith("warning:") ? markup`<li class="warning">${l}</li>` : markup`<li>${l}</li>`
+      )
     }</ul>`,
   );
 }
 
 /** The matrix of paired differences (row − column), each cell coloured by its verdict. */
-export function comparisonSection(systems: readonly string[], stats: RunStats): string {
+export function comparisonSection(systems: readonly string[], stats: RunStats): Html | "" {
   const scored = systems.filter((s) => stats.systems.find((x) => x.system === s)?.score);
   if (scored.length < 2) return "";
-  const head = scored.map((s) => `<th>${h(s)}</th>`).join("");
+  const head = scored.map((s) => markup`<th>${s}</th>`);
   const body = scored.map((a) => {
     const cells = scored.map((b) => {
-      if (a === b) return `<td class="diag">—</td>`;
+      if (a === b) return markup`<td class="diag">—</td>`;
       const pair = pairOf(stats, a, b);
-      if (!pair) return `<td>-</td>`;
+      if (!pair) return markup`<td>-</td>`;
       const { diff, p_value } = pair.score;
       const verdict = verdictOf(pair.score);
       const cls = verdict === "higher" ? "better" : verdict === "lower" ? "worse" : "level";
@@ -87,25 +94,32 @@ export function comparisonSection(systems: readonly string[], stats: RunStats): 
         : verdict === "same"
         ? "no question differs"
         : pClause(p_value);
-      return `<td class="${cls}" title="${h(comparisonSentence(pair))}">${signed(diff.mean)}` +
-        `<br><small>[${signed(diff.low)}, ${signed(diff.high)}] ${h(note)}</small></td>`;
-    }).join("");
-    return `<tr><th scope="row">${h(a)}</th>${cells}</tr>`;
-  }).join("");
+      const range = `[${signed(diff.low)}, ${signed(diff.high)}] ${note}`;
+      return markup`<td class="${cls}" title="${comparisonSentence(pair)}">${signed(diff.mean)}
+        <br><small>${range}</small></td>`;
+    });
+    return markup`<tr><th scope="row">${a}</th>${cells}</tr>`;
+  });
   return section(
     "comparisons",
     "Paired comparisons",
-    `<p class="note">Each cell: mean ${h(metricLabel(stats.metric))} difference row − column on ` +
-      `the questions both ran, with the 95 % interval and p-value of one test (the sign-flip ` +
-      `permutation test, the interval being every difference it does not reject), so a cell is ` +
-      `green or red exactly when its interval excludes 0. Green: row significantly better; red: ` +
-      `significantly worse. Hover a cell for its sentence.</p><table class="matrix"><thead><tr>` +
-      `<th></th>${head}</tr></thead><tbody>${body}</tbody></table>${noiseNote(stats)}`,
+    markup`<p class="note">Each cell: mean ${metricLabel(stats.metric)} difference row − column 
+      on the questions both ran, with the 95 % interval and p-value of one test (the sign-flip 
+      permutation test, the interval being every difference it does not reject), so a cell is 
+      green or red exactly when its interval excludes 0. Green: row significantly better; red: 
+      significantly worse. Hover a cell for its sentence.</p>
+      ${
+      tableWrap(markup`<table class="matrix">
+        <thead><tr><th></th>${head}</tr></thead>
+        <tbody>${body}</tbody>
+      </table>`)
+    }
+      ${noiseNote(stats)}`,
   );
 }
 
 /** What the undecided pairs could not see, and how many had too few differing questions. */
-function noiseNote(stats: RunStats): string {
+function noiseNote(stats: RunStats): Html | "" {
   const undecided = stats.pairs.filter((p) => verdictOf(p.score) === "undecided");
   const tooFew = stats.pairs.filter((p) => verdictOf(p.score) === "too_few").length;
   const notes: string[] = [];
@@ -115,7 +129,7 @@ function noiseNote(stats: RunStats): string {
     notes.push(
       `Of the pairs that cannot be separated, differences under about ${small(Math.min(...mdes))}–${
         small(Math.max(...mdes))
-      } cannot be told from noise with ${n} questions (the smallest ` +
+      } cannot be told from noise with ${plural(n, "question")} (the smallest ` +
         `difference the test separates from 0 at each pair's spread).`,
     );
   }
@@ -128,7 +142,7 @@ function noiseNote(stats: RunStats): string {
       }.`,
     );
   }
-  return notes.length ? `<p class="note">${h(notes.join(" "))}</p>` : "";
+  return notes.length ? markup`<p class="note">${notes.join(" ")}</p>` : "";
 }
 
 /**
@@ -136,7 +150,7 @@ function noiseNote(stats: RunStats): string {
  * computed), with `retrieval_depth` and, when a system's depth is below a
  * cut-off, a note naming the figures computed on fewer documents.
  */
-export function retrievalSection(summaries: readonly Row[]): string {
+export function retrievalSection(summaries: readonly Row[]): Html | "" {
   if (summaries.length === 0) return "";
   const columns = Object.keys(summaries[0]).filter((c) =>
     /^(evidence_recall|mrr|map|ndcg|recall|precision|hit|mrr_|retrieval_depth)/.test(c)
@@ -148,7 +162,9 @@ export function retrievalSection(summaries: readonly Row[]): string {
     const short = columns.filter((c) => /@\d+$/.test(c) && Number(c.split("@")[1]) > depth);
     return short.length
       ? [
-        `${s.system}: a ranking held only ${depth} documents (its retriever's top_k cut it), ` +
+        `${s.system}: a ranking held only ${
+          plural(depth, "document")
+        } (its retriever's top_k cut it), ` +
         `so ${short.join(", ")} count fewer documents than they name.`,
       ]
       : [];
@@ -157,12 +173,12 @@ export function retrievalSection(summaries: readonly Row[]): string {
   return section(
     "retrieval",
     "Retrieval",
-    table + notes.map((n) => `<p class="note">${h(n)}</p>`).join(""),
+    markup`${table}${notes.map((n) => markup`<p class="note">${n}</p>`)}`,
   );
 }
 
 /** Tool usage with error, timeout and truncation rates. */
-export function toolSection(toolUsage: readonly Row[], lines: readonly ReportLine[]): string {
+export function toolSection(toolUsage: readonly Row[], lines: readonly ReportLine[]): Html | "" {
   if (toolUsage.length === 0) return "";
   const timeouts = new Map<string, number>();
   for (const line of lines) {
@@ -194,7 +210,7 @@ export function toolSection(toolUsage: readonly Row[], lines: readonly ReportLin
 }
 
 /** What embedding the passages cost (run.json's `indexing`), which `$/question` leaves out. */
-export function indexingSection(records: readonly IndexingRecord[]): string {
+export function indexingSection(records: readonly IndexingRecord[]): Html | "" {
   if (records.length === 0) return "";
   const total = records.reduce<number | null>(
     (sum, r) => sum === null || r.cost_usd === null ? null : sum + r.cost_usd,
@@ -203,24 +219,24 @@ export function indexingSection(records: readonly IndexingRecord[]): string {
   return section(
     "indexing",
     "Building the indexes",
-    `<p>Embedding the passages cost ${
-      total === null ? "an unknown amount (no price for an embedding model)" : h(money(total))
-    } in all; this is not in $/question. ` +
-      "Passages found in the embedding cache cost nothing.</p>" +
+    markup`<p>Embedding the passages cost ${
+      total === null ? "an unknown amount (no price for an embedding model)" : money(total)
+    } in all; this is not in $/question. Passages found in the embedding cache cost nothing.</p>${
       genericTable(
         ["retriever", "embedder", "passages", "cached", "tokens", "cost_usd"],
         records.map((r) => ({ ...r })),
-      ),
+      )
+    }`,
   );
 }
 
 /** Every column of `metrics_summary.csv`, folded away. */
-export function allMetricsSection(summaries: readonly Row[]): string {
+export function allMetricsSection(summaries: readonly Row[]): Html | "" {
   if (summaries.length === 0) return "";
   return section(
     "metrics",
     "All metrics",
-    `<details><summary>metrics_summary.csv</summary>${
+    markup`<details><summary>metrics_summary.csv</summary>${
       genericTable(Object.keys(summaries[0]), summaries)
     }</details>`,
   );

@@ -1,49 +1,56 @@
 /**
  * The building blocks of the report's tables: a section with its heading, a
- * generic table of rows, and how its cells format numbers, money, shares
- * and intervals.
+ * table in a box that scrolls sideways when the table is wider than the page
+ * (its first column stays in view: the page's style makes it sticky), a
+ * generic table of rows, and how its cells format numbers, money, shares and
+ * intervals.
  *
  * @module
  */
 
-import { escapeHtml as h } from "./escape.ts";
+import { type Html, type HtmlValue, markup } from "./html.ts";
 
 /** A row of a generic table: column name -> value. */
 export type Row = Readonly<Record<string, unknown>>;
 
 /** A `<section>` with its heading. */
-export function section(id: string, title: string, body: string): string {
-  return `<section id="${h(id)}"><h2>${h(title)}</h2>${body}</section>`;
+export function section(id: string, title: string, body: HtmlValue): Html {
+  return markup`<section id="${id}"><h2>${title}</h2>${body}</section>`;
+}
+
+/** A table in its scrolling box (the first column sticks; see page.ts). */
+export function tableWrap(table: Html): Html {
+  return markup`<div class="table-wrap">${table}</div>`;
 }
 
 /** Columns holding US dollars (`total_cost_usd`, `cost_per_question`, `cost_usd`). */
 const COST_COLUMN = /(^|_)cost(_|$)/;
 
-/** A plain table of `rows` in `columns` order; numbers right-aligned. */
-export function genericTable(columns: readonly string[], rows: readonly Row[]): string {
-  const head = columns.map((c) => `<th>${h(c)}</th>`).join("");
+/** A plain table of `rows` in `columns` order, in its scrolling box; numbers right-aligned. */
+export function genericTable(columns: readonly string[], rows: readonly Row[]): Html {
+  const head = columns.map((c) => markup`<th>${c}</th>`);
   const body = rows.map((r) =>
-    `<tr>${
+    markup`<tr>${
       columns.map((c) => {
         const v = r[c];
         // A null cost is an unknown price: empty, as in the CSV (never "$0", nor "-" for n/a).
         const none = v === null && COST_COLUMN.test(c) ? "" : "-";
         return typeof v === "number"
-          ? `<td class="num">${h(formatCell(v))}</td>`
-          : `<td>${h(v === null || v === undefined ? none : String(v))}</td>`;
-      }).join("")
+          ? markup`<td class="num">${formatCell(v)}</td>`
+          : markup`<td>${v === null || v === undefined ? none : String(v)}</td>`;
+      })
     }</tr>`
-  ).join("");
-  return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
+  );
+  return tableWrap(markup`<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`);
 }
 
 /** A mean with its 95 % interval, or "-". */
 export function interval(
   i: { mean: number; low: number; high: number } | null | undefined,
-): string {
+): Html {
   return i
-    ? `${i.mean.toFixed(3)} <small>[${i.low.toFixed(3)}, ${i.high.toFixed(3)}]</small>`
-    : "-";
+    ? markup`${i.mean.toFixed(3)} <small>[${i.low.toFixed(3)}, ${i.high.toFixed(3)}]</small>`
+    : markup`-`;
 }
 
 /** A number with `digits` decimals, or "-". */

@@ -282,3 +282,27 @@ Deno.test('config: a "__proto__" key in a system or tool entry is an unknown key
     'Cannot load config "all.yaml" (line 6, column 54): unknown key "__proto__" in systems[1].tools[0] — expected one of "max_results"',
   ]);
 });
+
+Deno.test("config: a corpus may be {path, on_error}; on_error is stop or skip, stop by default", () => {
+  const config = load(`name: t
+corpus: [{path: docs, on_error: skip}, {path: /abs/more}, plain.json]
+questions: q.yaml
+systems: [{type: closed_book}]
+`);
+  assert.deepEqual(config.corpus, [
+    { path: "/project/configs/docs", on_error: "skip" },
+    { path: "/abs/more", on_error: "stop" },
+    "/project/configs/plain.json",
+  ]);
+  const error = (() => {
+    try {
+      load(
+        `name: t\ncorpus: {path: docs, on_error: ignore}\nquestions: q.yaml\nsystems: [{type: closed_book}]\n`,
+      );
+    } catch (e) {
+      return e as ConfigError;
+    }
+  })();
+  assert.ok(error instanceof ConfigError);
+  assert.match(error.message, /line 2/);
+});

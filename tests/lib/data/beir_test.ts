@@ -50,7 +50,7 @@ Deno.test("BEIR: corpus.jsonl becomes documents; empty ones are kept and counted
   const loaded = await loadCorpora([{ beir: t.dir }]);
   assert.equal(loaded.corpus.documents.length, 3);
   assert.deepEqual(loaded.warnings, [
-    `corpus "${t.dir}": 1 of 3 documents are empty (no title, no text); kept, they can still be judged`,
+    `corpus "${t.dir}": 1 of 3 documents is empty (no title, no text); kept, they can still be judged`,
   ]);
 });
 
@@ -77,7 +77,7 @@ Deno.test("BEIR: judged queries become questions with graded evidence; unjudged 
   });
   assert.equal(questions.length, 2);
   assert.deepEqual(warnings, [
-    `questions "${t.dir}" (split test): 1 queries have no qrels line in the split and are left out`,
+    `questions "${t.dir}" (split test): 1 query has no qrels line in the split and is left out`,
     `questions "${t.dir}" (split test): 1 judged queries have no relevant document; their retrieval metrics stay empty`,
   ]);
 });

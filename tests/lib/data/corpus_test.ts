@@ -92,7 +92,8 @@ const failures: Array<
     name: "an empty file in a folder",
     files: { "docs/a.txt": "" },
     target: "docs",
-    message: /"a\.txt" is empty\./,
+    message:
+      /^Cannot read corpus file "a\.txt": it is empty\. To leave such files out instead, write the corpus as \{path: .*docs, on_error: skip\}\.$/,
   },
   {
     name: "two files giving one id",
@@ -102,9 +103,10 @@ const failures: Array<
   },
   {
     name: "a folder with nothing usable",
-    files: { "docs/readme.pdf": "x" },
+    files: { "docs/readme.docx": "x" },
     target: "docs",
-    message: /it holds no documents \(\.txt, \.md\) or tables \(\.csv, \.json\)\./,
+    message:
+      /it holds no documents \(\.txt, \.md, \.markdown, \.rst, \.html, \.htm, \.pdf\) or tables \(\.csv, \.json\)\./,
   },
   {
     name: "a malformed CSV table",
@@ -176,7 +178,8 @@ Deno.test("corpus: invalid UTF-8 in a document is refused with the file and byte
         error.message,
         `Cannot read corpus file "${
           t.path("latin1.txt")
-        }": it is not valid UTF-8 (byte 11, line 2); save it as UTF-8, or remove it from the corpus folder.`,
+        }": it is not valid UTF-8 (byte 11, line 2); save it as UTF-8, or remove it from the corpus folder. ` +
+          `To leave such files out instead, write the corpus as {path: ${t.dir}, on_error: skip}.`,
       );
       return true;
     },

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ConfigError } from "../../../lib/errors.ts";
-import { groundedMessages } from "../../../lib/llm/grounded_prompt.ts";
+import { groundedMessages, groundingPassages } from "../../../lib/llm/grounded_prompt.ts";
 import { mockCodeReply } from "../../../lib/llm/mock_code.ts";
 import { createMockModel, UNKNOWN_ANSWER } from "../../../lib/llm/mock_model.ts";
 import { entryFor, type MockScript, withEvidence } from "../../../lib/llm/mock_script.ts";
@@ -225,4 +225,20 @@ Deno.test("from_memory is checked: a boolean on an answer turn, a misspelling ge
     parseMockScript('"q":\n  - {answer: a, from_memory: true}\n', "m").entries[0].fromMemory,
     true,
   );
+});
+
+Deno.test("a grounded prompt keeps passage lines and pages, and reads back the same passages", () => {
+  const passages = [
+    { doc_id: "guide", passage_id: "guide#0", text: "```sh\nmake install\n```\n\n| a | b |" },
+    { doc_id: "manual", passage_id: "manual#3", page: 2, text: "Tide table\nHigh at 06:10." },
+  ];
+  const messages = groundedMessages("When?", passages);
+  assert.ok(
+    (messages[0].content ?? "").endsWith(
+      "[1] doc_id: guide | passage: guide#0\n```sh\nmake install\n```\n\n| a | b |\n\n" +
+        "[2] doc_id: manual | passage: manual#3 | page: 2\nTide table\nHigh at 06:10.",
+    ),
+    messages[0].content ?? "",
+  );
+  assert.deepEqual(groundingPassages(messages), passages);
 });

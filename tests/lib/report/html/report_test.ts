@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { renderReport } from "../../../../lib/report/html/report.ts";
 import { comparisonSection } from "../../../../lib/report/html/sections.ts";
-import { paretoFront, scatterPlot } from "../../../../lib/report/html/svg_plot.ts";
+import { paretoFront } from "../../../../lib/report/html/svg_plot.ts";
 import { runStats, type ScoredLine } from "../../../../lib/score/comparison.ts";
 import { syntheticReport } from "../../../support/report_input.ts";
 
@@ -20,18 +20,6 @@ Deno.test("paretoFront keeps the points nothing beats on both cost and score", (
       ["cheap", "middle", "twin", "dear"].indexOf(b)
     ),
   );
-});
-
-Deno.test("scatterPlot joins the Pareto front and marks its points", () => {
-  const svg = scatterPlot([
-    { label: "cheap", x: 1, y: 0.5 },
-    { label: "dear", x: 10, y: 0.9 },
-    { label: "dominated", x: 5, y: 0.4 },
-  ], { title: "t", xLabel: "cost", yLabel: "score" });
-  assert.equal(svg.match(/<polyline /g)?.length, 1);
-  assert.equal(svg.match(/class="point on-front"/g)?.length, 2);
-  assert.equal(svg.match(/class="point"/g)?.length, 1);
-  assert.match(svg, /<title>dominated: 5\.0, score 0\.400<\/title>/);
 });
 
 Deno.test("renderReport is self-contained: no external script, style, font or image", () => {
@@ -132,7 +120,7 @@ Deno.test("comparison matrix: a cell is coloured by the verdict of the one test,
     ...lines("near", [1, 1, 1, 1, 1, 1, 1, 1, 0, 0]),
     ...lines("low", [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
   ]);
-  const html = comparisonSection(["top", "near", "low"], stats);
+  const html = String(comparisonSection(["top", "near", "low"], stats));
   // top vs low: ten questions one way, p = 2/1024: green, its interval wholly above 0.
   assert.match(
     html,
@@ -156,3 +144,60 @@ function lines(system: string, values: number[]): ScoredLine[] {
     passed: v === 1,
   }));
 }
+
+Deno.test("renderReport: latency on a log axis captioned 'faster', cost captioned 'cheaper'", () => {
+  const html = renderReport(syntheticReport(["a", "b", "c"], 6));
+  const [cost, latency] = html.match(/<figure class="plot">[^]*?<\/figure>/g)!;
+  assert.match(cost, />US dollars per question</);
+  assert.match(cost, /both better and cheaper/);
+  assert.match(cost, /class="direction">← cheaper</);
+  assert.match(latency, />p50 latency, ms \(log scale\)</);
+  assert.match(latency, /both better and faster/);
+  assert.match(latency, /class="direction">← faster</);
+});
+
+Deno.test("renderReport: every table sits in a box that scrolls sideways", () => {
+  const html = renderReport(syntheticReport(["a", "b"], 6));
+  const tables = html.match(/<table[ >]/g)!.length;
+  assert.equal(html.match(/<div class="table-wrap[^"]*"><table[ >]/g)?.length, tables);
+  assert.match(html, /\.table-wrap tr > :first-child \{ position: sticky; left: 0;/);
+});
+
+Deno.test("renderReport embeds each line's nDCG at the headline cut-off, and names it", () => {
+  const input = syntheticReport(["bm25"], 4, "", {
+    retrievalOnly: true,
+    ndcg: (_, i) => i / 4,
+  });
+  const html = renderReport({ ...input, retrievalK: [5, 20] });
+  // Cut-offs 5 and 20: the headline is nDCG@5, which these lines do not have.
+  assert.doesNotMatch(html, /<th>score<\/th><th>nDCG@/);
+  const ten = renderReport(input);
+  assert.match(ten, /<th>score<\/th><th>nDCG@10<\/th><th>ms<\/th>/);
+  const data = JSON.parse(
+    ten.match(/<script type="application\/json" id="report-data">([^]*?)<\/script>/)![1],
+  );
+  assert.deepEqual(data.lines.map((l: { nd: number }) => l.nd), [0, 0.25, 0.5, 0.75]);
+  const settings = JSON.parse(
+    ten.match(/<script type="application\/json" id="report-settings">([^]*?)<\/script>/)![1],
+  );
+  assert.equal(settings.ndcg, "nDCG@10");
+});
+
+Deno.test("renderReport: the page's script never writes text as HTML", async () => {
+  const script = await Deno.readTextFile(
+    new URL("../../../../lib/report/html/report_script.js", import.meta.url),
+  );
+  assert.doesNotMatch(script, /innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(/);
+  assert.doesNotMatch(script, /<\/script/i);
+});
+
+Deno.test("renderReport: no cost plot when every system cost $0, and says so", () => {
+  const input = syntheticReport(["bm25", "dense"], 4, "", {
+    retrievalOnly: true,
+    point: (s) => ({ cost: 0, p50: 1 + s }),
+  });
+  const html = renderReport(input);
+  assert.equal(html.match(/<figure class="plot">/g)?.length, 1);
+  assert.match(html, /No plot against cost: every system cost \$0 per question\./);
+  assert.match(html, /p50 latency, ms \(log scale\)/);
+});
