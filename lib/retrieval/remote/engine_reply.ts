@@ -7,6 +7,12 @@
  * retriever and the host, and an error status quotes the engine's
  * `error.type` and `error.reason`.
  *
+ * The body is read under the attempt's deadline and the caller's signal:
+ * the official clients stop watching their own timeout and abort signal as
+ * soon as the headers arrive (`asStream`), so an engine that stalls in the
+ * middle of a body would otherwise hang the question, past `timeout_s` and
+ * past Ctrl-C.
+ *
  * @module
  */
 
@@ -23,21 +29,57 @@ export interface BodyStream {
   destroy(error?: Error): void;
 }
 
+/** Options of {@link readEngineReply}. */
+export interface EngineReplyOptions {
+  site: EngineSite;
+  maxBytes: number;
+  secrets: Secrets;
+  /** The attempt's time limit, ms (what the timeout message says). */
+  timeoutMs: number;
+  /** Aborts when the attempt's time is up (started with the request). */
+  deadline: AbortSignal;
+  /** The caller's signal: the question's, aborted on Ctrl-C. */
+  signal: AbortSignal;
+}
+
 /**
  * The parsed body of a reply with `status` and `headers`.
  *
  * @throws {EngineError} when the status is an error, the body is over
- *   `maxBytes`, or it is not JSON.
+ *   `maxBytes`, it is not JSON, or it did not end before the deadline
+ *   (retryable) or the signal.
  */
 export async function readEngineReply(
   status: number,
   headers: Record<string, unknown>,
   body: BodyStream | null,
-  options: { site: EngineSite; maxBytes: number; secrets: Secrets },
+  options: EngineReplyOptions,
 ): Promise<unknown> {
   const { site } = options;
   const limit = status >= 400 ? 64_000 : options.maxBytes;
-  const read = body === null ? { text: "", over: false } : await readCapped(body, limit);
+  let read: { text: string; over: boolean };
+  try {
+    read = body === null
+      ? { text: "", over: false }
+      : await readCapped(body, limit, AbortSignal.any([options.signal, options.deadline]));
+  } catch (error) {
+    if (options.signal.aborted) {
+      throw new EngineError(site, "the request was cancelled.", { cause: error });
+    }
+    if (options.deadline.aborted) {
+      throw new EngineError(
+        site,
+        `did not answer within ${options.timeoutMs / 1000} s (its reply stopped part-way). ` +
+          "Check that the engine is up and not overloaded, or raise timeout_s.",
+        { cause: error, retryable: true },
+      );
+    }
+    throw new EngineError(
+      site,
+      `broke off its reply (${String((error as Error)?.message ?? error).slice(0, 200)}).`,
+      { cause: error, retryable: true },
+    );
+  }
   if (status >= 400) {
     const said = errorText(read.text, options.secrets);
     const web = new Headers();
@@ -71,10 +113,13 @@ export async function readEngineReply(
  * then destroyed). Listens to the stream's events: under Deno's Node
  * emulation, `for await` over a response of the official clients never
  * ended inside a run (it did in a bare script), and events do in both.
+ * When `signal` aborts first, the stream is destroyed and the promise
+ * rejects with the signal's reason.
  */
 export function readCapped(
   body: BodyStream,
   limit: number,
+  signal: AbortSignal,
 ): Promise<{ text: string; over: boolean }> {
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
@@ -84,7 +129,19 @@ export function readCapped(
       body.off("data", onData);
       body.off("end", onEnd);
       body.off("error", onError);
+      signal.removeEventListener("abort", onAbort);
     };
+    const onAbort = () => {
+      done();
+      body.destroy();
+      reject(signal.reason);
+    };
+    if (signal.aborted) {
+      body.destroy();
+      reject(signal.reason);
+      return;
+    }
+    signal.addEventListener("abort", onAbort, { once: true });
     const onData = (piece: Uint8Array | string) => {
       const chunk = typeof piece === "string" ? encoder.encode(piece) : piece;
       total += chunk.byteLength;

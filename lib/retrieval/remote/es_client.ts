@@ -11,8 +11,9 @@
  * undici, reads the environment on its first request). Index, bulk,
  * refresh and count requests use the client's own retries;
  * a search is made once per attempt with `asStream`, read under the byte
- * cap (engine_reply.ts) and retried by ragbench's policy, so its retries
- * are recorded on the retrieval step like a model call's.
+ * cap and the attempt's deadline (engine_reply.ts) and retried by
+ * ragbench's policy, so its retries are recorded on the retrieval step like
+ * a model call's.
  *
  * @module
  */
@@ -93,6 +94,7 @@ export async function openElasticsearch(connection: EngineConnection): Promise<E
     },
     search: (index, body, signal) =>
       searchWithRetries(connection, signal, async (attemptSignal) => {
+        const deadline = AbortSignal.timeout(connection.timeoutMs);
         const result = await call(() =>
           client.search({ index, ...body }, {
             signal: attemptSignal,
@@ -105,7 +107,7 @@ export async function openElasticsearch(connection: EngineConnection): Promise<E
           result.statusCode ?? 0,
           result.headers as Record<string, unknown>,
           result.body as unknown as BodyStream,
-          connection,
+          { ...connection, deadline, signal: attemptSignal },
         );
       }),
     vectorMapping: (dimensions) => ({

@@ -6,8 +6,9 @@
  * OS release in its User-Agent (`--allow-sys=osRelease`).
  *
  * The client has no cap on a reply's size, so searches are made with
- * `asStream` and read under the byte cap (engine_reply.ts), once per
- * attempt, with ragbench's retries; the other requests use the client's.
+ * `asStream` and read under the byte cap and the attempt's deadline
+ * (engine_reply.ts), once per attempt, with ragbench's retries; the other
+ * requests use the client's.
  * A request in flight is stopped with the `abort()` of the client's promise.
  *
  * @module
@@ -90,6 +91,7 @@ export async function openOpenSearch(connection: EngineConnection): Promise<Engi
     },
     search: (index, body, signal) =>
       searchWithRetries(connection, signal, async (attemptSignal) => {
+        const deadline = AbortSignal.timeout(connection.timeoutMs);
         const reply = await send(
           attemptSignal,
           () => client.search({ index, body }, { asStream: true, maxRetries: 0 }),
@@ -98,7 +100,7 @@ export async function openOpenSearch(connection: EngineConnection): Promise<Engi
           reply.statusCode ?? 0,
           reply.headers ?? {},
           reply.body as BodyStream,
-          connection,
+          { ...connection, deadline, signal: attemptSignal },
         );
       }),
     vectorMapping: (dimensions) => ({

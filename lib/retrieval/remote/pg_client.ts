@@ -5,8 +5,12 @@
  * `import()` only by a run that has a `postgres` retriever, and built while
  * `process.env` is empty so that it reads no `PG*` variable.
  *
- * Each statement is cancelled (PostgreSQL's cancel request) when the
- * caller's signal aborts, and bounded on the server by `statement_timeout`.
+ * Each statement is bounded on the server by `statement_timeout`, and in
+ * the client by that limit and a margin ({@link clientLimitMs}): a server
+ * that stalls (enforcing nothing) still gives the question an error. When
+ * the caller's signal aborts or the client's limit passes, the statement is
+ * given up at once and a cancel request sent (best effort). A load's
+ * transaction is abandoned the same way when its signal aborts.
  * Failures become {@link EngineError}s naming the retriever and the server
  * (user, host or socket, database; never the password), with the server's
  * own message, masked, and what to do.
@@ -89,25 +93,62 @@ export async function openPgPool(target: PgTarget, options: PgPoolOptions): Prom
     } as postgres.Options<Record<string, never>>)
   );
   const fail = (error: unknown) => describePgError(error, options.site, options.secrets, target);
+  /** Whether a statement was given up on (cancelled, or past the client's limit). */
+  let gaveUp = false;
   return {
     async query<T>(text: string, params: readonly unknown[], signal: AbortSignal) {
-      signal.throwIfAborted();
+      const cancelled = () => new EngineError(options.site, "the query was cancelled.");
+      if (signal.aborted) throw cancelled();
+      const limitMs = clientLimitMs(options.statementTimeoutMs);
       const pending = sql.unsafe(text, params as never[]);
-      const cancel = () => void pending.cancel();
-      signal.addEventListener("abort", cancel, { once: true });
+      // Settled by whichever comes first: the reply, the caller's abort, or the client's limit
+      // (a server that stalls answers neither the statement nor its cancel request).
+      let stop: (error: EngineError) => void = () => {};
+      const stopped = new Promise<never>((_, reject) => stop = reject);
+      const onAbort = () => stop(cancelled());
+      const timer = limitMs === null ? null : setTimeout(() =>
+        stop(
+          new EngineError(
+            options.site,
+            `did not answer a statement within ${limitMs / 1000} s (timeout_s is ${
+              options.statementTimeoutMs / 1000
+            } s, which the server itself did not enforce). Check that the server is up and ` +
+              "not overloaded, or raise timeout_s.",
+            { retryable: true },
+          ),
+        ), limitMs);
+      signal.addEventListener("abort", onAbort, { once: true });
       try {
-        return await pending as unknown as T[];
+        return await Promise.race([pending, stopped]) as unknown as T[];
       } catch (error) {
-        if (signal.aborted) throw new EngineError(options.site, "the query was cancelled.");
+        if (error instanceof EngineError) {
+          gaveUp = true;
+          // Asks the server to stop it (best effort); its own outcome no longer matters.
+          pending.catch(() => {});
+          void Promise.resolve().then(() => pending.cancel()).catch(() => {});
+          throw error;
+        }
+        if (signal.aborted) throw cancelled();
         throw fail(error);
       } finally {
-        signal.removeEventListener("abort", cancel);
+        if (timer !== null) clearTimeout(timer);
+        signal.removeEventListener("abort", onAbort);
       }
     },
     async transaction<T>(body: (tx: PgTransaction) => Promise<T>, signal: AbortSignal) {
-      signal.throwIfAborted();
+      const cancelled = () => new EngineError(options.site, "the load was cancelled.");
+      if (signal.aborted) throw cancelled();
+      // A statement in flight is not waited for once the signal aborts (a stalled server
+      // would never answer it): the transaction is left to the pool's close, which ends it.
+      let stop: (error: EngineError) => void = () => {};
+      const stopped = new Promise<never>((_, reject) => stop = reject);
+      const onAbort = () => {
+        gaveUp = true;
+        stop(cancelled());
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
       try {
-        return await sql.begin(async (tx: postgres.TransactionSql) => {
+        const running = sql.begin(async (tx: postgres.TransactionSql) => {
           const runner: PgTransaction = {
             async query<R>(text: string, params: readonly unknown[]) {
               signal.throwIfAborted();
@@ -135,17 +176,33 @@ export async function openPgPool(target: PgTarget, options: PgPoolOptions): Prom
             },
           };
           return await body(runner);
-        }) as T;
+        });
+        running.catch(() => {});
+        return await Promise.race([running, stopped]) as T;
       } catch (error) {
         if (error instanceof EngineError) throw error;
-        if (signal.aborted) throw new EngineError(options.site, "the load was cancelled.");
+        if (signal.aborted) throw cancelled();
         throw fail(error);
+      } finally {
+        signal.removeEventListener("abort", onAbort);
       }
     },
     async close() {
-      await sql.end({ timeout: 5 });
+      // A statement given up on may never be answered: its connection is closed at once.
+      await sql.end({ timeout: gaveUp ? 0 : 5 });
     },
   };
+}
+
+/**
+ * How long the client waits for a statement's answer: the server's own
+ * limit (`statement_timeout`) and a margin for its error to arrive, so a
+ * live server's timeout is what the user sees, and a stalled one (which
+ * enforces nothing) is still given up on. Null when statements have no limit.
+ */
+export function clientLimitMs(statementTimeoutMs: number): number | null {
+  if (statementTimeoutMs <= 0) return null;
+  return statementTimeoutMs + Math.min(2000, statementTimeoutMs);
 }
 
 /** `name` as an SQL identifier: in double quotes, inner quotes doubled. */

@@ -10,6 +10,8 @@ import type { RetrievalCacheSetup } from "../../../lib/retrieval/remote/cached_c
 import type { CacheMode } from "../../../lib/cache/cache_mode.ts";
 import type { Document } from "../../../lib/types.ts";
 import { closedPort, huge, json, loopback } from "../../support/loopback_server.ts";
+import { stallingServer } from "../../support/stalling_server.ts";
+import { settledWithin, waitUntil } from "../../support/wait.ts";
 
 const signal = new AbortController().signal;
 const TOKEN = "tok-3141592653";
@@ -198,6 +200,34 @@ Deno.test("http retriever: a service that does not answer in time is a timeout e
   } finally {
     release();
   }
+});
+
+Deno.test("http retriever: a service that stalls part-way through its reply is a timeout error", async () => {
+  await using server = stallingServer("mid_body");
+  const error = await failure(
+    retrieverAt(server.url, { timeoutMs: 300, maxRetries: 1 }).search("q", 3, signal),
+  );
+  assert.match(
+    error.message,
+    new RegExp(
+      `^Retriever "prod" \\(http\\) at ${server.url}/search: did not answer within 0\\.3 s\\. ` +
+        ".*\\(Gave up after 1 retry\\.\\)",
+    ),
+  );
+  assert.equal(server.requests, 2);
+});
+
+Deno.test("http retriever: Ctrl-C (the question's signal) ends a call stalled part-way", async () => {
+  await using server = stallingServer("mid_body");
+  const controller = new AbortController();
+  const pending = failure(
+    retrieverAt(server.url, { timeoutMs: 600_000 }).search("q", 3, controller.signal),
+  );
+  assert.ok(await waitUntil(() => server.requests === 1), "the call reached the service");
+  controller.abort();
+  const error = await settledWithin(pending);
+  assert.match(error.message, /^Retriever "prod" \(http\) at .*: the call was cancelled\.$/);
+  assert.equal(server.requests, 1, "a cancelled call is not retried");
 });
 
 Deno.test("http retriever: a service that is down is an error naming the host", async () => {

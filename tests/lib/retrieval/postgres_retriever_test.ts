@@ -23,6 +23,8 @@ import {
   type PgTestServer,
   startPostgres,
 } from "../../support/postgres_server.ts";
+import { stallingServer } from "../../support/stalling_server.ts";
+import { settledWithin, waitUntil } from "../../support/wait.ts";
 
 const signal = new AbortController().signal;
 const bin = findPostgresBin();
@@ -277,4 +279,63 @@ Deno.test({
       await server?.stop();
     }
   },
+});
+
+// A server that hangs (these need no PostgreSQL: a loopback server plays one).
+
+Deno.test("postgres: a server that accepts and never answers is a connection timeout naming the retriever", async () => {
+  await using server = stallingServer("silent");
+  const error = await failure(buildPostgresRetriever(spec(
+    `postgresql://ragbench@127.0.0.1:${server.port}/postgres?sslmode=disable`,
+    { timeoutMs: 1000 },
+  )));
+  assert.equal(
+    error.message,
+    `Retriever "pg" (postgres) at postgresql://ragbench@127.0.0.1:${server.port}/postgres: ` +
+      `did not accept a connection in time (127.0.0.1:${server.port}).`,
+  );
+});
+
+Deno.test("postgres: a server that stalls on a statement is a timeout error, not a hang", async () => {
+  await using server = stallingServer("pg_mid_query");
+  const error = await settledWithin(failure(buildPostgresRetriever(spec(
+    `postgresql://ragbench@127.0.0.1:${server.port}/postgres?sslmode=disable`,
+    { timeoutMs: 1000 },
+  ))));
+  assert.match(
+    error.message,
+    new RegExp(
+      `^Retriever "pg" \\(postgres\\) at postgresql://ragbench@127\\.0\\.0\\.1:${server.port}/postgres: ` +
+        "did not answer a statement within 2 s \\(timeout_s is 1 s, which the server itself did " +
+        "not enforce\\)\\. Check that the server is up",
+    ),
+  );
+  assert.equal(server.requests, 1);
+});
+
+Deno.test("postgres: Ctrl-C (the question's signal) ends a statement the server never answers", async () => {
+  await using server = stallingServer("pg_mid_query");
+  const url = `postgresql://ragbench@127.0.0.1:${server.port}/postgres?sslmode=disable`;
+  const target = parsePgConnection(url);
+  const pool = await openPgPool(target, {
+    site: { retriever: "pg", kind: "postgres", host: target.printable },
+    secrets: new Secrets(),
+    max: 1,
+    statementTimeoutMs: 600_000,
+    connectTimeoutS: 600,
+    readOnly: true,
+  });
+  try {
+    const controller = new AbortController();
+    const pending = failure(pool.query("SELECT 1", [], controller.signal));
+    assert.ok(await waitUntil(() => server.requests > 0), "the statement reached the server");
+    controller.abort();
+    const error = await settledWithin(pending);
+    assert.equal(
+      error.message,
+      `Retriever "pg" (postgres) at ${target.printable}: the query was cancelled.`,
+    );
+  } finally {
+    await pool.close();
+  }
 });

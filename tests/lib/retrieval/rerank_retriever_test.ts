@@ -6,6 +6,7 @@ import { Secrets } from "../../../lib/util/secrets.ts";
 import { openResponseCache } from "../../../lib/cache/response_cache.ts";
 import { emptyCacheStats } from "../../../lib/llm/cached_model.ts";
 import { type RerankFlavour, type RerankMode, rerankServer } from "../../support/rerank_server.ts";
+import { stallingServer } from "../../support/stalling_server.ts";
 
 const signal = new AbortController().signal;
 
@@ -35,7 +36,7 @@ function base(): Retriever & { asked: number[] } {
   };
 }
 
-function reranker(url: string, over: Partial<RerankSpec> = {}) {
+function reranker(url: string, over: Partial<RerankSpec> = {}, timeoutMs = 5000) {
   const b = base();
   const endpoint = `${url}/v1/rerank`;
   const retriever = createRerankRetriever({
@@ -48,7 +49,7 @@ function reranker(url: string, over: Partial<RerankSpec> = {}) {
       model: "rerank-test",
       site: { retriever: "reranked", kind: "rerank", host: endpoint },
       headers: {},
-      timeoutMs: 5000,
+      timeoutMs,
       maxRetries: 1,
       maxBytes: 1_048_576,
       secrets: new Secrets(),
@@ -152,6 +153,18 @@ Deno.test("rerank: a failing service is retried and then an error with its retri
   assert.equal(server.received.length, 2);
   assert.match(error.message, /answered HTTP 500: .*overloaded.*\(Gave up after 1 retry\.\)/);
   assert.deepEqual((error.attempts as { http_statuses: number[] }).http_statuses, [500, 500]);
+});
+
+Deno.test("rerank: a service that stalls part-way through its reply is the question's timeout error", async () => {
+  await using server = stallingServer("mid_body");
+  const error = await failure(
+    reranker(server.url, {}, 300).retriever.search("wind", 5, signal),
+  );
+  assert.match(
+    error.message,
+    /^Retriever "reranked" \(rerank\) at http:\/\/127\.0\.0\.1:\d+\/v1\/rerank: did not answer within 0\.3 s\. .*\(Gave up after 1 retry\.\)/,
+  );
+  assert.equal(server.requests, 2);
 });
 
 Deno.test("rerank under --mock sends nothing and keeps the base ranking", async () => {

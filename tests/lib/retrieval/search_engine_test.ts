@@ -15,6 +15,8 @@ import {
   SCENARIOS,
 } from "../../support/engine_scenarios.ts";
 import { closedPort, json, loopback } from "../../support/loopback_server.ts";
+import { stallingServer } from "../../support/stalling_server.ts";
+import { settledWithin, waitUntil } from "../../support/wait.ts";
 
 const signal = new AbortController().signal;
 const ENGINES: EngineKind[] = ["elasticsearch", "opensearch"];
@@ -171,6 +173,38 @@ for (const engine of ENGINES) {
       assert.match(error.message, /did not answer within 0\.3 s/);
     } finally {
       release();
+      await retriever.close();
+    }
+  });
+  Deno.test(`${engine}: an engine that stalls part-way through a reply is a timeout, not a hang`, async () => {
+    // The client stops watching its own timeout once the headers are in (asStream).
+    await using server = stallingServer("mid_body");
+    const retriever = await search(server.url, { timeoutMs: 300, maxRetries: 1 });
+    try {
+      const error = await settledWithin(failure(retriever.search("wings", 3, signal)));
+      assert.match(error.message, site);
+      assert.match(
+        error.message,
+        /did not answer within 0\.3 s \(its reply stopped part-way\)\. .*\(Gave up after 1 retry\.\)/,
+      );
+      assert.equal(server.requests, 2);
+    } finally {
+      await retriever.close();
+    }
+  });
+
+  Deno.test(`${engine}: Ctrl-C (the question's signal) ends a search stalled part-way`, async () => {
+    await using server = stallingServer("mid_body");
+    const retriever = await search(server.url, { timeoutMs: 600_000 });
+    try {
+      const controller = new AbortController();
+      const pending = failure(retriever.search("wings", 3, controller.signal));
+      assert.ok(await waitUntil(() => server.requests === 1), "the search reached the engine");
+      controller.abort();
+      const error = await settledWithin(pending);
+      assert.match(error.message, site);
+      assert.match(error.message, /the request was cancelled\.$/);
+    } finally {
       await retriever.close();
     }
   });
