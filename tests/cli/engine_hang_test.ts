@@ -136,7 +136,12 @@ systems:
     // second quits at once.
     child.kill("SIGINT");
     await new Promise((r) => setTimeout(r, 500));
-    child.kill("SIGINT");
+    try {
+      child.kill("SIGINT");
+    } catch (error) {
+      // Already gone (the first Ctrl-C may end the run by itself on a loaded machine).
+      if (!(error instanceof TypeError)) throw error;
+    }
     const status = await settledWithin(child.output());
     assert.equal(status.code, 130, new TextDecoder().decode(status.stderr));
     assert.match(new TextDecoder().decode(status.stderr), /Ctrl-C again: quitting at once/);
