@@ -8,6 +8,7 @@
 
 import type { z } from "zod";
 import type { Question } from "../lib/data/question_schema.ts";
+import type { MockPolicy } from "../lib/llm/mock_policy.ts";
 import type { Retriever } from "../lib/retrieval/types.ts";
 import type { TraceRecorder } from "../lib/trace/trace_recorder.ts";
 import type { TraceFlags } from "../lib/types.ts";
@@ -101,6 +102,14 @@ export interface SystemDef<O extends z.ZodObject = z.ZodObject> {
    * its retriever's document index before the first question.
    */
   ranksDocuments?: boolean;
+  /**
+   * How the scripted mock (`--mock`) answers the reply protocols this system's
+   * requests name (`ChatRequest.protocol`) besides the default `tools`, which
+   * the mock answers itself: one policy a protocol, declared here beside the
+   * system that owns the format (`systems/registry.ts` hands them all to the
+   * mock). A system that only uses function calling or plain text needs none.
+   */
+  mock?: readonly MockPolicy[];
   /** Answers one question. May reject (e.g. the model API failed); the runner records it. */
   run(options: z.output<O>, ctx: SystemContext): Promise<SystemOutcome>;
   /**

@@ -86,11 +86,11 @@ export function resolveBase(
     }
     if (context.named.has(given)) {
       const base = resolveNamed(given, chain, context);
-      return base === null ? null : { ...config, base: base as unknown as Record<string, unknown> };
+      return base === null ? null : withBase(config, base);
     }
     if (KIND_NAMES.includes(given)) {
       const base = retrieverSchema.parse({ kind: given });
-      return { ...config, base: base as unknown as Record<string, unknown> };
+      return withBase(config, base);
     }
     problems.push({
       position: source.positionOf(where),
@@ -106,5 +106,10 @@ export function resolveBase(
     return null;
   }
   const base = resolveBase(parsed.data, where, chain, context);
-  return base === null ? null : { ...config, base: base as unknown as Record<string, unknown> };
+  return base === null ? null : withBase(config, base);
+}
+
+/** The reranker `config` over `base` (a retriever's settings where its name stood). */
+function withBase(config: RetrieverConfig, base: RetrieverConfig): RetrieverConfig {
+  return { ...config, base: base as unknown as Record<string, unknown> } as RetrieverConfig;
 }

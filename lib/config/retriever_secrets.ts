@@ -1,98 +1,20 @@
 /**
  * A retriever's settings as the run folder may hold them
- * (`config.resolved.yaml`, the hashes of `run.json`): `${VAR}` templates are
- * kept as written (they name a variable, never its value), and every value
- * a config writes literally where a secret stands is replaced by
- * {@link SECRET_MASK}: the password of a connection string or of a URL, a
- * search engine's password and API key, and the value of every header (a
- * header may carry a token; only a template is kept).
+ * (`config.resolved.yaml`, the hashes of `run.json`): each kind masks the
+ * literal secrets of its own keys (its `persisted` facet; the masking is
+ * lib/retrieval/remote/secret_mask.ts): the password of a connection string
+ * or of a URL, a search engine's password and API key, every header's value.
+ * `${VAR}` templates are kept as written.
  *
  * @module
  */
 
+import { kindOf } from "../retrieval/kinds/registry.ts";
 import type { RetrieverConfig } from "./retriever_schema.ts";
 
-/** What replaces a literal secret. */
-export const SECRET_MASK = "[secret]";
-
-const TEMPLATE = /\$\{[A-Za-z_][A-Za-z0-9_]*\}/;
+export { maskUrl, SECRET_MASK } from "../retrieval/remote/secret_mask.ts";
 
 /** `config` with its literal secrets masked (a new object; `config` is not changed). */
 export function persistedRetriever(config: RetrieverConfig): RetrieverConfig {
-  switch (config.kind) {
-    case "rerank":
-      return {
-        ...config,
-        base_url: maskUrl(config.base_url),
-        headers: maskHeaders(config.headers),
-        base: typeof config.base === "object"
-          ? persistedRetriever(config.base as unknown as RetrieverConfig) as unknown as Record<
-            string,
-            unknown
-          >
-          : config.base,
-      };
-    case "http":
-      return { ...config, url: maskUrl(config.url), headers: maskHeaders(config.headers) };
-    case "postgres":
-      return { ...config, connection: maskUrl(config.connection) };
-    case "opensearch":
-    case "elasticsearch":
-      return {
-        ...config,
-        url: maskUrl(config.url),
-        headers: maskHeaders(config.headers),
-        password: maskValue(config.password),
-        api_key: maskValue(config.api_key),
-      };
-    default:
-      return config;
-  }
-}
-
-/** A literal value masked; a template (or null) kept. */
-function maskValue(value: string | null): string | null {
-  return value === null || TEMPLATE.test(value) ? value : SECRET_MASK;
-}
-
-function maskHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    Object.defineProperty(out, name, {
-      value: TEMPLATE.test(value) ? value : SECRET_MASK,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return out;
-}
-
-/**
- * `text` (a URL or a connection string) with the password of its user
- * information masked (`scheme://user:PASSWORD@host`) and a `password=`
- * query parameter masked, unless they are templates.
- */
-export function maskUrl(text: string): string {
-  let out = text;
-  const scheme = out.indexOf("://");
-  if (scheme >= 0) {
-    const start = scheme + 3;
-    const end = [...["/", "?", "#"].map((c) => out.indexOf(c, start)), out.length]
-      .filter((i) => i >= 0).reduce((a, b) => Math.min(a, b));
-    const at = out.lastIndexOf("@", end);
-    if (at > start) {
-      const colon = out.indexOf(":", start);
-      if (colon >= 0 && colon < at) {
-        const password = out.slice(colon + 1, at);
-        if (!TEMPLATE.test(password)) {
-          out = `${out.slice(0, colon + 1)}${SECRET_MASK}${out.slice(at)}`;
-        }
-      }
-    }
-  }
-  return out.replace(
-    /([?&]password=)([^&#]*)/gi,
-    (whole, key: string, value: string) => TEMPLATE.test(value) ? whole : `${key}${SECRET_MASK}`,
-  );
+  return kindOf(config).persisted(config) as RetrieverConfig;
 }

@@ -13,6 +13,7 @@ import { RagbenchError } from "../errors.ts";
 import type { CacheMode } from "../cache/cache_mode.ts";
 import type { Config } from "../config/types.ts";
 import type { Need } from "./need.ts";
+import { sourceOf } from "./tool_sources/registry.ts";
 
 /**
  * Why the variables that locate the cache folder are needed when this process
@@ -54,13 +55,11 @@ export interface CacheUse {
 }
 
 /**
- * Whether some system offers a tool whose results `--cache-tools` records:
- * a custom tool with side effects, or an MCP tool (a server runs elsewhere).
+ * Whether some system offers a tool whose results `--cache-tools` records
+ * (its source says: a custom tool with side effects, an MCP tool).
  */
 export function hasSideEffectTools(config: Config): boolean {
-  return config.systems.some((s) =>
-    s.tools.some((t) => t.kind === "mcp" || (t.kind === "custom" && t.side_effects !== "none"))
-  );
+  return config.systems.some((s) => s.tools.some((t) => sourceOf(t).cachesResults(t)));
 }
 
 /** Whether a run opens the response cache: never in `--mock`, else when either mode is not `off`. */

@@ -13,7 +13,7 @@
  */
 
 import type { Config, RetrieverChoice } from "../config/types.ts";
-import { type EmbeddingConfig, retrieverEmbeddings } from "../config/retriever_schema.ts";
+import type { EmbeddingConfig } from "../config/retriever_schema.ts";
 import { type EnvReader, resolveCacheDir } from "../cache/cache_dir.ts";
 import { unresolvedCacheDir } from "./cache_needs.ts";
 import { usesEndpoint } from "../dense/embedders.ts";
@@ -21,17 +21,21 @@ import { SYSTEMS } from "../../systems/registry.ts";
 import { search } from "../../tools/search.ts";
 import { defaultRetrieverChoice } from "./plan.ts";
 import { modelHost, type Need } from "./need.ts";
+import { offeredNamesOf } from "./tool_sources/registry.ts";
+import { kindOf } from "../retrieval/kinds/registry.ts";
 
 /**
- * The `embedding:` of every retriever the systems of `config` use that
- * embeds (vector, hybrid, a search engine's kNN; a reranker's base too): a system's own retriever, or the config's default one for a
- * system that offers `search` without naming a retriever (as lib/plan/plan.ts
- * picks them).
+ * The embeddings the retrievers of `config`'s systems call (each kind says
+ * which: a vector or hybrid retriever's `embedding:`): a system's own
+ * retriever, or the config's default one for a system that offers `search`
+ * without naming a retriever (as lib/plan/plan.ts picks them).
  */
 export function configEmbeddings(
   config: Pick<Config, "systems" | "retrievers">,
 ): EmbeddingConfig[] {
-  return systemRetrievers(config).flatMap((u) => retrieverEmbeddings(u.retriever.config));
+  return systemRetrievers(config).flatMap((u) =>
+    kindOf(u.retriever.config).embeddings(u.retriever.config)
+  );
 }
 
 /**
@@ -49,7 +53,7 @@ export function systemRetrievers(
       continue;
     }
     const offersSearch = (SYSTEMS.get(system.type)?.alwaysTools ?? []).includes(search.name) ||
-      system.tools.some((t) => t.kind === "builtin" && t.name === search.name);
+      system.tools.some((t) => offeredNamesOf(t).includes(search.name));
     if (offersSearch) used.push({ system: system.name, retriever: defaultRetrieverChoice(config) });
   }
   return used;
@@ -106,5 +110,31 @@ export function embeddingNeeds(
     { name: "read", value: cache.dir, why: "the embedding cache" },
     { name: "write", value: cache.dir, why: "the embedding cache" },
   );
+  return needs;
+}
+
+/**
+ * What the retrievers of `config`'s systems need besides their embeddings
+ * (each kind says: an engine's host or socket, a key's variable, the
+ * variables of its `${VAR}` templates; a reranker's base's too). Each
+ * retriever counts once.
+ */
+export function retrieverNeeds(
+  config: Pick<Config, "systems" | "retrievers">,
+  options: { mock: boolean; env?: (name: string) => string | undefined },
+): Need[] {
+  const seen = new Set<string>();
+  const needs: Need[] = [];
+  for (const { retriever } of systemRetrievers(config)) {
+    if (seen.has(retriever.key)) continue;
+    seen.add(retriever.key);
+    needs.push(
+      ...kindOf(retriever.config).needs(retriever.config, {
+        mock: options.mock,
+        name: retriever.name,
+        ...(options.env ? { env: options.env } : {}),
+      }),
+    );
+  }
   return needs;
 }

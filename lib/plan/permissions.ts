@@ -16,14 +16,13 @@ import type { Config } from "../config/types.ts";
 import { corpusSourcePath } from "../data/corpus.ts";
 import { folderHolds } from "../data/corpus_files.ts";
 import { questionSourcePath } from "../data/questions.ts";
-import { mcpNeeds } from "../../tools/mcp/needs.ts";
 import type { EmbeddingConfig } from "../config/retriever_schema.ts";
-import { embeddingNeeds } from "./embedding_needs.ts";
+import { embeddingNeeds, retrieverNeeds } from "./embedding_needs.ts";
 import { callsModel } from "../../systems/registry.ts";
 import { type CacheUse, hasSideEffectTools, responseCacheNeeds } from "./cache_needs.ts";
 import { frameworkNeeds } from "./framework_needs.ts";
-import { engineNeeds } from "./engine_needs.ts";
 import { modelHost, type Need } from "./need.ts";
+import { toolRefsOf } from "./tool_sources/registry.ts";
 
 /** The system type whose programs run in `deno run` subprocesses (`systems/code_agent.ts`). */
 const CODE_AGENT_TYPE = "code_agent";
@@ -113,15 +112,15 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
     ...options,
     replay: options.cache?.mode === "replay",
   }));
+  needs.push(...retrieverNeeds(config, options));
   if (options.cache !== undefined) {
     needs.push(...responseCacheNeeds(options.cache, {
       mock: options.mock,
       sideEffectTools: hasSideEffectTools(config),
     }));
   }
-  if (config.systems.some((s) => s.tools.some((t) => t.kind === "custom"))) {
-    needs.push({ name: "run", value: Deno.execPath(), why: "starting custom tools' processes" });
-  }
+  // Each tool's source says what it needs (custom tools' processes, MCP servers).
+  for (const { ref, source } of toolRefsOf(config)) needs.push(...source.needs(ref, options));
   if (config.systems.some((s) => s.type === CODE_AGENT_TYPE)) {
     needs.push({
       name: "run",
@@ -136,9 +135,7 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
       why: "reading the corpus's PDF files (deno run, no permissions)",
     });
   }
-  needs.push(...mcpNeeds(config, options));
   needs.push(...frameworkNeeds(config));
-  needs.push(...engineNeeds(config, options));
   return dedupe(needs);
 }
 
@@ -160,30 +157,12 @@ export function compileNeeds(config: Config, options: RunNeedsOptions): Need[] {
   const needs = runNeeds(config, options).filter((n) =>
     n.name !== "run" && !SANDBOX_SOURCES.includes(n.value)
   );
-  for (const system of config.systems) {
-    for (const tool of system.tools) {
-      if (tool.kind !== "custom") continue;
-      needs.push({
-        name: "read",
-        value: tool.module,
-        why: `custom tool ${tool.name} (its module)`,
-      });
-      if (tool.side_effects === "filesystem") {
-        needs.push(
-          { name: "read", value: Deno.cwd(), why: `custom tool ${tool.name} (filesystem)` },
-          { name: "write", value: Deno.cwd(), why: `custom tool ${tool.name} (filesystem)` },
-        );
-      }
-      if (tool.side_effects === "network") {
-        needs.push({ name: "net", value: "", why: `custom tool ${tool.name} (network)` });
-      }
-      needs.push({ name: "run", value: "ragbench", why: "starting custom tools' processes" });
-    }
+  for (const { ref, source } of toolRefsOf(config)) {
+    needs.push(...source.compiledNeeds(ref, options));
   }
   if (readsPdf(config)) {
     needs.push({ name: "run", value: "ragbench", why: "reading the corpus's PDF files" });
   }
-  needs.push(...mcpNeeds(config, options).filter((n) => n.name === "run"));
   return dedupe(needs);
 }
 

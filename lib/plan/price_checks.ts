@@ -13,7 +13,8 @@
 
 import type { Config } from "../config/types.ts";
 import type { ModelConfig } from "../config/schema.ts";
-import { type EmbeddingConfig, retrieverEmbeddings } from "../config/retriever_schema.ts";
+import type { EmbeddingConfig, RetrieverConfig } from "../config/retriever_schema.ts";
+import { kindOf } from "../retrieval/kinds/registry.ts";
 import { RagbenchError } from "../errors.ts";
 import { resolvePrices, type ResolvePricesOptions, type RunPrices } from "../llm/pricing.ts";
 import { usesEndpoint } from "../dense/embedders.ts";
@@ -43,9 +44,12 @@ export interface Unpriced {
 
 /** The embedding configs a run calls an endpoint with (none in `--mock`, where they are hashed). */
 function endpointEmbeddings(config: Config, mock: boolean): EmbeddingConfig[] {
-  return systemRetrievers(config)
-    .flatMap((u) => retrieverEmbeddings(u.retriever.config))
-    .filter((e) => usesEndpoint(e, mock));
+  return systemRetrievers(config).flatMap((u) => calledEmbeddings(u.retriever.config, mock));
+}
+
+/** The embeddings a retriever's kind calls an endpoint with (none in `--mock`). */
+function calledEmbeddings(config: RetrieverConfig, mock: boolean): EmbeddingConfig[] {
+  return kindOf(config).embeddings(config).filter((e) => usesEndpoint(e, mock));
 }
 
 /**
@@ -86,8 +90,7 @@ export function unpricedOf(
     }, system.name);
   }
   for (const { system, retriever } of systemRetrievers(config)) {
-    for (const embedding of retrieverEmbeddings(retriever.config)) {
-      if (!usesEndpoint(embedding, options.mock)) continue;
+    for (const embedding of calledEmbeddings(retriever.config, options.mock)) {
       if (prices.embedding(embedding).per_mtok !== null) continue;
       note({
         kind: "embedding",
@@ -182,8 +185,7 @@ export function manifestPrices(
   }
   const embeddings = new Map<string, ManifestPrices["embeddings"][number]>();
   for (const { system, retriever } of systemRetrievers(config)) {
-    for (const embedding of retrieverEmbeddings(retriever.config)) {
-      if (!usesEndpoint(embedding, options.mock)) continue;
+    for (const embedding of calledEmbeddings(retriever.config, options.mock)) {
       const found = prices.embedding(embedding);
       const id = JSON.stringify([embedding.model, embedding.base_url, found.per_mtok]);
       const known = embeddings.get(id);

@@ -21,11 +21,11 @@
  */
 
 import { z } from "zod";
-import { DEFAULT_TOP_K, type RetrieverOf } from "../config/retriever_schema.ts";
+import { DEFAULT_TOP_K, type RetrieverBuildRequest } from "./kinds/kind.ts";
+import type { HttpConfig } from "./kinds/http.ts";
 import type { Document } from "../types.ts";
 import { type JsonPath, parseJsonPath, readJsonPath } from "../util/json_path.ts";
 import { Secrets } from "../util/secrets.ts";
-import type { RetrieverBuildRequest } from "./build_request.ts";
 import { documentsById } from "./remote/corpus_hits.ts";
 import { filledHeaders, filledUrl } from "./remote/engine_config.ts";
 import { printableUrl } from "./remote/remote_error.ts";
@@ -82,8 +82,8 @@ const hitsSchema = z.array(z.strictObject({
 
 /** Builds a `kind: http` retriever of a run (nothing is sent until the first search). */
 // deno-lint-ignore require-await
-export async function buildHttp(request: RetrieverBuildRequest): Promise<Retriever> {
-  const config = request.config as RetrieverOf<"http">;
+export async function buildHttp(request: RetrieverBuildRequest<HttpConfig>): Promise<Retriever> {
+  const config = request.config;
   const secrets = new Secrets();
   const url = filledUrl(config.url, "url", request, secrets);
   const path = (text: string | null) => text === null ? null : parseJsonPath(text);

@@ -31,12 +31,12 @@
  */
 
 import { createHash } from "node:crypto";
-import { DEFAULT_TOP_K, type RetrieverOf } from "../config/retriever_schema.ts";
+import { DEFAULT_TOP_K, type RetrieverBuildRequest } from "./kinds/kind.ts";
+import type { PostgresConfig } from "./kinds/postgres.ts";
 import { RagbenchError } from "../errors.ts";
 import type { Passage } from "../lexical/passages.ts";
 import type { Document } from "../types.ts";
 import { Secrets } from "../util/secrets.ts";
-import type { RetrieverBuildRequest } from "./build_request.ts";
 import { buildFailure, filled } from "./remote/engine_config.ts";
 import { parsePgConnection } from "./remote/pg_connection.ts";
 import { documentHits, documentsById, passageHits, passagesById } from "./remote/corpus_hits.ts";
@@ -95,8 +95,10 @@ export interface PostgresRetriever extends Retriever {
  * @throws {RagbenchError} for a bad connection string, or naming the retriever
  *   and the server when it cannot be reached or refuses.
  */
-export async function buildPostgres(request: RetrieverBuildRequest): Promise<PostgresRetriever> {
-  const config = request.config as RetrieverOf<"postgres">;
+export async function buildPostgres(
+  request: RetrieverBuildRequest<PostgresConfig>,
+): Promise<PostgresRetriever> {
+  const config = request.config;
   const secrets = new Secrets();
   const text = filled(config.connection, "connection", request, secrets);
   let target;

@@ -19,14 +19,10 @@
  */
 
 import { z } from "zod";
-import {
-  DEFAULT_TOP_K,
-  type RetrieverConfig,
-  type RetrieverOf,
-} from "../config/retriever_schema.ts";
+import { DEFAULT_TOP_K, type RetrieverBuildRequest } from "./kinds/kind.ts";
+import { rerankBase, type RerankConfig } from "./kinds/rerank.ts";
 import { addCost } from "../llm/model.ts";
 import { Secrets } from "../util/secrets.ts";
-import type { RetrieverBuildRequest } from "./build_request.ts";
 import { filledHeaders, filledUrl, requiredVariable } from "./remote/engine_config.ts";
 import { printableUrl } from "./remote/remote_error.ts";
 import type { Passage } from "../lexical/passages.ts";
@@ -69,12 +65,15 @@ export function rerankText(passage: Passage): string {
 }
 
 /** Builds a `kind: rerank` retriever of a run over the run's build of its base. */
-export async function buildRerank(request: RetrieverBuildRequest): Promise<Retriever> {
-  const config = request.config as RetrieverOf<"rerank">;
-  if (typeof config.base !== "object") {
+export async function buildRerank(
+  request: RetrieverBuildRequest<RerankConfig>,
+): Promise<Retriever> {
+  const config = request.config;
+  const baseConfig = rerankBase(config);
+  if (baseConfig === null) {
     throw new TypeError(`rerank retriever ${request.name}: its base was not resolved`);
   }
-  const base = await request.part(config.base as unknown as RetrieverConfig);
+  const base = await request.retriever(baseConfig);
   const secrets = new Secrets();
   // Under --mock nothing is sent, so no template is filled and no key is read.
   const root = request.mock

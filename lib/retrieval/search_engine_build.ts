@@ -7,9 +7,9 @@
  * @module
  */
 
-import { DEFAULT_TOP_K, type RetrieverOf } from "../config/retriever_schema.ts";
+import { DEFAULT_TOP_K, type RetrieverBuildRequest } from "./kinds/kind.ts";
+import type { SearchEngineConfig } from "./kinds/search_engines.ts";
 import { Secrets } from "../util/secrets.ts";
-import type { RetrieverBuildRequest } from "./build_request.ts";
 import { documentsById } from "./remote/corpus_hits.ts";
 import { buildFailure, filled, filledHeaders, filledUrl } from "./remote/engine_config.ts";
 import type { EngineConnection } from "./remote/es_client.ts";
@@ -27,10 +27,10 @@ import {
  *   the engine when it cannot be reached or refuses.
  */
 export async function buildSearchEngine(
-  request: RetrieverBuildRequest,
+  request: RetrieverBuildRequest<SearchEngineConfig>,
   open: (connection: EngineConnection) => Promise<EngineClient>,
 ): Promise<SearchEngineRetriever> {
-  const config = request.config as RetrieverOf<"opensearch" | "elasticsearch">;
+  const config = request.config;
   const secrets = new Secrets();
   const url = filledUrl(config.url, "url", request, secrets);
   const optional = (value: string | null, key: string) =>
@@ -56,7 +56,7 @@ export async function buildSearchEngine(
   try {
     return await buildSearchEngineRetriever({
       name: request.name,
-      kind: config.kind,
+      kind: config.kind as "opensearch" | "elasticsearch",
       topK: config.top_k ?? DEFAULT_TOP_K,
       site,
       client,

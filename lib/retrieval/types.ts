@@ -31,7 +31,7 @@ export interface RetrievalOutcome {
 /** A named retriever, built once per run and shared by every system that names it. */
 export interface Retriever {
   readonly name: string;
-  /** The config's `kind` (bm25, vector, hybrid, rerank, http, postgres, opensearch, elasticsearch). */
+  /** Its kind (`lib/retrieval/kinds/`): `bm25`, `vector`, `hybrid`, ... */
   readonly kind: string;
   /** Passages returned when the caller does not ask for a number. */
   readonly topK: number;

@@ -10,7 +10,7 @@
 
 import { RagbenchError } from "../../errors.ts";
 import { fillTemplate, type Secrets } from "../../util/secrets.ts";
-import type { RetrieverBuildRequest } from "../build_request.ts";
+import type { RetrieverBuildRequest } from "../kinds/kind.ts";
 import { EngineError } from "./remote_error.ts";
 
 /**

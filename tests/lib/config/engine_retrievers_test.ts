@@ -3,7 +3,19 @@ import { REGISTRIES } from "../../../lib/plan/setup.ts";
 import { parseConfig } from "../../../lib/config/load.ts";
 import type { Config } from "../../../lib/config/types.ts";
 import { ConfigError } from "../../../lib/errors.ts";
-import { type RetrieverConfig, retrieverParts } from "../../../lib/config/retriever_schema.ts";
+import type { RetrieverConfig } from "../../../lib/config/retriever_schema.ts";
+import { rerankBase } from "../../../lib/retrieval/kinds/rerank.ts";
+
+/** `config` and the retrievers it is built over (a reranker's base, its base's, ...). */
+function retrieverParts(config: RetrieverConfig): RetrieverConfig[] {
+  const parts: RetrieverConfig[] = [];
+  let at: RetrieverConfig | null = config;
+  while (at !== null && parts.length < 10) {
+    parts.push(at);
+    at = at.kind === "rerank" ? rerankBase(at) as RetrieverConfig | null : null;
+  }
+  return parts;
+}
 import { maskUrl, persistedRetriever } from "../../../lib/config/retriever_secrets.ts";
 
 const WHERE = { file: "r.yaml", absolute: "/project/configs/r.yaml" };

@@ -1,8 +1,9 @@
 /**
  * The keys of the retriever kinds that call an engine or a service:
  * `rerank`, `http`, `postgres`, `opensearch` and `elasticsearch` (each
- * kind's own keys, beside `kind` and `top_k`; `retriever_schema.ts` makes
- * the kinds' strict schemas from them). A value may hold `${VAR}` where a
+ * kind's own keys, beside `kind`, `top_k` and `chunk`: each kind's object in
+ * lib/retrieval/kinds/ declares them, and lib/config/retriever_schema.ts
+ * composes the strict schema of an entry from them). A value may hold `${VAR}` where a
  * secret can stand (a URL, a header, a connection string, a password): it
  * is filled in from the environment when the engine is first reached, and
  * never written to the run folder.
@@ -11,7 +12,7 @@
  */
 
 import { z } from "zod";
-import { parseJsonPath } from "../util/json_path.ts";
+import { parseJsonPath } from "../../util/json_path.ts";
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
