@@ -19,6 +19,8 @@ import type { CommandSpec, ParsedArgs } from "./args.ts";
 import { starterConfig } from "./init_config.ts";
 import { starterQuestions } from "./init_questions.ts";
 import type { CliIO } from "./io.ts";
+import { commandLine, DEFAULT_INVOCATION } from "./invocation.ts";
+import { commandNeeds } from "./command_needs.ts";
 import { validateCommand } from "./validate_command.ts";
 import { INIT_DEFAULT_DOCS } from "../plan/init_needs.ts";
 
@@ -124,7 +126,7 @@ export async function initCommand(args: ParsedArgs, io: CliIO): Promise<number> 
       ".\n",
   );
   await validateCommand({ positionals: [paths.config], options: new Map() }, io);
-  io.out(nextSteps(paths, model));
+  io.out(nextSteps(paths, model, await nextCommands(paths.config, io)));
   return 0;
 }
 
@@ -209,9 +211,34 @@ function portable(path: string): string {
   return sep === "/" ? path : path.split(sep).join("/");
 }
 
+/** The next steps' commands, started the way this ragbench was (so they work as printed). */
+async function nextCommands(
+  config: string,
+  io: CliIO,
+): Promise<{ mock: string; validate: string; live: string }> {
+  const invocation = io.invocation ?? DEFAULT_INVOCATION;
+  const line = async (words: string[]): Promise<string> => {
+    if (invocation.kind !== "deno_run") return commandLine(invocation, words);
+    const args = {
+      positionals: [config],
+      options: new Map(words.slice(2).map((w) => [w.slice(2), ""])),
+    };
+    return commandLine(invocation, words, {
+      needs: await commandNeeds(words[0], args),
+      unstable: true,
+    });
+  };
+  return {
+    mock: await line(["run", config, "--mock"]),
+    validate: await line(["validate", config]),
+    live: await line(["run", config]),
+  };
+}
+
 function nextSteps(
   paths: { config: string; questions: string },
   model: { model: string; baseUrl: string | null; apiKeyEnv: string | null },
+  commands: { mock: string; validate: string; live: string },
 ): string {
   const where = model.baseUrl === null ? "OpenAI" : model.baseUrl;
   const key = model.apiKeyEnv === null ? "no key" : `the key in ${model.apiKeyEnv}`;
@@ -220,13 +247,13 @@ function nextSteps(
     "Next:",
     "  1. A first look, offline and free (no model is asked; it ranks the retrievers on your",
     "     documents):",
-    `       ragbench run ${paths.config} --mock`,
+    `       ${commands.mock}`,
     `  2. Replace the examples in ${paths.questions} with your own questions, and check them:`,
-    `       ragbench validate ${paths.config}`,
+    `       ${commands.validate}`,
     `  3. A live run against any OpenAI-compatible endpoint (now: ${model.model} at ${where}, ${key};`,
     `     change model: in ${paths.config}, or run init again with --model, --base-url and`,
     "     --api-key-env into another --dir):",
     ...(model.apiKeyEnv === null ? [] : [`       export ${model.apiKeyEnv}=...`]),
-    `       ragbench run ${paths.config}`,
+    `       ${commands.live}`,
   ].join("\n");
 }

@@ -103,19 +103,23 @@ export function openRunCache(config: Config, use: CacheUse, options: { mock: boo
     retrieval,
     summaryLine() {
       if (cache === null) return null;
+      // A part with nothing to say (a retrieval-only run makes no model call) is left out.
       const parts = [];
-      if (model) parts.push(`model calls ${describe(model.mode, modelStats)}`);
-      if (tools) parts.push(`tool results ${describe(tools.mode, toolStats)}`);
-      const used = retrievalStats.hits + retrievalStats.misses + retrievalStats.recorded;
-      if (retrieval && used > 0) {
+      if (model && used(modelStats)) parts.push(`model calls ${describe(model.mode, modelStats)}`);
+      if (tools && used(toolStats)) parts.push(`tool results ${describe(tools.mode, toolStats)}`);
+      if (retrieval && used(retrievalStats)) {
         parts.push(`retrieval calls ${describe(retrieval.mode, retrievalStats)}`);
       }
-      return `cache: ${parts.join("; ")} (${cache.path})`;
+      return parts.length === 0 ? null : `cache: ${parts.join("; ")} (${cache.path})`;
     },
     [Symbol.dispose]() {
       cache?.close();
     },
   };
+}
+
+function used(stats: CacheStats): boolean {
+  return stats.hits + stats.misses + stats.recorded + stats.writeFailures > 0;
 }
 
 function describe(mode: string, stats: CacheStats): string {

@@ -15,7 +15,7 @@ import { type CacheMode, readsCache, writesCache } from "../cache/cache_mode.ts"
 import { modelKey, type ModelKeyParts, repeatPart } from "../cache/cache_key.ts";
 import type { ResponseCache } from "../cache/response_cache.ts";
 import type { ModelConfig } from "./model_config.ts";
-import { type ChatResponse, type Model, ModelCallError } from "./model.ts";
+import { type ChatRequest, type ChatResponse, type Model, ModelCallError } from "./model.ts";
 
 /** Counts of a run's cache use, printed at the end of the run. */
 export interface CacheStats {
@@ -106,9 +106,34 @@ export function withModelCache(model: Model, config: ModelConfig, setup: ModelCa
   });
 }
 
-/** Wraps `model` so that its calls are recorded and replayed (see the module docs). */
+/**
+ * Wraps `model` so that its calls are recorded and replayed (see the module docs).
+ *
+ * A request whose identical twin (same key: two systems that sent the same
+ * messages in the same repeat) is already being sent waits for the twin's
+ * reply and is served it as a cache hit, as it would be had the twin finished
+ * first: what a run records, and so what its replay serves, does not depend
+ * on `--concurrency`.
+ */
 export function withResponseCache(model: Model, options: CachedModelOptions): Model {
   const { cache, mode, stats } = options;
+  const inFlight = new Map<string, Promise<ChatResponse>>();
+  const live = async (key: string, request: ChatRequest, signal: AbortSignal) => {
+    const reply = await model.chat(request, signal);
+    if (writesCache(mode)) {
+      try {
+        cache.put(key, "model", {
+          content: reply.content,
+          tool_calls: reply.tool_calls,
+          usage: reply.usage,
+        });
+        stats.recorded++;
+      } catch {
+        stats.writeFailures++;
+      }
+    }
+    return reply;
+  };
   return {
     id: model.id,
     pricing: model.pricing,
@@ -120,6 +145,18 @@ export function withResponseCache(model: Model, options: CachedModelOptions): Mo
         ...repeatPart(request.repeat),
       });
       if (readsCache(mode)) {
+        const twin = inFlight.get(key);
+        if (twin !== undefined) {
+          // The twin's failure (its own abort, an error) is not this call's: it then goes live.
+          const reply = await twin.catch(() => null);
+          if (reply !== null) {
+            stats.hits++;
+            // What the cache would have served: the reply, not the twin's retries.
+            const { content, tool_calls, usage } = reply;
+            return { content, tool_calls, usage, cached: true };
+          }
+          signal?.throwIfAborted();
+        }
         const found = cache.get(key);
         const entry = found.found ? ResponseEntry.safeParse(found.value) : null;
         if (entry?.success) {
@@ -131,20 +168,14 @@ export function withResponseCache(model: Model, options: CachedModelOptions): Mo
         if (corrupt) stats.corrupt++;
         if (mode === "replay") throw new ReplayMissError(corrupt);
       }
-      const reply = await model.chat(request, signal);
-      if (writesCache(mode)) {
-        try {
-          cache.put(key, "model", {
-            content: reply.content,
-            tool_calls: reply.tool_calls,
-            usage: reply.usage,
-          });
-          stats.recorded++;
-        } catch {
-          stats.writeFailures++;
-        }
+      if (!readsCache(mode) || inFlight.has(key)) return await live(key, request, signal);
+      const call = live(key, request, signal);
+      inFlight.set(key, call);
+      try {
+        return await call;
+      } finally {
+        inFlight.delete(key);
       }
-      return reply;
     },
   };
 }

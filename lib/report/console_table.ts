@@ -6,6 +6,7 @@
  * @module
  */
 
+import { flipRateCell, hasFlipRate, questionsCell } from "./repeat_cells.ts";
 import type { RunStats } from "../score/comparison.ts";
 import type { SystemSummary } from "../score/summary.ts";
 import { plural } from "../util/plural.ts";
@@ -34,12 +35,15 @@ export function summaryTable(
     r.retrieval_depth != null && r.retrieval_depth < cutoff;
   const marked = (r: SystemSummary, cutoff: number, value: number | null) =>
     fixed(value, 3) + (value !== null && shallow(r, cutoff) ? "*" : "");
+  const stat = (r: SystemSummary) => options.stats?.systems.find((s) => s.system === r.system);
+  const flips = hasFlipRate(options.stats?.systems);
   const header = [
     "system",
     "questions",
     "score",
     ...(options.stats ? ["95 % CI"] : []),
     "accuracy",
+    ...(flips ? ["flip rate"] : []),
     ...(ir ? [`nDCG@${k}`, `R@${rk}`] : []),
     "errors",
     "p50 ms",
@@ -54,12 +58,13 @@ export function summaryTable(
       : undefined;
     return [
       r.system,
-      String(r.questions),
+      questionsCell(r.questions, stat(r)),
       fixed(r.answer_score, 3),
       ...(options.stats
         ? [interval ? `[${interval.low.toFixed(3)}, ${interval.high.toFixed(3)}]` : "-"]
         : []),
       r.accuracy === null ? "-" : `${Math.round(r.accuracy * r.checked)}/${r.checked}`,
+      ...(flips ? [flipRateCell(stat(r))] : []),
       ...(ir
         ? [marked(r, k, r[`ndcg@${k}`] ?? null), marked(r, rk, r[`recall@${rk}`] ?? null)]
         : []),
@@ -78,18 +83,7 @@ export function summaryTable(
     cells.map((c, i) => (leftAligned(i) ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")
       .trimEnd();
   const table = [line(header), line(widths.map((w) => "-".repeat(w))), ...body.map(line)];
-  // One note per depth, naming every system cut to it (the bench's three `rag` rows share one).
-  const byDepth = new Map<number, string[]>();
-  for (const r of ir ? rows.filter((r) => shallow(r, Math.max(k, rk))) : []) {
-    const depth = r.retrieval_depth!;
-    byDepth.set(depth, [...(byDepth.get(depth) ?? []), r.system]);
-  }
-  const notes = [...byDepth].map(([depth, systems]) =>
-    `* ${systems.join(", ")}: a ranking held only ${
-      plural(depth, "document")
-    } (the retriever's top_k ` +
-    `cut it), so metrics at larger cut-offs count fewer documents than they name`
-  );
+  const notes = ir ? depthNotes(rows, Math.max(k, rk)).map((n) => `* ${n}`) : [];
   return [...table, ...(notes.length ? ["", ...notes] : [])].join("\n");
 }
 
@@ -120,4 +114,26 @@ function cutoffsOf(rows: readonly SystemSummary[]): number[] {
 
 function fixed(value: number | null, digits: number): string {
   return value === null ? "-" : value.toFixed(digits);
+}
+
+/**
+ * One note per retrieval depth below `cutoff`, naming every system cut to it
+ * (the bench's three `rag` rows share one): why their `*` figures count fewer
+ * documents than the metric names.
+ */
+export function depthNotes(
+  rows: ReadonlyArray<{ system: string; retrieval_depth?: number | null }>,
+  cutoff: number,
+): string[] {
+  const byDepth = new Map<number, string[]>();
+  for (const r of rows) {
+    const depth = r.retrieval_depth;
+    if (depth == null || depth >= cutoff) continue;
+    byDepth.set(depth, [...(byDepth.get(depth) ?? []), r.system]);
+  }
+  return [...byDepth].map(([depth, systems]) =>
+    `${systems.join(", ")}: a ranking held only ${plural(depth, "document")} (the retriever's ` +
+    `top_k passages came from no more), so metrics at larger cut-offs count fewer documents than ` +
+    `they name`
+  );
 }

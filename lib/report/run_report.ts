@@ -113,6 +113,7 @@ function systemFigures(input: RunReportInput) {
       errors: summary?.errors ?? 0,
       cost_per_question: summary?.cost_per_question ?? null,
       p50_latency_ms: summary?.p50_latency_ms ?? null,
+      retrieval_depth: summary?.retrieval_depth ?? null,
       ...(Object.values(retrieval).some((v) => v !== null) ? { retrieval } : {}),
       summary,
     };

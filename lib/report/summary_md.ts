@@ -8,6 +8,8 @@
  * @module
  */
 
+import { depthNotes } from "./console_table.ts";
+import { flipRateCell, hasFlipRate, questionsCell } from "./repeat_cells.ts";
 import type { IndexingRecord } from "../retrieval/registry.ts";
 import type { PairStats, SystemStats } from "../score/comparison.ts";
 import type { Recommendation } from "./recommendation.ts";
@@ -26,6 +28,8 @@ export interface MarkdownRow {
   stats: SystemStats;
   /** Headline retrieval metrics (e.g. `ndcg@10`, `recall@100`), when it retrieves. */
   retrieval?: Readonly<Record<string, number | null>>;
+  /** The fewest documents a ranking held when top_k cut it (`SystemSummary.retrieval_depth`). */
+  retrieval_depth?: number | null;
 }
 
 /** The whole `summary.md` text. */
@@ -41,12 +45,14 @@ export function summaryMarkdown(
   // The ranked metric has its own column, with its interval.
   const retrieval = [...new Set(rows.flatMap((r) => Object.keys(r.retrieval ?? {})))]
     .filter((k) => k !== recommendation.metric);
+  const flips = hasFlipRate(rows.map((r) => r.stats));
   const header = [
     "system",
     "model",
     "questions",
     `${ranked ? metricLabel(recommendation.metric) : "score"} [95 % CI]`,
     ...(ranked ? [] : ["accuracy [95 % CI]"]),
+    ...(flips ? ["flip rate"] : []),
     ...retrieval.map(metricLabel),
     "$/question",
     "p50 ms",
@@ -61,12 +67,15 @@ export function summaryMarkdown(
         [
           r.system,
           r.model ?? "-",
-          String(r.questions),
+          questionsCell(r.questions, r.stats),
           interval(r.stats.score),
           ...(ranked ? [] : [interval(r.stats.accuracy)]),
+          ...(flips ? [flipRateCell(r.stats)] : []),
           ...retrieval.map((k) => {
             const v = r.retrieval?.[k];
-            return typeof v === "number" ? v.toFixed(3) : "-";
+            if (typeof v !== "number") return "-";
+            const depth = r.retrieval_depth;
+            return v.toFixed(3) + (depth != null && depth < cutoffOf(k) ? "\\*" : "");
           }),
           // Unknown (no price for its model): empty, never $0.
           r.cost_per_question === null
@@ -82,6 +91,9 @@ export function summaryMarkdown(
   const out = [`# ragbench: ${cell(run.name)}`, "", `Run directory: \`${run.dir}\``, ""];
   for (const failed of recommendation.failed) out.push(`**Failed:** ${cell(failed)}`, "");
   out.push(...table);
+  const cutoff = Math.max(0, ...retrieval.map(cutoffOf));
+  const depths = depthNotes(rows, cutoff).map((n) => `\\* ${cell(n)}`);
+  if (depths.length) out.push("", ...depths);
   if (costNotes.length) out.push("", ...costNotes.map((n) => `_${cell(n)}_`));
   if (recommendation.lines.length) {
     out.push("", "## Recommendation", "", ...recommendation.lines.map((l) => `- ${cell(l)}`));
@@ -134,4 +146,10 @@ function indexingSection(records: readonly IndexingRecord[]): string[] {
 
 function interval(i: { mean: number; low: number; high: number } | null): string {
   return i === null ? "-" : `${i.mean.toFixed(3)} [${i.low.toFixed(3)}, ${i.high.toFixed(3)}]`;
+}
+
+/** The cut-off of a metric named `name@k` (0 for one without). */
+function cutoffOf(name: string): number {
+  const at = name.lastIndexOf("@");
+  return at < 0 ? 0 : Number(name.slice(at + 1)) || 0;
 }

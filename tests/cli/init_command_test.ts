@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { parse } from "yaml";
-import { execCli, runCli } from "../support/cli.ts";
+import { execCli, runCli, runPrinted } from "../support/cli.ts";
 import { makePdf } from "../support/pdf_fixture.ts";
 import { tempTree } from "../support/temp.ts";
 
@@ -241,5 +241,54 @@ Deno.test("init without write access to --dir names the flag it needs before rea
         t.path("bench")
       } --allow-run=${Deno.execPath()} \\(the benchmark folder; reading the documents' PDF files`,
     ),
+  );
+});
+
+Deno.test("init started by deno run prints next commands that carry their flags and work as printed", async () => {
+  await using t = await docsFolder();
+  const bench = t.path("bench");
+  const init = await execCli(
+    [`--allow-read`, `--allow-write=${bench}`, `--allow-run=${Deno.execPath()}`],
+    ["init", t.path("docs"), "--dir", bench],
+  );
+  assert.equal(init.code, 0, init.stderr);
+  const printed = (pattern: RegExp) => {
+    const line = init.stdout.split("\n").map((l) => l.trim()).find((l) => pattern.test(l));
+    assert.ok(line, `no line matching ${pattern} in:\n${init.stdout}`);
+    return line;
+  };
+  const validate = printed(/^deno run .* validate .*bench\/ragbench\.yaml$/);
+  const mockRun = printed(/^deno run .* run .*bench\/ragbench\.yaml --mock$/);
+  for (const line of [validate, mockRun]) assert.match(line, /--unstable-raw-imports/);
+  assert.equal((await runPrinted(validate)).code, 0);
+  // The run folder moved out of the repository: every flag naming "runs" names it instead.
+  const out = t.path("run");
+  const run = await runPrinted(`${mockRun.replaceAll(/(?<=[=,])runs(?=[ ,])/g, out)} --out ${out}`);
+  assert.equal(run.code, 0, run.stderr);
+});
+
+Deno.test("ragbench started by deno run without the unstable flags says which flags to add", async () => {
+  await using t = await docsFolder();
+  const init = await runCli(["init", t.path("docs"), "--dir", t.path("bench")]);
+  assert.equal(init.code, 0, init.stderr);
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-read",
+      `--allow-run=${Deno.execPath()}`,
+      "main.ts",
+      "validate",
+      t.path("bench/ragbench.yaml"),
+    ],
+    cwd: new URL("../..", import.meta.url).pathname,
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(output.stderr);
+  assert.equal(output.code, 2, stderr);
+  assert.match(
+    stderr,
+    /^ragbench was started without Deno's --unstable-worker-options --unstable-raw-imports flags, which it needs \(TypeError: "bytes" is not a valid module type\.\)\. Start it with --unstable-worker-options --unstable-raw-imports after "deno run", or through "deno task ragbench", which adds them\.\n$/,
   );
 });

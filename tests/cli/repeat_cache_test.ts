@@ -88,6 +88,10 @@ Deno.test("3 repeats send 3× the requests, and a re-run replays each repeat's o
   assert.equal(live.size, 12);
   // Each repeat is its own sample: the stub answered each request differently.
   assert.equal(new Set(live.values()).size, 12);
+  // The table counts questions × repeats, and has the flip rate of the verdicts between repeats.
+  const header = first.stdout.split("\n").find((l) => l.startsWith("system "));
+  assert.match(header ?? "", /^system +questions +score +95 % CI +accuracy +flip rate /);
+  assert.match(first.stdout, /\nclosed_book +2 × 3 +[0-9.]+ +\[[^\]]+\] +\d+\/6 +\d+\.\d %/);
 
   const again = await runCli([
     "run",

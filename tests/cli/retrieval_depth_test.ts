@@ -93,7 +93,7 @@ systems:
   assert.match(lineOf("deep"), / 0\.379 +0\.749 /);
   assert.ok(
     result.stdout.includes(
-      `* shallow: a ranking held only ${depth} documents (the retriever's top_k cut it), so metrics at larger cut-offs count fewer documents than they name`,
+      `* shallow: a ranking held only ${depth} documents (the retriever's top_k passages came from no more), so metrics at larger cut-offs count fewer documents than they name`,
     ),
     result.stdout,
   );

@@ -209,3 +209,20 @@ Deno.test("a live run of retrieval_only systems needs no model: no API key, no m
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /^best nDCG@10: bm25 /m);
 });
+
+Deno.test("a live retrieval-only run prints no cache line: it made no model call to count", async () => {
+  await using t = await tempTree({ "a.yaml": config("cranfield") });
+  const result = await runCli([
+    "run",
+    t.path("a.yaml"),
+    "--out",
+    join(t.dir, "run"),
+    "--cache-dir",
+    t.path("cache"),
+    "--limit",
+    "3",
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /results: /);
+  assert.doesNotMatch(result.stderr, /cache: /);
+});

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { questionsCell } from "../repeat_cells.ts";
 import type { IndexingRecord } from "../../retrieval/registry.ts";
 import { pairOf, type RunStats } from "../../score/comparison.ts";
 import { MIN_DIFFERING, verdictOf } from "../../score/significance.ts";
@@ -28,7 +29,7 @@ export function summarySection(
     const s = byName.get(system.name) ?? {};
     const st = stats.systems.find((x) => x.system === system.name);
     const cells = [
-      num(s.questions, 0),
+      typeof s.questions === "number" ? questionsCell(s.questions, st) : num(s.questions, 0),
       interval(st?.score),
       interval(st?.accuracy),
       // Unknown (no price for its model): empty, never $0.
@@ -164,7 +165,7 @@ export function retrievalSection(summaries: readonly Row[]): Html | "" {
       ? [
         `${s.system}: a ranking held only ${
           plural(depth, "document")
-        } (its retriever's top_k cut it), ` +
+        } (its retriever's top_k passages came from no more), ` +
         `so ${short.join(", ")} count fewer documents than they name.`,
       ]
       : [];

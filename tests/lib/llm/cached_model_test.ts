@@ -128,3 +128,71 @@ Deno.test("the cache's default base URL is the OpenAI client's", async () => {
   );
   assert.ok(source.includes(`const DEFAULT_BASE_URL = "${OPENAI_BASE_URL}";`));
 });
+
+/** A model whose calls wait until `release` (each call's number is its answer). */
+function heldModel() {
+  let release!: (fail: boolean) => void;
+  const gate = new Promise<boolean>((resolve) => release = resolve);
+  const model = {
+    id: "openai:m",
+    pricing: { input_per_mtok: 1, output_per_mtok: 1 },
+    calls: 0,
+    async chat() {
+      const n = ++model.calls;
+      if (n === 1 && await gate) throw new Error("connection reset");
+      return {
+        content: `answer ${n}`,
+        tool_calls: [],
+        usage: { input_tokens: 10, output_tokens: 2 },
+        attempts: { retries: 1, http_statuses: [500], backoff_ms: 5 },
+      };
+    },
+  };
+  return { model, release };
+}
+
+Deno.test("an identical request sent while its twin is in flight is served the twin's reply as a hit, whatever the concurrency", async () => {
+  await using t = await tempTree();
+  const cache = openResponseCache(t.dir);
+  try {
+    const held = heldModel();
+    const { model, stats } = wrap(held.model, cache, "read-write");
+    const first = model.chat(ASK, signal());
+    const second = model.chat(ASK, signal());
+    held.release(false);
+    const [a, b] = await Promise.all([first, second]);
+    assert.equal(held.model.calls, 1, "one live call for the two twins");
+    assert.equal(a.content, "answer 1");
+    assert.deepEqual(b, {
+      content: "answer 1",
+      tool_calls: [],
+      usage: { input_tokens: 10, output_tokens: 2 },
+      cached: true,
+    });
+    assert.deepEqual(stats, { hits: 1, misses: 1, corrupt: 0, recorded: 1, writeFailures: 0 });
+    // What was recorded is what both got: a replay serves it to both.
+    const replay = wrap(countingModel(), cache, "replay").model;
+    assert.equal((await replay.chat(ASK, signal())).content, "answer 1");
+  } finally {
+    cache.close();
+  }
+});
+
+Deno.test("when the in-flight twin fails, the waiting request makes its own call", async () => {
+  await using t = await tempTree();
+  const cache = openResponseCache(t.dir);
+  try {
+    const held = heldModel();
+    const { model } = wrap(held.model, cache, "read-write");
+    const first = model.chat(ASK, signal());
+    const second = model.chat(ASK, signal());
+    held.release(true);
+    await assert.rejects(first, /connection reset/);
+    const b = await second;
+    assert.equal(held.model.calls, 2);
+    assert.equal(b.content, "answer 2");
+    assert.equal(b.cached, undefined);
+  } finally {
+    cache.close();
+  }
+});

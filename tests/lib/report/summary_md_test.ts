@@ -173,3 +173,45 @@ Deno.test("summaryMarkdown: what building the indexes cost, apart from $/questio
   // Without records (a BM25-only run) there is no such section.
   assert.ok(!summaryMarkdown({ name: "d", dir: "r" }, rows, rec, stats.pairs).includes("indexes"));
 });
+
+Deno.test("summaryMarkdown with repeats: questions × repeats, a flip-rate column, and depth marks with their note", () => {
+  // Two questions × two repeats each; a's verdict on q0 flips between its repeats.
+  const scored: ScoredLine[] = [
+    { system: "a", question_id: "q0", repeat: 1, answer_score: 1, passed: true },
+    { system: "a", question_id: "q0", repeat: 2, answer_score: 0, passed: false },
+    { system: "a", question_id: "q1", repeat: 1, answer_score: 1, passed: true },
+    { system: "a", question_id: "q1", repeat: 2, answer_score: 1, passed: true },
+    { system: "b", question_id: "q0", repeat: 1, answer_score: 0, passed: false },
+    { system: "b", question_id: "q0", repeat: 2, answer_score: 0, passed: false },
+    { system: "b", question_id: "q1", repeat: 1, answer_score: 0, passed: false },
+  ];
+  const stats = runStats(["a", "b"], scored);
+  const rows = stats.systems.map((s) => ({
+    system: s.system,
+    model: null,
+    questions: scored.filter((l) => l.system === s.system).length,
+    errors: 0,
+    cost_per_question: 0,
+    p50_latency_ms: 1,
+    avg_tool_calls: 0,
+    stats: s,
+    retrieval: { "ndcg@10": 0.5 },
+    retrieval_depth: s.system === "a" ? 5 : null,
+  }));
+  const rec = recommend(
+    rows.map((r) => ({ ...r, best_effort_rate: 0, budget_exhausted: 0, network_tools: [] })),
+    stats,
+  );
+  const md = summaryMarkdown({ name: "demo", dir: "runs/demo" }, rows, rec, stats.pairs);
+  const table = md.split("\n").filter((l) => l.startsWith("| "));
+  assert.equal(
+    table[0],
+    "| system | model | questions | score [95 % CI] | accuracy [95 % CI] | flip rate | nDCG@10 | $/question | p50 ms | tool calls/q | errors |",
+  );
+  assert.match(table[2], /^\| a \| - \| 2 × 2 \| .* \| 50\.0 % \| 0\.500\\\* \|/);
+  assert.match(table[3], /^\| b \| - \| 2 \(3 runs\) \| .* \| 0\.0 % \| 0\.500 \|/);
+  assert.match(
+    md,
+    /\n\\\* a: a ranking held only 5 documents \(the retriever's top_k passages came from no more\), so metrics at larger cut-offs count fewer documents than they name\n/,
+  );
+});

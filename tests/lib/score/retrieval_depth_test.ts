@@ -66,7 +66,7 @@ Deno.test("retrieval_depth is the fewest documents a cut ranking held, and the c
   assert.match(row, / 1\.000\* +1\.000\* /);
   assert.equal(
     note,
-    "* rag: a ranking held only 4 documents (the retriever's top_k cut it), so metrics at larger cut-offs count fewer documents than they name",
+    "* rag: a ranking held only 4 documents (the retriever's top_k passages came from no more), so metrics at larger cut-offs count fewer documents than they name",
   );
   // Systems cut to the same depth share one note (the bench's three rag systems print one line).
   const twin = summarizeSystem({ name: "rag_b", type: "rag", model: null }, lines, {
@@ -75,7 +75,7 @@ Deno.test("retrieval_depth is the fewest documents a cut ranking held, and the c
   const notes = summaryTable([summary, twin], { retrievalK: [1, 5, 10, 100] }).split("\n")
     .filter((l) => l.startsWith("* "));
   assert.deepEqual(notes, [
-    "* rag, rag_b: a ranking held only 4 documents (the retriever's top_k cut it), so metrics at larger cut-offs count fewer documents than they name",
+    "* rag, rag_b: a ranking held only 4 documents (the retriever's top_k passages came from no more), so metrics at larger cut-offs count fewer documents than they name",
   ]);
 });
 
