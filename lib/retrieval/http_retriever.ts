@@ -22,7 +22,7 @@
 
 import { z } from "zod";
 import { DEFAULT_TOP_K, type RetrieverBuildRequest } from "./kinds/kind.ts";
-import type { HttpConfig } from "./kinds/http.ts";
+import type { HttpConfig } from "./remote/engine_keys.ts";
 import type { Document } from "../types.ts";
 import { type JsonPath, parseJsonPath, readJsonPath } from "../util/json_path.ts";
 import { Secrets } from "../util/secrets.ts";

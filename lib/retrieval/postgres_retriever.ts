@@ -32,7 +32,7 @@
 
 import { createHash } from "node:crypto";
 import { DEFAULT_TOP_K, type RetrieverBuildRequest } from "./kinds/kind.ts";
-import type { PostgresConfig } from "./kinds/postgres.ts";
+import type { PostgresConfig } from "./remote/engine_keys.ts";
 import { RagbenchError } from "../errors.ts";
 import type { Passage } from "../lexical/passages.ts";
 import type { Document } from "../types.ts";

@@ -20,7 +20,7 @@
 
 import { z } from "zod";
 import { DEFAULT_TOP_K, type RetrieverBuildRequest } from "./kinds/kind.ts";
-import { rerankBase, type RerankConfig } from "./kinds/rerank.ts";
+import { rerankBase, type RerankConfig } from "./remote/engine_keys.ts";
 import { addCost } from "../llm/model.ts";
 import { Secrets } from "../util/secrets.ts";
 import { filledHeaders, filledUrl, requiredVariable } from "./remote/engine_config.ts";

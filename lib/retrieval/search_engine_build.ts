@@ -8,7 +8,7 @@
  */
 
 import { DEFAULT_TOP_K, type RetrieverBuildRequest } from "./kinds/kind.ts";
-import type { SearchEngineConfig } from "./kinds/search_engines.ts";
+import type { SearchEngineConfig } from "./remote/engine_keys.ts";
 import { Secrets } from "../util/secrets.ts";
 import { documentsById } from "./remote/corpus_hits.ts";
 import { buildFailure, filled, filledHeaders, filledUrl } from "./remote/engine_config.ts";

@@ -15,10 +15,7 @@ import { httpKeys } from "../remote/engine_keys.ts";
 import { needWho, urlNeed, variableNeeds } from "../remote/engine_needs.ts";
 import { maskHeaders, maskUrl } from "../remote/secret_mask.ts";
 import { readEnv } from "../../util/secrets.ts";
-import { defineRetrieverKind, type KindConfig, ownValues } from "./kind.ts";
-
-/** A `kind: http` entry after defaults. */
-export type HttpConfig = KindConfig<Record<never, never>, typeof httpKeys>;
+import { defineRetrieverKind, ownValues } from "./kind.ts";
 
 /** The http retriever kind. */
 export const httpKind = defineRetrieverKind({

@@ -15,10 +15,7 @@ import { postgresKeys } from "../remote/engine_keys.ts";
 import { needWho, postgresNeeds, variableNeeds } from "../remote/engine_needs.ts";
 import { maskUrl } from "../remote/secret_mask.ts";
 import { readEnv } from "../../util/secrets.ts";
-import { defineRetrieverKind, type KindConfig, ownValues } from "./kind.ts";
-
-/** A `kind: postgres` entry after defaults. */
-export type PostgresConfig = KindConfig<Record<never, never>, typeof postgresKeys>;
+import { defineRetrieverKind, ownValues } from "./kind.ts";
 
 /** The postgres retriever kind. */
 export const postgresKind = defineRetrieverKind({

@@ -18,25 +18,11 @@
  */
 
 import type { Retriever } from "../types.ts";
-import { rerankKeys } from "../remote/engine_keys.ts";
+import { rerankBase, rerankKeys } from "../remote/engine_keys.ts";
 import { needWho, urlNeed, variableNeeds } from "../remote/engine_needs.ts";
 import { maskHeaders, maskUrl } from "../remote/secret_mask.ts";
 import { readEnv } from "../../util/secrets.ts";
-import {
-  defineRetrieverKind,
-  type KindConfig,
-  ownValues,
-  type RetrieverBase,
-  type RetrieverKind,
-} from "./kind.ts";
-
-/** A `kind: rerank` entry after defaults. */
-export type RerankConfig = KindConfig<Record<never, never>, typeof rerankKeys>;
-
-/** The base of `config` as a retriever's settings; null while it is still a name (unresolved). */
-export function rerankBase(config: Pick<RerankConfig, "base">): RetrieverBase | null {
-  return typeof config.base === "object" ? config.base as unknown as RetrieverBase : null;
-}
+import { defineRetrieverKind, ownValues, type RetrieverBase, type RetrieverKind } from "./kind.ts";
 
 /** The rerank kind, whose bases' kinds `kindOf` finds. */
 export function rerankKindOver(kindOf: (config: RetrieverBase) => RetrieverKind) {

@@ -14,18 +14,12 @@
  * @module
  */
 
-import { embeddingSchema } from "../../dense/embedding_config.ts";
 import type { SearchEngineRetriever } from "../remote/search_engine.ts";
-import { searchEngineKeys } from "../remote/engine_keys.ts";
+import { searchEngineKeys, searchEngineSections as sections } from "../remote/engine_keys.ts";
 import { needWho, urlNeed, variableNeeds } from "../remote/engine_needs.ts";
 import { maskHeaders, maskUrl, maskValue } from "../remote/secret_mask.ts";
 import { readEnv } from "../../util/secrets.ts";
-import { defineRetrieverKind, type KindConfig, ownValues } from "./kind.ts";
-
-const sections = { embedding: embeddingSchema.prefault({}) };
-
-/** A `kind: opensearch` or `kind: elasticsearch` entry after defaults. */
-export type SearchEngineConfig = KindConfig<typeof sections, typeof searchEngineKeys>;
+import { defineRetrieverKind, ownValues } from "./kind.ts";
 
 function searchEngineKind<const K extends "opensearch" | "elasticsearch">(kind: K) {
   return defineRetrieverKind({

@@ -13,6 +13,8 @@
 
 import { z } from "zod";
 import { parseJsonPath } from "../../util/json_path.ts";
+import { embeddingSchema } from "../../dense/embedding_config.ts";
+import type { KindConfig, RetrieverBase } from "../kinds/kind.ts";
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -158,3 +160,20 @@ export const searchEngineKeys = {
   max_response_mb: z.number().positive().max(1024).default(8),
   max_text_chars: z.int().min(1).max(10_000_000).default(20_000),
 };
+
+/** The sections the search engines read besides their keys (`embedding:`, for `search: knn`). */
+export const searchEngineSections = { embedding: embeddingSchema.prefault({}) };
+
+/** A `kind: rerank` entry after defaults. */
+export type RerankConfig = KindConfig<Record<never, never>, typeof rerankKeys>;
+/** A `kind: http` entry after defaults. */
+export type HttpConfig = KindConfig<Record<never, never>, typeof httpKeys>;
+/** A `kind: postgres` entry after defaults. */
+export type PostgresConfig = KindConfig<Record<never, never>, typeof postgresKeys>;
+/** A `kind: opensearch` or `kind: elasticsearch` entry after defaults. */
+export type SearchEngineConfig = KindConfig<typeof searchEngineSections, typeof searchEngineKeys>;
+
+/** The base of a reranker as a retriever's settings; null while it is still a name (unresolved). */
+export function rerankBase(config: Pick<RerankConfig, "base">): RetrieverBase | null {
+  return typeof config.base === "object" ? config.base as unknown as RetrieverBase : null;
+}

@@ -4,7 +4,7 @@ import { parseConfig } from "../../../lib/config/load.ts";
 import type { Config } from "../../../lib/config/types.ts";
 import { ConfigError } from "../../../lib/errors.ts";
 import type { RetrieverConfig } from "../../../lib/config/retriever_schema.ts";
-import { rerankBase } from "../../../lib/retrieval/kinds/rerank.ts";
+import { rerankBase } from "../../../lib/retrieval/remote/engine_keys.ts";
 
 /** `config` and the retrievers it is built over (a reranker's base, its base's, ...). */
 function retrieverParts(config: RetrieverConfig): RetrieverConfig[] {
