@@ -11,6 +11,8 @@ import { codeAgent } from "./code_agent.ts";
 import { rag } from "./rag.ts";
 import { retrievalOnly } from "./retrieval_only.ts";
 import { grepAgent } from "./grep_agent.ts";
+import { http } from "./http.ts";
+import { command } from "./command.ts";
 import { modelCallsOf, type SystemDef } from "./system.ts";
 import type { MockPolicy } from "../lib/llm/mock_policy.ts";
 import { TOOLS_PROTOCOL } from "../lib/llm/model.ts";
@@ -25,6 +27,9 @@ export const SYSTEMS: ReadonlyMap<string, SystemDef> = new Map<string, SystemDef
   [retrievalOnly.type, retrievalOnly],
   [codeAgent.type, codeAgent],
   [grepAgent.type, grepAgent],
+  // Deployed pipelines: a service over HTTP, or a program per question.
+  [http.type, http],
+  [command.type, command],
   // Agent frameworks (ai_sdk, langgraph, ...), each run in a process of its own.
   ...[...FRAMEWORKS.values()].map((m): [string, SystemDef] => [m.type, frameworkSystem(m)]),
 ]);

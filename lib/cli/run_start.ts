@@ -92,6 +92,7 @@ export async function startRun(
       embedders,
       toolCache: runCache.tools,
       retrievalCache: runCache.retrieval,
+      serviceCache: runCache.services,
       // A Ctrl-C during an MCP server's start-up stops it at once, not when its handshake ends.
       mcp: { signal: io.signal },
       ...(run.sandbox ? { startedWorker: run.sandbox } : {}),

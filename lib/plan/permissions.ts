@@ -11,15 +11,20 @@
  * @module
  */
 
-import { fileURLToPath, isAbsolute, relativePath, resolvePath } from "../util/paths.ts";
+import { dirname, fileURLToPath, isAbsolute, relativePath, resolvePath } from "../util/paths.ts";
 import type { Config } from "../config/types.ts";
 import { corpusSourcePath } from "../data/corpus.ts";
 import { folderHolds } from "../data/corpus_files.ts";
 import { questionSourcePath } from "../data/questions.ts";
 import type { EmbeddingConfig } from "../config/retriever_schema.ts";
 import { embeddingNeeds, retrieverNeeds } from "./embedding_needs.ts";
-import { callsModel } from "../../systems/registry.ts";
-import { type CacheUse, hasSideEffectTools, responseCacheNeeds } from "./cache_needs.ts";
+import { callsModel, SYSTEMS } from "../../systems/registry.ts";
+import {
+  type CacheUse,
+  hasReplayingSystems,
+  hasSideEffectTools,
+  responseCacheNeeds,
+} from "./cache_needs.ts";
 import { frameworkNeeds } from "./framework_needs.ts";
 import { modelHost, type Need } from "./need.ts";
 import { toolRefsOf } from "./tool_sources/registry.ts";
@@ -117,6 +122,7 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
     needs.push(...responseCacheNeeds(options.cache, {
       mock: options.mock,
       sideEffectTools: hasSideEffectTools(config),
+      services: hasReplayingSystems(config),
     }));
   }
   // Each tool's source says what it needs (custom tools' processes, MCP servers).
@@ -136,7 +142,24 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
     });
   }
   needs.push(...frameworkNeeds(config));
+  // Each deployed pipeline says what reaching it needs (nothing in --mock or --cache replay).
+  needs.push(...systemNeeds(config, options));
   return dedupe(needs);
+}
+
+/**
+ * What the systems themselves need (`SystemDef.needs`): a deployed pipeline's host, program and
+ * the variables its `${VAR}` templates name; nothing in `--mock` or `--cache replay`.
+ */
+function systemNeeds(config: Config, options: RunNeedsOptions): Need[] {
+  return config.systems.flatMap((system) =>
+    SYSTEMS.get(system.type)?.needs?.(system.options as never, {
+      name: system.name,
+      mock: options.mock,
+      replay: options.cache?.mode === "replay",
+      configDir: dirname(config.file),
+    }) ?? []
+  );
 }
 
 /** Whether a corpus folder of the config holds a PDF (read in a subprocess). */
@@ -160,6 +183,8 @@ export function compileNeeds(config: Config, options: RunNeedsOptions): Need[] {
   for (const { ref, source } of toolRefsOf(config)) {
     needs.push(...source.compiledNeeds(ref, options));
   }
+  // A command system's program is the user's, run by the binary as by `deno run`.
+  needs.push(...systemNeeds(config, options).filter((n) => n.name === "run"));
   if (readsPdf(config)) {
     needs.push({ name: "run", value: "ragbench", why: "reading the corpus's PDF files" });
   }

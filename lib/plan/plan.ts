@@ -21,7 +21,13 @@ import type { SummarySystem } from "../report/outputs.ts";
 import type { Corpus } from "../types.ts";
 import type { EmbedderPool } from "../dense/embedders.ts";
 import { callsModel, MOCK_POLICIES, SYSTEMS } from "../../systems/registry.ts";
-import { modelCallsOf, retrievalDepthOf, type SystemInstance } from "../../systems/system.ts";
+import {
+  modelCallsOf,
+  type ResponseCacheSetup,
+  retrievalDepthOf,
+  type SystemInstance,
+} from "../../systems/system.ts";
+import { dirname } from "../util/paths.ts";
 import { createInProcessHost, type ToolHost } from "../../tools/host.ts";
 import { createWorkerHost } from "../../tools/sandbox/worker_host.ts";
 import type { StartedWorker } from "../../tools/sandbox/early_worker.ts";
@@ -79,6 +85,11 @@ export interface PlanOptions {
   /** Record and replay the answers of retriever services (rerank, http) under `--cache`. */
   retrievalCache?: RetrievalCacheSetup | null;
   /**
+   * Record and replay the answers of deployed pipelines (`type: http` / `command`): `--cache`
+   * in a live run, replay in `--mock` (see run_cache.ts).
+   */
+  serviceCache?: ResponseCacheSetup | null;
+  /**
    * The sandbox worker, started ahead (see {@link offersBuiltins}); the plan's
    * built-ins host adopts it instead of starting its own.
    */
@@ -121,6 +132,8 @@ export async function planSystems(
   });
   // What references share (a custom tool's processes, the MCP connections), made on first use.
   const shared = new Shared();
+  let ids: ReadonlySet<string> | null = null;
+  const documentIds = () => ids ??= new Set(corpus.documents.map((d) => d.id));
   const instances: SystemInstance[] = [];
   const close = async () => {
     await Promise.all([
@@ -182,7 +195,13 @@ export async function planSystems(
         ));
       if (!model) throw new TypeError(`no model was built for system "${system.name}"`);
       // A system with a process of its own (an agent framework) starts it now, loading meanwhile.
-      const instance = def.start?.(system.options, { name: system.name });
+      const instance = def.start?.(system.options, {
+        name: system.name,
+        mock: options.mock ?? false,
+        configDir: dirname(config.file),
+        documentIds: documentIds(),
+        responses: options.serviceCache ?? null,
+      });
       if (instance) instances.push(instance);
       const toolsReady = workerReady && offered.some((t) => t.host === builtinHost)
         ? workerReady

@@ -32,7 +32,8 @@ export type DirState =
   | { kind: "file" }
   | { kind: "other" }
   /** A part of the path above it is a regular file (`results.txt/sub`): nothing can be made there. */
-  | { kind: "under_file"; file: string }
+  /** `file`: the part of the path that is a file; null when it could not be read (permissions). */
+  | { kind: "under_file"; file: string | null }
   | { kind: "folder"; entries: readonly string[] };
 
 /**
@@ -53,7 +54,8 @@ export function runDirProblem(
     }.`;
   }
   if (state.kind === "under_file") {
-    return `${flag} ${dir}: "${state.file}" is a file, so no folder can be${
+    const what = state.file === null ? "a part of that path" : `"${state.file}"`;
+    return `${flag} ${dir}: ${what} is a file, so no folder can be${
       options.resume ? " found" : " made"
     } under it; name a path whose parent folders are folders.`;
   }
@@ -119,11 +121,8 @@ export async function readDirState(dir: string, fs: DirStateFs = DENO_FS): Promi
       info = link;
     } else if (error instanceof Deno.errors.NotADirectory) {
       // `results.txt/sub`: a part of the path is a file. Name it rather than print the OS error.
-      const file = await fileAbove(dir, fs);
-      if (file !== null) return { kind: "under_file", file };
-      throw new RagbenchError("io", `Cannot read "${dir}": ${describeFsError(error)}.`, {
-        cause: error,
-      });
+      // Which part is not known when the parents cannot be read (a least-privilege --allow-read).
+      return { kind: "under_file", file: await fileAbove(dir, fs) };
     } else {
       throw new RagbenchError("io", `Cannot read "${dir}": ${describeFsError(error)}.`, {
         cause: error,

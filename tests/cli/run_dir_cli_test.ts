@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join, relative } from "node:path";
 import { readJsonl } from "../../lib/report/jsonl.ts";
 import type { QuestionResult } from "../../lib/types.ts";
-import { execCli, ROOT, runCli, spawnCli } from "../support/cli.ts";
+import { execCli, ROOT, runCli, spawnCli, taskCli, withoutLoadNotes } from "../support/cli.ts";
 import { slowEndpointRun, waitForLines } from "../support/slow_run.ts";
 import { tempTree } from "../support/temp.ts";
 
@@ -226,7 +226,7 @@ Deno.test("a live run's folder is refused to a second run, whether named relativ
     assert.equal(second.code, 2, second.stderr);
     // A slow load (a loaded machine) prints its "questions: loaded ..." line first.
     assert.match(
-      second.stderr,
+      withoutLoadNotes(second.stderr),
       new RegExp(
         `(?:^|\\n)"${rel}" is in use by another run \\(ragbench pid ${child.pid}, started [0-9T:.Z-]+\\)\\. Wait for it to finish, or write this run elsewhere with --out\\.\\n$`,
       ),
@@ -257,4 +257,15 @@ Deno.test("a default run folder already taken in the same second gets the next f
   const written = /writing (runs\/rag-\d{8}-\d{6}-2)\n/.exec(result.stderr)?.[1];
   assert.ok(written && stamps.some((s) => written === `runs/rag-${s}-2`), result.stderr);
   assert.equal((await readJsonl(join(t.dir, written, RESULTS))).length, 2);
+});
+
+Deno.test("through deno task ragbench (reads granted only where the run reads), --out under a file is still exit 2 saying so", async () => {
+  await using t = await tempTree({ "results.txt": "mine" });
+  const out = t.path("results.txt/sub");
+  const result = await taskCli(["run", CONFIG, "--mock", "--out", out]);
+  assert.equal(result.code, 2, result.stderr);
+  assert.equal(
+    result.stderr.trim(),
+    `--out ${out}: a part of that path is a file, so no folder can be made under it; name a path whose parent folders are folders.`,
+  );
 });
