@@ -151,6 +151,7 @@ retrievers:
   service: {kind: http, url: "http://search.example/x", headers: {X-Token: "\${SVC_TOKEN}"}}
   socket: {kind: postgres, connection: "postgresql://reader@/wiki?host=/run/pg&port=5433"}
   hidden: {kind: postgres, connection: "\${PERMS_PG_URL}"}
+  secret: {kind: postgres, connection: "postgresql://reader:\${PERMS_PG_PW}@pg.example:5544/docs"}
   es: {kind: elasticsearch, url: "http://es.example:9200", username: elastic, password: "\${ES_PW}"}
 systems:
   - {type: retrieval_only, name: a, retriever: reranked}
@@ -158,12 +159,22 @@ systems:
   - {type: retrieval_only, name: c, retriever: socket}
   - {type: retrieval_only, name: d, retriever: hidden}
   - {type: retrieval_only, name: e, retriever: es}
+  - {type: retrieval_only, name: f, retriever: secret}
 `,
   });
   Deno.env.delete("PERMS_PG_URL");
   const hidden = await runCli(["permissions", t.path("a.yaml"), "--cache", "off"]);
   assert.equal(hidden.code, 0, hidden.stderr);
   const flags = hidden.stdout.split("\n")[1];
+  // A password's variable, unreadable here, hides no host: the host is named.
+  assert.match(
+    hidden.stdout,
+    /--allow-net=pg\.example:5544 +retriever secret \(postgres\)\n/,
+  );
+  assert.match(
+    hidden.stdout,
+    /--allow-env=PERMS_PG_PW +\$\{PERMS_PG_PW\} in the connection of retriever secret \(postgres\)/,
+  );
   // The hidden host cannot be named: the whole network, saying why.
   assert.match(flags, / --allow-net( |$)/);
   assert.match(
@@ -185,6 +196,7 @@ systems:
     assert.deepEqual(net.sort(), [
       "db.example:6543",
       "es.example:9200",
+      "pg.example:5544",
       "rerank.example:8443",
       "search.example:80",
       "unix:/run/pg/.s.PGSQL.5433",

@@ -16,6 +16,8 @@
  * filling the template in when this process may read the variable; when it
  * may not, the need is the whole network, saying why (grant
  * `--allow-env=PG_URL` to `ragbench permissions` to have the host named).
+ * A variable that cannot be read but does not touch the host (a password:
+ * `postgresql://reader:${PG_PW}@db:5432/x`) still lets the host be named.
  *
  * @module
  */
@@ -49,9 +51,9 @@ export function urlNeed(
   who: string,
   env: (name: string) => string | undefined,
 ): RetrieverNeed {
-  const url = fill(template, env);
-  if (url === null || !URL.canParse(url)) return unknownHost(template, who);
-  return { name: "net", value: netHost(url), why: who };
+  const host = hostOf(template, env, (url) => URL.canParse(url) ? netHost(url) : null);
+  if (host === null) return unknownHost(template, who);
+  return { name: "net", value: host, why: who };
 }
 
 /** What reaching the server of a connection string needs. */
@@ -60,15 +62,19 @@ export function postgresNeeds(
   who: string,
   env: (name: string) => string | undefined,
 ): RetrieverNeed[] {
-  const text = fill(template, env);
-  if (text === null) return [unknownHost(template, who)];
-  let target;
-  try {
-    target = parsePgConnection(text);
-  } catch {
-    // The build says what is wrong with it.
-    return [];
-  }
+  const read = (text: string) => {
+    try {
+      const t = parsePgConnection(text);
+      return JSON.stringify([t.host, t.port, t.socket]);
+    } catch {
+      return null;
+    }
+  };
+  const filled = fill(template, env);
+  // Every variable read and still unusable: the build says what is wrong with it.
+  if (filled !== null && read(filled) === null) return [];
+  if (hostOf(template, env, read) === null) return [unknownHost(template, who)];
+  const target = parsePgConnection(fill(template, env, () => STAND_IN)!);
   if (target.socket === null) {
     const host = target.host!.includes(":") ? `[${target.host}]` : target.host!;
     return [{ name: "net", value: `${host}:${target.port}`, why: who }];
@@ -80,6 +86,9 @@ export function postgresNeeds(
     { name: "net", value: `unix:${target.socket}`, why },
   ];
 }
+
+/** What an unreadable variable is replaced by while looking for a host (see {@link hostOf}). */
+const STAND_IN = "ragbenchstandin";
 
 /** The whole network, when a template hides the host and its variable cannot be read here. */
 function unknownHost(template: string, who: string): RetrieverNeed {
@@ -94,13 +103,40 @@ function unknownHost(template: string, who: string): RetrieverNeed {
   };
 }
 
-/** `template` filled in from `env`; null when a variable cannot be read. */
-function fill(template: string, env: (name: string) => string | undefined): string | null {
+/**
+ * `template` filled in from `env`; a variable `env` cannot read gets
+ * `stand_in(name)`, or (without one) the result is null.
+ */
+function fill(
+  template: string,
+  env: (name: string) => string | undefined,
+  standIn?: (name: string) => string,
+): string | null {
   let missing = false;
   const out = template.replaceAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => {
-    const value = env(name);
+    const value = env(name) ?? standIn?.(name);
     if (value === undefined) missing = true;
     return value ?? "";
   });
   return missing ? null : out;
+}
+
+/**
+ * What `read` finds in `template` (a host), when it does not depend on the
+ * variables this process may not read: they are filled in with two
+ * different stand-ins, and the host is named only when both give the same
+ * (a `${PASSWORD}` in the user information leaves the host readable; a
+ * `${URL}` that is the whole address does not). Null when it depends on them
+ * or cannot be read at all.
+ */
+function hostOf(
+  template: string,
+  env: (name: string) => string | undefined,
+  read: (text: string) => string | null,
+): string | null {
+  const a = fill(template, env, () => STAND_IN);
+  const b = fill(template, env, () => `${STAND_IN}b`);
+  if (a === null || b === null) return null;
+  const found = read(a);
+  return found !== null && found === read(b) ? found : null;
 }
