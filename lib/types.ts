@@ -202,9 +202,12 @@ export const MAX_CONTEXT_TEXT_CHARS = 4000;
 
 /**
  * One retrieval a system made itself, outside any tool (the `rag` and
- * `retrieval_only` systems). The scorer treats it like a `search` call.
+ * `retrieval_only` systems). The scorer treats it like a `search` call. A
+ * retriever that calls a service over HTTP (a reranker, the user's
+ * retrieval service) adds its retries (`retries`, `http_statuses`,
+ * `backoff_ms`, as on {@link ModelStep}); the others never set them.
  */
-export interface RetrievalStep {
+export interface RetrievalStep extends Partial<RetryFields> {
   type: "retrieval";
   /** Name of the retriever (a `retrievers:` key, or the system's name for an inline one). */
   retriever: string;

@@ -10,7 +10,7 @@ import { DatabaseSync } from "node:sqlite";
 import { syntheticCorpus, syntheticQueries } from "./synthetic_corpus.ts";
 import { type RealCollection, realCorpus, realQueries } from "./real_corpus.ts";
 import type { Corpus } from "../lib/types.ts";
-import { retrieverSchema } from "../lib/config/retriever_schema.ts";
+import { ownRetriever, retrieverSchema } from "../lib/config/retriever_schema.ts";
 import { createBm25Retriever } from "../lib/retrieval/bm25_retriever.ts";
 import { chunkCorpus } from "../lib/lexical/chunking.ts";
 import { DEFAULT_ANALYSIS, tokenize } from "../lib/lexical/tokenizer.ts";
@@ -153,7 +153,7 @@ export async function runEngine(engine: Engine, setup: Setup): Promise<ChildRepo
   const { corpus, queries: allQueries } = await corpusAndQueries(setup);
   const queries = allQueries.slice(0, setup.queryCount);
   const warmup = allQueries.slice(setup.queryCount);
-  const defaults = retrieverSchema.parse({});
+  const defaults = ownRetriever(retrieverSchema.parse({}));
   const top = setup.top;
   if (engine === "ours") {
     collectGarbage();

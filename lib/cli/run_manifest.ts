@@ -7,6 +7,7 @@
  * @module
  */
 
+import { persistedRetriever } from "../config/retriever_secrets.ts";
 import { effectivePrompts } from "../prompts/prompt_set.ts";
 import { corpusSourcePath } from "../data/corpus.ts";
 import { questionSourcePath } from "../data/questions.ts";
@@ -164,5 +165,7 @@ function withRetriever(
   options: Record<string, unknown>,
   choice: RetrieverChoice | null,
 ): Record<string, unknown> {
-  return choice ? { ...options, retriever: { name: choice.name, ...choice.config } } : options;
+  return choice
+    ? { ...options, retriever: { name: choice.name, ...persistedRetriever(choice.config) } }
+    : options;
 }

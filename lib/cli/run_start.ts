@@ -97,6 +97,7 @@ export async function startRun(
       progress: io.progress,
       embedders,
       toolCache: runCache.tools,
+      retrievalCache: runCache.retrieval,
       serviceCache: runCache.services,
       // A Ctrl-C during an MCP server's start-up stops it at once, not when its handshake ends.
       mcp: { signal: io.signal },

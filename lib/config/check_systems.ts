@@ -18,6 +18,12 @@ import { systemModel } from "./system_model.ts";
 import { checkToolRefs } from "./check_tools.ts";
 import { checkPrompts } from "./check_prompts.ts";
 import {
+  type BaseContext,
+  baseContext,
+  resolveBase,
+  resolveNamedRetrievers,
+} from "./retriever_bases.ts";
+import {
   DEFAULT_RETRIEVER,
   type Registries,
   type RetrieverChoice,
@@ -204,7 +210,42 @@ function chooseRetriever(
     run.problems.push(...issuesFromZod(source, parsed.error, retrieverSchema, at, given));
     return undefined;
   }
-  return { key: `inline:${systemName}`, name: systemName, config: parsed.data };
+  const config = resolveBase(parsed.data, at, [], contextFor(raw, source, run.problems));
+  if (config === null) return undefined;
+  return { key: `inline:${systemName}`, name: systemName, config };
+}
+
+/** One resolution context a config (so a failed named entry is reported once). */
+const contexts = new WeakMap<object, BaseContext>();
+
+function contextFor(
+  raw: Pick<RawConfig, "retrievers">,
+  source: YamlSource,
+  problems: ConfigIssue[],
+): BaseContext {
+  let context = contexts.get(raw);
+  if (context === undefined) {
+    context = baseContext(raw, source, problems);
+    contexts.set(raw, context);
+  }
+  return context;
+}
+
+/**
+ * Resolves every reranker's `base` among the `retrievers:` entries (see
+ * retriever_bases.ts), writing each resolved entry back into `raw`.
+ */
+export function resolveRetrieverBases(
+  raw: Pick<RawConfig, "retrievers">,
+  source: YamlSource,
+  problems: ConfigIssue[],
+): void {
+  const context = contextFor(raw, source, problems);
+  resolveNamedRetrievers(context);
+  for (const key of Object.keys(raw.retrievers)) {
+    const resolved = context.resolved.get(restoreProtoKey(key));
+    if (resolved) raw.retrievers[key] = resolved;
+  }
 }
 
 /** The `retrievers:` entries by the names the config wrote (validation shields `__proto__`). */

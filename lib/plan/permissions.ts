@@ -208,7 +208,7 @@ export function compileNeeds(config: Config, options: RunNeedsOptions): Need[] {
 /** The permission flags for `needs`, paths relative to `cwd` where they lie inside it. */
 export function permissionFlags(needs: readonly Need[], cwd: string): string[] {
   const flags: string[] = [];
-  for (const name of ["read", "write", "env", "net", "run"] as const) {
+  for (const name of ["read", "write", "env", "net", "run", "sys"] as const) {
     const values = needs.filter((n) => n.name === name).map((n) =>
       name === "read" || name === "write" ? displayPath(n.value, cwd) : n.value
     );
@@ -245,6 +245,8 @@ function descriptor(need: Need): Deno.PermissionDescriptor {
       return need.value ? { name: "net", host: need.value } : { name: "net" };
     case "run":
       return need.value ? { name: "run", command: need.value } : { name: "run" };
+    case "sys":
+      return { name: "sys", kind: need.value as Deno.SysPermissionDescriptor["kind"] };
   }
 }
 

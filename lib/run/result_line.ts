@@ -128,6 +128,7 @@ const retrievalStep = z.object({
   embedding_tokens: finite,
   cost_usd: finite.nullable(),
   error: z.object({ kind: z.string(), message: z.string() }).nullable(),
+  ...retryFields,
 });
 
 /** The schema of one result line. */

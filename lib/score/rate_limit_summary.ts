@@ -76,7 +76,9 @@ export function rateLimitSummary(lines: readonly QuestionResult[]): RateLimitSum
         else summary.http_other++;
       }
     };
-    for (const step of line.steps) if (step.type === "model") add(step);
+    for (const step of line.steps) {
+      if (step.type === "model" || step.type === "retrieval") add(step);
+    }
     if (line.error !== null) add(line.error);
     backoffMs += lineBackoff;
     throttleMs += lineThrottle;

@@ -3,6 +3,7 @@ import { REGISTRIES } from "../../../lib/plan/setup.ts";
 import { parseConfig } from "../../../lib/config/load.ts";
 import type { Config, Registries } from "../../../lib/config/types.ts";
 import { ConfigError } from "../../../lib/errors.ts";
+import { ownRetriever } from "../../../lib/config/retriever_schema.ts";
 
 const WHERE = { file: "r.yaml", absolute: "/project/configs/r.yaml" };
 
@@ -42,11 +43,11 @@ systems:
       query_repeats: "once",
       document_ranking: "whole",
     },
-    embedding: config.retrievers.small.embedding,
+    embedding: ownRetriever(config.retrievers.small).embedding,
     fusion: { method: "rrf", k: 60, weights: { bm25: 1, vector: 1 } },
   });
   assert.equal(ranks.retriever?.name, "default");
-  assert.deepEqual(ranks.retriever?.config.bm25, {
+  assert.deepEqual(ownRetriever(ranks.retriever!.config).bm25, {
     k1: 1.5,
     b: 0.75,
     stemmer: "snowball",
@@ -64,7 +65,7 @@ Deno.test("config: the bm25 options of issue 23 are read as written", () => {
   old: {bm25: {abbreviations: split, single_letters: keep, query_repeats: count, document_ranking: best_passage}}
 systems: [{type: retrieval_only, retriever: old}]
 `);
-  const bm25 = config.retrievers.old.bm25;
+  const bm25 = ownRetriever(config.retrievers.old).bm25;
   assert.equal(bm25.abbreviations, "split");
   assert.equal(bm25.single_letters, "keep");
   assert.equal(bm25.query_repeats, "count");
