@@ -82,7 +82,9 @@ export function childArgs(spec: CustomToolSpec): string[] {
   const flags = [
     "--no-prompt",
     // A plug-in's packages are checked against the lock file (runs never download or re-resolve).
-    spec.permissions ? "--frozen" : "--no-lock",
+    // So is a custom system's graph: it reaches ragbench's own npm packages (the engines' clients),
+    // and without the lock Deno would resolve their ranges to versions the cache may not hold.
+    spec.permissions || spec.system ? "--frozen" : "--no-lock",
     "--cached-only",
     "--no-remote",
     `--config=${fileURLToPath(DENO_CONFIG)}`,
