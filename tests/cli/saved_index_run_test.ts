@@ -4,8 +4,8 @@
  * one cache folder, build its BM25 indexes once between them: one builds and
  * saves each index while the other waits for its lock and loads it. Their
  * retrieval metrics are equal, and equal to a run without saved indexes.
- * (`--shard i/n` is not on this branch; shards of one run share indexes the
- * same way, by key.)
+ * The two shards of one run (`--shard 1/2`, `2/2`) share them the same way,
+ * and merge to the unsharded run's metrics.
  *
  * @module
  */
@@ -123,4 +123,48 @@ Deno.test("--index-cache defaults to read-write, but to off under --mock or --ca
   assert.equal(mode(undefined, true, false), "off");
   assert.equal(mode(undefined, false, true), "off");
   assert.equal(mode("read", true, true), "read");
+});
+
+Deno.test("two shards of one run started together share each saved index, and merge to the unsharded run's metrics", async () => {
+  await using t = await tempTree({ "config.yaml": CONFIG });
+  const cache = t.path("cache");
+  const permissions = [
+    `--allow-read=${ROOT},${CRANFIELD},${t.dir}`,
+    `--allow-write=${t.dir}`,
+    `--allow-run=${Deno.execPath()}`,
+  ];
+  const shard = (i: number) =>
+    execCli(permissions, [
+      "run",
+      t.path("config.yaml"),
+      "--mock",
+      "--shard",
+      `${i}/2`,
+      "--out",
+      t.path(`shard${i}`),
+      "--index-cache",
+      "read-write",
+      "--cache-dir",
+      cache,
+    ]);
+  const [one, two] = await Promise.all([shard(1), shard(2)]);
+  assert.equal(one.code, 0, one.stderr);
+  assert.equal(two.code, 0, two.stderr);
+  const lines = `${one.stderr}\n${two.stderr}`.split("\n");
+  const saved = lines.filter((l) => l.endsWith("BM25 index built and saved for later runs"));
+  const loaded = lines.filter((l) => l.endsWith("BM25 index loaded from the cache folder"));
+  assert.equal(saved.length, 3, lines.join("\n"));
+  assert.equal(saved.length + loaded.length, 8, lines.join("\n"));
+  const merged = await runCli(["merge", t.path("merged"), t.path("shard1"), t.path("shard2")]);
+  assert.equal(merged.code, 0, merged.stderr);
+  const plain = await runCli([
+    "run",
+    t.path("config.yaml"),
+    "--mock",
+    "--quiet",
+    "--out",
+    t.path("plain"),
+  ]);
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.deepEqual(metrics(t.path("merged")), metrics(t.path("plain")));
 });
