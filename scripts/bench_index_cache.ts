@@ -31,7 +31,9 @@
 import process from "node:process";
 import { parseArgs } from "node:util";
 import { syntheticCorpus, syntheticQueries } from "./synthetic_corpus.ts";
-import { retrieverSchema } from "../lib/config/retriever_schema.ts";
+import { bm25Schema } from "../lib/lexical/bm25_config.ts";
+import { chunkSchema } from "../lib/lexical/chunk_config.ts";
+import { embeddingSchema } from "../lib/dense/embedding_config.ts";
 import { chunkCorpus } from "../lib/lexical/chunking.ts";
 import { Bm25Index } from "../lib/lexical/bm25.ts";
 import { bm25OptionsOf } from "../lib/retrieval/bm25_retriever.ts";
@@ -118,9 +120,8 @@ function report(
 }
 
 try {
-  const config = retrieverSchema.parse({ kind: "bm25" });
-  const passages = chunkCorpus(corpus, config.chunk);
-  const options = bm25OptionsOf(config.bm25);
+  const passages = chunkCorpus(corpus, chunkSchema.parse({}));
+  const options = bm25OptionsOf(bm25Schema.parse({}));
   print(
     `corpus: ${docs} documents, ${passages.length} passages; ${queries.length} queries; ` +
       `cache folder ${dir}`,
@@ -147,10 +148,11 @@ try {
   report("BM25", bm25Build, bm25Load, `${(fileBytes() / 2 ** 20).toFixed(0)} MB on disk`);
 
   if (!values["no-vectors"]) {
-    const vectorConfig = retrieverSchema.parse({
+    const vectorConfig = {
       kind: "vector",
-      embedding: { provider: "hashing" },
-    });
+      top_k: null,
+      embedding: embeddingSchema.parse({ provider: "hashing" }),
+    };
     using pool = createEmbedderPool({ mock: false, cacheDir: () => dir });
     const vectors = (saved?: SavedIndexes) =>
       buildVectorRetriever("v", vectorConfig, passages, {

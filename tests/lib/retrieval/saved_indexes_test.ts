@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { retrieverSchema } from "../../../lib/config/retriever_schema.ts";
+import { bm25Schema } from "../../../lib/lexical/bm25_config.ts";
+import { chunkSchema } from "../../../lib/lexical/chunk_config.ts";
+import { embeddingSchema } from "../../../lib/dense/embedding_config.ts";
 import { loadCorpus } from "../../../lib/data/corpus.ts";
 import { createEmbedderPool } from "../../../lib/dense/embedders.ts";
 import { chunkCorpus } from "../../../lib/lexical/chunking.ts";
@@ -48,13 +50,16 @@ async function sameHits(
   return hits;
 }
 
-function bm25(corpus: Corpus, config: unknown, saved?: SavedIndexes): Retriever {
-  const parsed = retrieverSchema.parse(config);
+function bm25(
+  corpus: Corpus,
+  config: { kind?: string; chunk?: unknown; bm25?: unknown },
+  saved?: SavedIndexes,
+): Retriever {
   return createBm25Retriever({
     name: "r",
     topK: 5,
-    bm25: parsed.bm25,
-    passages: chunkCorpus(corpus, parsed.chunk),
+    bm25: bm25Schema.parse(config.bm25 ?? {}),
+    passages: chunkCorpus(corpus, chunkSchema.parse(config.chunk ?? {})),
     documents: corpus.documents,
     ...(saved ? { saved } : {}),
   });
@@ -111,8 +116,12 @@ for (
 
 Deno.test("saved vectors give the same hits and scores as embedding again, and report nothing embedded", async () => {
   const corpus = (await loadCorpus("arenas/rag/corpus.json")).corpus;
-  const config = retrieverSchema.parse({ kind: "vector", embedding: { provider: "hashing" } });
-  const passages = chunkCorpus(corpus, config.chunk);
+  const config = {
+    kind: "vector",
+    top_k: null,
+    embedding: embeddingSchema.parse({ provider: "hashing" }),
+  };
+  const passages = chunkCorpus(corpus, chunkSchema.parse({}));
   using pool = createEmbedderPool({ mock: false, cacheDir: () => assert.fail("no cache") });
   await using t = await tempTree();
   const build = (saved?: SavedIndexes) =>
