@@ -83,6 +83,44 @@ Deno.test("two --mock runs give identical JSONL apart from timing fields", async
   assert.equal(texts[0].split("\n").length, 31);
 });
 
+/** CPU-burning Workers in this process, one per core, until disposed: a loaded machine. */
+function burnCores(): { [Symbol.dispose](): void } {
+  // Each stops by itself after two minutes, should a failing test not dispose of it.
+  const source = "const end = Date.now() + 120000; while (Date.now() < end) {}";
+  const workers = Array.from(
+    { length: navigator.hardwareConcurrency },
+    () => new Worker(`data:text/javascript,${encodeURIComponent(source)}`, { type: "module" }),
+  );
+  return { [Symbol.dispose]: () => workers.forEach((w) => w.terminate()) };
+}
+
+Deno.test("two runs of the bench's code_agent, on a loaded machine, give identical results apart from timing", async () => {
+  await using t = await tempTree();
+  using _load = burnCores();
+  const texts: string[] = [];
+  for (const name of ["a", "b"]) {
+    const out = join(t.dir, name);
+    const result = await runCli([
+      "run",
+      join(ROOT, "configs/all.yaml"),
+      "--mock",
+      "--systems",
+      "code_agent",
+      "--out",
+      out,
+      "--quiet",
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    texts.push(withoutTiming(Deno.readTextFileSync(join(out, RESULTS))));
+  }
+  assert.equal(texts[0], texts[1]);
+  const lines = texts[0].trim().split("\n").map((l) => JSON.parse(l) as QuestionResult);
+  assert.equal(lines.length, 21);
+  // No program of the mock was stopped: none of its replies was a failed program.
+  assert.deepEqual(lines.filter((l) => l.format_errors > 0).map((l) => l.question_id), []);
+  assert.equal(lines.filter((l) => l.passed).length, 19);
+});
+
 Deno.test("an unreachable model endpoint gives an error per question, not a crash (exit 1)", async () => {
   await using t = await tempTree({
     "c.yaml": endpointConfig(`http://127.0.0.1:${unusedPort()}/v1`),
