@@ -24,6 +24,7 @@
  * @module
  */
 
+import { abortableSleep } from "../util/sleep.ts";
 import type OpenAI from "openai";
 import { openAIClient } from "../llm/openai_client.ts";
 import { OPENAI_BASE_URL, safeUrl } from "../llm/endpoint_text.ts";
@@ -243,20 +244,4 @@ function tokensOf(reply: unknown, inputs: string[]): number {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Resolves after `ms`, or rejects with the signal's reason when it fires first. */
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }

@@ -22,6 +22,8 @@
  * @module
  */
 
+import { abortableSleep } from "../util/sleep.ts";
+
 /** `model.rate_limit`: the provider's limits for the host (null: none). */
 export interface RateLimit {
   requests_per_minute?: number | null;
@@ -38,19 +40,7 @@ export interface LimiterClock {
 /** The real clock (`performance.now`, a timer). */
 export const MONOTONIC_CLOCK: LimiterClock = {
   now: () => performance.now(),
-  sleep: (ms, signal) =>
-    new Promise<void>((resolve, reject) => {
-      if (signal.aborted) return reject(signal.reason);
-      const timer = setTimeout(() => {
-        signal.removeEventListener("abort", onAbort);
-        resolve();
-      }, ms);
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-    }),
+  sleep: abortableSleep,
 };
 
 const MINUTE_MS = 60_000;

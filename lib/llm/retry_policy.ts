@@ -18,6 +18,8 @@
  * @module
  */
 
+import { abortableSleep } from "../util/sleep.ts";
+
 /** What the retries of one model call cost: recorded on the model step (or the question's error). */
 export interface RetryReport {
   /** Attempts made after the first one. */
@@ -164,19 +166,4 @@ export function requestedWaitMs(headers: Headers | null | undefined, nowMs: numb
     }
   }
   return wait === null || !Number.isFinite(wait) ? null : Math.round(wait);
-}
-
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }
