@@ -15,6 +15,9 @@ import {
   parseCacheMode,
 } from "../cache/cache_mode.ts";
 import type { OptionSpec, ParsedArgs } from "./args.ts";
+import { INDEX_CACHE_MODES, type IndexCacheMode } from "../cache/index_cache_mode.ts";
+import { UsageError } from "../errors.ts";
+import { closestMatch } from "../util/did_you_mean.ts";
 import type { CacheUse } from "../plan/cache_needs.ts";
 
 /** The option declarations. */
@@ -30,6 +33,13 @@ export const CACHE_OPTIONS: readonly OptionSpec[] = [
     value: "MODE",
     description: "The same for results of tools with side effects " +
       `(default ${DEFAULT_TOOL_CACHE_MODE}).`,
+  },
+  {
+    name: "index-cache",
+    value: "MODE",
+    description: "Save built BM25 indexes and passage vectors in the cache folder and load them " +
+      "in later runs: off | read | write | read-write (default read-write; off with --mock " +
+      "or --cache off).",
   },
   {
     name: "cache-dir",
@@ -53,6 +63,31 @@ export function cacheUseFromArgs(args: ParsedArgs): CacheUse {
       "--cache-tools",
       DEFAULT_TOOL_CACHE_MODE,
     ),
+    indexMode: parseIndexCacheMode(args.options.get("index-cache"), {
+      mock: args.options.has("mock"),
+      cacheOff: args.options.get("cache") === "off",
+    }),
     ...(dir === undefined ? {} : { dir }),
   };
+}
+
+/**
+ * Reads `--index-cache`: default read-write, but off in a `--mock` run
+ * (which then needs no cache folder) and with `--cache off` (a run told not
+ * to cache does not start keeping indexes in the cache folder).
+ *
+ * @throws {UsageError} for a value that is not a mode.
+ */
+export function parseIndexCacheMode(
+  value: string | undefined,
+  defaults: { mock: boolean; cacheOff: boolean },
+): IndexCacheMode {
+  if (value === undefined) return defaults.mock || defaults.cacheOff ? "off" : "read-write";
+  const mode = INDEX_CACHE_MODES.find((m) => m === value);
+  if (mode !== undefined) return mode;
+  const near = closestMatch(value, INDEX_CACHE_MODES);
+  throw new UsageError(
+    `--index-cache "${value}" is not a mode${near ? ` — did you mean "${near}"?` : ""} ` +
+      `Use one of: ${INDEX_CACHE_MODES.join(", ")}.`,
+  );
 }

@@ -28,6 +28,7 @@ export const NEED_OPTIONS: readonly string[] = [
   "dry-run",
   "cache",
   "cache-tools",
+  "index-cache",
   "cache-dir",
 ];
 

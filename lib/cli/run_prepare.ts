@@ -24,6 +24,7 @@ import { checkRunDir } from "../run/run_dir.ts";
 import { type StartedWorker, startWorker } from "../../tools/sandbox/early_worker.ts";
 import type { ParsedArgs } from "./args.ts";
 import { cacheUseFromArgs } from "./cache_options.ts";
+import { systemRetrievers } from "../plan/embedding_needs.ts";
 import { commandLine, DEFAULT_INVOCATION } from "./invocation.ts";
 import type { CliIO } from "./io.ts";
 import { estimateSystems } from "./preflight.ts";
@@ -105,7 +106,8 @@ export async function prepareRun(
     config,
     dir,
     resumeHint,
-    cache,
+    // No saved indexes (nor the cache folder they need) when no selected system retrieves.
+    cache: systemRetrievers(needed).length > 0 ? cache : { ...cache, indexMode: "off" },
     loaded,
     prices,
     unpriced,

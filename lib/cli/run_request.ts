@@ -101,10 +101,12 @@ export function resumeHintOf(
     limit: args.options.get("limit"),
     shard: args.options.get("shard"),
     junit: request.junit,
-    cache: ["cache", "cache-tools", "cache-dir"].flatMap((name): Array<[string, string]> => {
-      const value = args.options.get(name);
-      return value === undefined ? [] : [[name, value]];
-    }),
+    cache: ["cache", "cache-tools", "index-cache", "cache-dir"].flatMap(
+      (name): Array<[string, string]> => {
+        const value = args.options.get(name);
+        return value === undefined ? [] : [[name, value]];
+      },
+    ),
   }, {
     invocation: ctx.invocation,
     needs: () => runArgsNeeds(ctx.config, resumedArgs(args, ctx.dir)),

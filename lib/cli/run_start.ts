@@ -2,8 +2,8 @@
  * The second phase of `ragbench run`, still writing nothing to the run
  * directory: opens the response cache, builds the models (reading their API
  * keys), refuses a run its cost caps cannot cover, then starts the
- * embedders and the plan (retrievers, the sandbox worker, custom tools'
- * processes, MCP servers). Tools start before the folder is made, so a tool
+ * embedders, the saved indexes (`--index-cache`) and the plan (retrievers,
+ * the sandbox worker, custom tools' processes, MCP servers). Tools start before the folder is made, so a tool
  * that cannot load leaves nothing behind. Each resource goes on the run's
  * stack; the plan on a phase of its own, which the run lifts above the lock
  * once it holds it (`run_stack.ts`).
@@ -87,6 +87,15 @@ export async function startRun(
     cacheDir: () => resolveCacheDir(run.cache.dir).dir,
     onProgress: (line) => io.progress(line),
   }));
+  const mode = run.cache.indexMode ?? "off";
+  // Its module (and node:crypto, node:zlib) loads only when indexes are saved.
+  const savedIndexes = mode === "off"
+    ? null
+    : new (await import("../retrieval/saved_indexes.ts")).SavedIndexes({
+      dir: resolveCacheDir(run.cache.dir).dir,
+      mode,
+      progress: (line) => io.progress(line),
+    });
   const tools = stack.phase();
   let plan: Plan;
   try {
@@ -96,6 +105,7 @@ export async function startRun(
       models,
       progress: io.progress,
       embedders,
+      ...(savedIndexes ? { savedIndexes } : {}),
       toolCache: runCache.tools,
       retrievalCache: runCache.retrieval,
       serviceCache: runCache.services,

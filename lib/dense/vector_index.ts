@@ -70,6 +70,19 @@ export interface VectorSearchStats {
   scored: number;
 }
 
+/**
+ * A built index's arrays ({@link VectorIndex.image}): normalised f32 rows and
+ * their int8 copies, each padded to a multiple of 16 dimensions, and per row
+ * the int8 scale, ‖x − x̂‖ and ‖x̂‖.
+ */
+export interface VectorImage {
+  rowsF: Float32Array;
+  rowsI: Int8Array;
+  scale: Float64Array;
+  residual: Float64Array;
+  quantNorm: Float64Array;
+}
+
 /** An immutable index over `size` vectors of `dimensions` floats. */
 export class VectorIndex {
   readonly size: number;
@@ -94,22 +107,27 @@ export class VectorIndex {
   /**
    * Builds an index from `vectors` (`size × dimensions` floats, row-major;
    * the array is read, not kept). Rows are normalised to length 1 (a zero
-   * row stays zero).
+   * row stays zero). With `saved` (an {@link image} of an index of these
+   * dimensions) the index copies those arrays and `vectors` is not read.
    *
    * @throws {RangeError} when the length is not a multiple of `dimensions`,
    *   a value is not finite, or the index would not fit in 4 GiB.
    */
-  constructor(vectors: Float32Array, dimensions: number) {
+  constructor(vectors: Float32Array, dimensions: number, saved?: VectorImage) {
     if (!Number.isInteger(dimensions) || dimensions < 1) {
       throw new RangeError(`dimensions must be a whole number >= 1, got ${dimensions}`);
     }
-    if (vectors.length % dimensions !== 0) {
+    if (saved === undefined && vectors.length % dimensions !== 0) {
       throw new RangeError(
         `${vectors.length} floats is not a whole number of ${dimensions}-dimension vectors`,
       );
     }
-    const n = vectors.length / dimensions;
+    const n = saved ? saved.scale.length : vectors.length / dimensions;
     const dp = Math.ceil(dimensions / 16) * 16;
+    if (
+      saved && (saved.rowsF.length !== n * dp || saved.rowsI.length !== n * dp ||
+        saved.residual.length !== n || saved.quantNorm.length !== n)
+    ) throw new RangeError(`a saved vector index's arrays do not fit ${n} × ${dimensions}`);
     this.size = n;
     this.dimensions = dimensions;
     this.#dp = dp;
@@ -138,6 +156,14 @@ export class VectorIndex {
     this.#quantNorm = new Float64Array(n);
     const rowsF = new Float32Array(memory.buffer, this.#rowsF, n * dp);
     const rowsI = new Int8Array(memory.buffer, this.#rowsI, n * dp);
+    if (saved) {
+      rowsF.set(saved.rowsF);
+      rowsI.set(saved.rowsI);
+      this.#scale.set(saved.scale);
+      this.#residual.set(saved.residual);
+      this.#quantNorm.set(saved.quantNorm);
+      return;
+    }
     for (let r = 0; r < n; r++) {
       const src = r * dimensions;
       let sum = 0;
@@ -173,6 +199,25 @@ export class VectorIndex {
       this.#residual[r] = Math.sqrt(residual);
       this.#quantNorm[r] = Math.sqrt(quantNorm);
     }
+  }
+
+  /**
+   * The index's rows and per-row figures (views of its memory, valid until
+   * the index is dropped), for saving it: passing them back to the
+   * constructor (with no vectors and the same dimensions) gives an index
+   * that returns the same hits with the same scores, without normalising or
+   * quantising anything.
+   */
+  image(): VectorImage {
+    const memory = this.#kernel.memory;
+    const cells = this.size * this.#dp;
+    return {
+      rowsF: new Float32Array(memory.buffer, this.#rowsF, cells),
+      rowsI: new Int8Array(memory.buffer, this.#rowsI, cells),
+      scale: this.#scale,
+      residual: this.#residual,
+      quantNorm: this.#quantNorm,
+    };
   }
 
   /**

@@ -55,10 +55,13 @@
  * @module
  */
 
-import type { TermDictionary } from "./term_interner.ts";
+import { TermDictionary } from "./term_interner.ts";
 import { type Analysis, DEFAULT_ANALYSIS, tokenize } from "./tokenizer.ts";
 import type { Passage } from "./passages.ts";
 import { buildPostings, gallop, TF_ESCAPE } from "./bm25_postings.ts";
+import { type Bm25Image, checkImage } from "./bm25_image.ts";
+
+export type { Bm25Image } from "./bm25_image.ts";
 import { kthScore, topK } from "./bm25_top_k.ts";
 
 /** BM25 parameters (see the module documentation). */
@@ -133,10 +136,14 @@ export class Bm25Index {
 
   /**
    * Indexes `passages` (kept by reference: do not change them afterwards).
+   * With `saved` (an {@link image} of an index built from the same passages
+   * and options) nothing is tokenised: the index takes those arrays as they
+   * are, after checking that they fit together and `passages`.
    *
-   * @throws {RangeError} when `k1` is negative or `b` is outside 0..1.
+   * @throws {RangeError} when `k1` is negative or `b` is outside 0..1, or
+   *   `saved` does not fit.
    */
-  constructor(passages: readonly Passage[], options: Bm25Options = {}) {
+  constructor(passages: readonly Passage[], options: Bm25Options = {}, saved?: Bm25Image) {
     const k1 = options.k1 ?? BM25_K1;
     const b = options.b ?? BM25_B;
     if (!(k1 >= 0 && Number.isFinite(k1))) throw new RangeError(`k1 must be >= 0, got ${k1}.`);
@@ -146,6 +153,23 @@ export class Bm25Index {
     this.b = b;
     this.analysis = options.analysis ?? DEFAULT_ANALYSIS;
     this.queryRepeats = options.queryRepeats ?? BM25_QUERY_REPEATS;
+    if (saved !== undefined) {
+      checkImage(saved, passages.length);
+      this.#terms = TermDictionary.fromImage(saved.dictionary, saved.idf.length);
+      this.#offsets = saved.offsets;
+      this.#postings = saved.postings;
+      this.#tfs = saved.tfs;
+      this.#bigTfs = new Map();
+      for (let i = 0; i < saved.bigTfKeys.length; i++) {
+        this.#bigTfs.set(saved.bigTfKeys[i], saved.bigTfValues[i]);
+      }
+      this.#idf = saved.idf;
+      this.#norm = saved.norm;
+      this.#peak = saved.peak;
+      this.#scores = new Float64Array(passages.length);
+      this.#touched = new Uint32Array(passages.length);
+      return;
+    }
     const built = buildPostings(passages, this.analysis, { kernel: options.kernel });
     this.#terms = built.terms;
     this.#offsets = built.offsets;
@@ -315,6 +339,33 @@ export class Bm25Index {
   #tf(j: number): number {
     const tf = this.#tfs[j];
     return tf === TF_ESCAPE ? this.#bigTfs.get(j)! : tf;
+  }
+
+  /**
+   * The index's arrays as they are (not copies), for saving it: passing them
+   * back to the constructor with the same passages and options gives an
+   * index that returns the same hits with the same scores, bit for bit,
+   * without tokenising anything.
+   */
+  image(): Bm25Image {
+    const keys = new Uint32Array(this.#bigTfs.size);
+    const values = new Uint32Array(this.#bigTfs.size);
+    let i = 0;
+    for (const [key, value] of this.#bigTfs) {
+      keys[i] = key;
+      values[i++] = value;
+    }
+    return {
+      dictionary: this.#terms.image(),
+      offsets: this.#offsets,
+      postings: this.#postings,
+      tfs: this.#tfs,
+      bigTfKeys: keys,
+      bigTfValues: values,
+      idf: this.#idf,
+      norm: this.#norm,
+      peak: this.#peak,
+    };
   }
 
   /** Sizes of the index. */

@@ -13,7 +13,15 @@
 import { type Analysis, DEFAULT_ANALYSIS, normalizeText, termOfSurface } from "./tokenizer.ts";
 import { APOS, DIGIT, scanSpans, SpanBuffer, UNIT_CLASS, WORD } from "./token_spans.ts";
 import { lowerLatin1, TokenKernel } from "./token_kernel.ts";
-import { finishHash, FNV_OFFSET, FNV_PRIME, hashRange, MISSING, UnitTable } from "./unit_table.ts";
+import {
+  finishHash,
+  FNV_OFFSET,
+  FNV_PRIME,
+  hashRange,
+  MISSING,
+  UnitTable,
+  type UnitTableImage,
+} from "./unit_table.ts";
 
 /** Value of a surface form that is a stopword. */
 const STOP_ID = -1;
@@ -32,6 +40,23 @@ function continuesWord(bytes: Uint8Array, j: number, n: number): boolean {
 /** Term -> id, for searching a built index (see {@link TermInterner.dictionary}). */
 export class TermDictionary {
   #table = new UnitTable();
+
+  /**
+   * A dictionary over a saved table (see {@link UnitTable.fromImage}, whose checks it runs);
+   * term ids must be below `terms`.
+   *
+   * @throws {RangeError} when the image is damaged.
+   */
+  static fromImage(image: UnitTableImage, terms: number): TermDictionary {
+    const dictionary = new TermDictionary();
+    dictionary.#table = UnitTable.fromImage(image, terms - 1);
+    return dictionary;
+  }
+
+  /** The table's arrays (not copies), for saving an index. */
+  image(): UnitTableImage {
+    return this.#table.image();
+  }
 
   /** Distinct terms. */
   get size(): number {

@@ -38,6 +38,16 @@ const S_POOL = 3;
 const S_UNITS = 4;
 const INLINE = 8;
 
+/** A {@link UnitTable}'s arrays, as saved with an index. */
+export interface UnitTableImage {
+  /** 8 ints a slot: hash, key length + 1, value, pool offset, the first 8 units. */
+  slots: Int32Array<ArrayBuffer>;
+  /** Units of the keys longer than 8, past their first 8. */
+  pool: Uint16Array<ArrayBuffer>;
+  /** Keys stored. */
+  count: number;
+}
+
 /**
  * A hash table from non-empty strings, or ranges of a string or of ASCII
  * bytes, to int values. Open addressing with linear probing over FNV-1a
@@ -154,6 +164,56 @@ export class UnitTable {
   /** Bytes held. */
   get bytes(): number {
     return this.#slots.byteLength + this.#pool.byteLength;
+  }
+
+  /**
+   * The table's arrays as they are (not copies), for saving an index: `slots`
+   * (8 ints a slot) and the used part of `pool`. {@link UnitTable.fromImage}
+   * gives back a table with the same lookups.
+   */
+  image(): UnitTableImage {
+    return { slots: this.#slots, pool: this.#pool.subarray(0, this.#poolUsed), count: this.#count };
+  }
+
+  /**
+   * A table over saved arrays (kept, not copied). Checks what the lookups rely on, so a damaged
+   * image cannot make a probe loop for ever or read outside the pool: a power-of-two slot count,
+   * `count` equal to the slots in use and at most 60% of them, every long key's units inside the
+   * pool, every value in `0..maxValue`.
+   *
+   * @throws {RangeError} naming what does not hold.
+   */
+  static fromImage(image: UnitTableImage, maxValue: number): UnitTable {
+    const { slots, pool, count } = image;
+    const size = slots.length / SLOT;
+    if (!Number.isInteger(size) || size < 1 || (size & (size - 1)) !== 0) {
+      throw new RangeError(`term table: ${slots.length} ints is not a power-of-two slot count`);
+    }
+    let used = 0;
+    for (let at = 0; at < slots.length; at += SLOT) {
+      const stored = slots[at + S_LENGTH];
+      if (stored === 0) continue;
+      used++;
+      const len = stored - 1;
+      const value = slots[at + S_VALUE];
+      if (len < 1 || value < 0 || value > maxValue) {
+        throw new RangeError(`term table: slot ${at / SLOT} holds a bad key length or value`);
+      }
+      const from = slots[at + S_POOL];
+      if (len > INLINE && (from < 0 || from + len - INLINE > pool.length)) {
+        throw new RangeError(`term table: slot ${at / SLOT} points outside the pool`);
+      }
+    }
+    if (used !== count || count * 5 > size * 3) {
+      throw new RangeError(`term table: ${used} slots in use, ${count} expected, of ${size}`);
+    }
+    const table = new UnitTable();
+    table.#slots = slots;
+    table.#mask = size - 1;
+    table.#pool = pool;
+    table.#poolUsed = pool.length;
+    table.#count = count;
+    return table;
   }
 
   /**

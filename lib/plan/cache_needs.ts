@@ -12,6 +12,7 @@
 import { CACHE_DIR_VARIABLES, type EnvReader, resolveCacheDir } from "../cache/cache_dir.ts";
 import { RagbenchError } from "../errors.ts";
 import type { CacheMode } from "../cache/cache_mode.ts";
+import type { IndexCacheMode } from "../cache/index_cache_mode.ts";
 import type { Config } from "../config/types.ts";
 import type { Need } from "./need.ts";
 import { sourceOf } from "./tool_sources/registry.ts";
@@ -50,6 +51,8 @@ export interface CacheUse {
   mode: CacheMode;
   /** `--cache-tools`: results of tools with side effects. */
   toolMode: CacheMode;
+  /** `--index-cache`: saved indexes (absent: off). */
+  indexMode?: IndexCacheMode;
   /** `--cache-dir`, when given. */
   dir?: string;
   /** Reads the variables that locate the cache (default `Deno.env.get`, checked first). */
@@ -109,5 +112,29 @@ export function responseCacheNeeds(
     })),
     { name: "read", value: found.dir, why: `the response cache (${why})` },
     { name: "write", value: found.dir, why: `the response cache (${why})` },
+  ];
+}
+
+/**
+ * What saved indexes need (`--index-cache` not `off`, and some system
+ * retrieves): read and write of the cache folder, and the variables that
+ * locate it (or only those, while they may not be read).
+ *
+ * @throws {RagbenchError} ("usage") when none of the variables is set.
+ */
+export function indexCacheNeeds(cache: CacheUse, options: { retrieves: boolean }): Need[] {
+  if ((cache.indexMode ?? "off") === "off" || !options.retrieves) return [];
+  const unresolved = unresolvedCacheDir(cache.dir, cache.env);
+  if (unresolved !== null) return unresolved;
+  const found = resolveCacheDir(cache.dir, cache.env);
+  const why = "saved indexes (--index-cache)";
+  return [
+    ...found.variablesRead.map((variable): Need => ({
+      name: "env",
+      value: variable,
+      why: "finding the cache folder",
+    })),
+    { name: "read", value: found.dir, why },
+    { name: "write", value: found.dir, why },
   ];
 }

@@ -17,12 +17,13 @@ import { corpusSourcePath } from "../data/corpus.ts";
 import { folderHolds } from "../data/corpus_files.ts";
 import { questionSourcePath } from "../data/questions.ts";
 import type { EmbeddingConfig } from "../config/retriever_schema.ts";
-import { embeddingNeeds, retrieverNeeds } from "./embedding_needs.ts";
+import { embeddingNeeds, retrieverNeeds, systemRetrievers } from "./embedding_needs.ts";
 import { callsModel, SYSTEMS } from "../../systems/registry.ts";
 import {
   type CacheUse,
   hasReplayingSystems,
   hasSideEffectTools,
+  indexCacheNeeds,
   responseCacheNeeds,
 } from "./cache_needs.ts";
 import { frameworkNeeds } from "./framework_needs.ts";
@@ -137,6 +138,9 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
       sideEffectTools: hasSideEffectTools(config),
       services: hasReplayingSystems(config),
     }));
+    needs.push(
+      ...indexCacheNeeds(options.cache, { retrieves: systemRetrievers(config).length > 0 }),
+    );
   }
   // Each tool's source says what it needs (custom tools' processes, MCP servers).
   for (const { ref, source } of toolRefsOf(config)) needs.push(...source.needs(ref, options));

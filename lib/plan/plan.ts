@@ -9,6 +9,7 @@
  * @module
  */
 
+import type { SavedIndexes } from "../retrieval/saved_indexes.ts";
 import { type Config, DEFAULT_RETRIEVER, type RetrieverChoice } from "../config/types.ts";
 import { retrieverSchema } from "../config/retriever_schema.ts";
 import { type RetrieverBuilder, RunRetrievers } from "../retrieval/registry.ts";
@@ -80,6 +81,8 @@ export interface PlanOptions {
   signal?: AbortSignal;
   /** The run's embedders, for vector and hybrid retrievers (lib/dense/embedders.ts). */
   embedders?: EmbedderPool;
+  /** Where built indexes are saved and loaded from (`--index-cache`); none: every index is built. */
+  savedIndexes?: SavedIndexes;
   /** Record and replay the results of tools with side effects (`--cache-tools`). */
   toolCache?: ToolCacheSetup | null;
   /** Record and replay the answers of retriever services (rerank, http) under `--cache`. */
@@ -129,6 +132,7 @@ export async function planSystems(
     mock: options.mock ?? false,
     responses: options.retrievalCache ?? null,
     ...(options.progress ? { progress: options.progress } : {}),
+    ...(options.savedIndexes ? { saved: options.savedIndexes } : {}),
   });
   // What references share (a custom tool's processes, the MCP connections), made on first use.
   const shared = new Shared();

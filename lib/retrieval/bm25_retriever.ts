@@ -25,6 +25,7 @@ import { Bm25Index, type Bm25Options } from "../lexical/bm25.ts";
 import type { Passage } from "../lexical/passages.ts";
 import type { Analysis } from "../lexical/tokenizer.ts";
 import type { RetrievalOutcome, Retriever } from "./types.ts";
+import type { SavedIndexes } from "./saved_indexes.ts";
 
 /** What a BM25 retriever is built from. */
 export interface Bm25RetrieverSpec {
@@ -38,6 +39,8 @@ export interface Bm25RetrieverSpec {
    * whole-document ranking (without them the retriever ranks passages only).
    */
   documents?: readonly Document[];
+  /** Where built indexes are saved and loaded from (none: always built). */
+  saved?: SavedIndexes;
 }
 
 /** The tokenizer settings of a `bm25:` section. */
@@ -68,7 +71,11 @@ export function createBm25Retriever(spec: Bm25RetrieverSpec): Retriever & {
   readonly index: Bm25Index;
 } {
   const options = bm25OptionsOf(spec.bm25);
-  const index = new Bm25Index(spec.passages, options);
+  const saved = spec.saved;
+  const label = `retriever "${spec.name}"`;
+  const index = saved
+    ? saved.bm25(spec.passages, options, label)
+    : new Bm25Index(spec.passages, options);
   const retriever: Retriever & { readonly index: Bm25Index } = {
     name: spec.name,
     kind: "bm25",
@@ -89,7 +96,14 @@ export function createBm25Retriever(spec: Bm25RetrieverSpec): Retriever & {
 
   let built: DocumentIndex | null = null;
   const documentIndex = (): DocumentIndex =>
-    built ??= buildDocumentIndex(documents, index, options);
+    built ??= buildDocumentIndex(
+      documents,
+      index,
+      (units) =>
+        saved
+          ? saved.bm25(units, options, `${label} (whole documents)`)
+          : new Bm25Index(units, options),
+    );
   retriever.prepareDocuments = () => void documentIndex();
   // deno-lint-ignore require-await
   retriever.searchDocuments = async (query, k, signal): Promise<RetrievalOutcome> => {
@@ -114,12 +128,12 @@ interface DocumentIndex {
 function buildDocumentIndex(
   documents: readonly Document[],
   passageIndex: Bm25Index,
-  options: Bm25Options,
+  build: (units: Passage[]) => Bm25Index,
 ): DocumentIndex {
   // Each document gives at least one passage, so as many passages as documents means one each,
   // in the same order: the same units, hence the same N, df, lengths and scores.
   if (passageIndex.passages.length === documents.length) {
     return { index: passageIndex, units: new Map(documents.map((d) => [d.id, wholeDocument(d)])) };
   }
-  return { index: new Bm25Index(documents.map(wholeDocument), options), units: null };
+  return { index: build(documents.map(wholeDocument)), units: null };
 }

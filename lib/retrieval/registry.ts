@@ -27,6 +27,7 @@ import { chunkCorpus } from "../lexical/chunking.ts";
 import { createEmbedderPool, type EmbedderPool } from "../dense/embedders.ts";
 import type { Passage } from "../lexical/passages.ts";
 import type { Retriever } from "./types.ts";
+import type { SavedIndexes } from "./saved_indexes.ts";
 import {
   DEFAULT_TOP_K,
   type IndexingCost,
@@ -81,6 +82,8 @@ export interface RunRetrieversOptions {
   env?: (name: string) => string | undefined;
   /** Progress lines while indexing. */
   progress?: (line: string) => void;
+  /** Where built indexes are saved and loaded from (none: every index is built). */
+  saved?: SavedIndexes;
 }
 
 /**
@@ -104,6 +107,7 @@ export class RunRetrievers {
   /** The pool this object made (and closes), when none was given. */
   readonly #ownPool: EmbedderPool | null;
   readonly #progress: ((line: string) => void) | undefined;
+  readonly #saved: SavedIndexes | undefined;
   readonly #mock: boolean;
   readonly #responses: RetrievalCacheSetup | null;
   readonly #env: (name: string) => string | undefined;
@@ -127,6 +131,7 @@ export class RunRetrievers {
     });
     this.#embedders = options.embedders ?? this.#ownPool!;
     this.#progress = options.progress;
+    this.#saved = options.saved;
     this.#mock = options.mock ?? false;
     this.#responses = options.responses ?? null;
     this.#env = options.env ?? readEnv;
@@ -227,6 +232,7 @@ export class RunRetrievers {
       responses: this.#responses,
       env: this.#env,
       ...(this.#progress ? { progress: this.#progress } : {}),
+      ...(this.#saved ? { saved: this.#saved } : {}),
     });
   }
 

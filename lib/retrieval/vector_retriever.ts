@@ -23,6 +23,7 @@ import { DEFAULT_TOP_K } from "./kinds/kind.ts";
 import type { RetrievalOutcome, Retriever } from "./types.ts";
 import { VectorIndex } from "../dense/vector_index.ts";
 import { plural } from "../util/plural.ts";
+import type { SavedIndexes } from "./saved_indexes.ts";
 
 /** Passages sent to the embedder per call while indexing (progress is reported between calls). */
 export const INDEX_CHUNK = 1024;
@@ -37,6 +38,8 @@ export interface VectorRetrieverDeps {
   signal: AbortSignal;
   /** Progress lines while indexing. */
   onProgress?: (line: string) => void;
+  /** Where embedded passages are saved and loaded from (none: always embedded). */
+  saved?: SavedIndexes;
 }
 
 /** What a vector index is built from: the embedding, and for messages and `topK` the kind and `top_k`. */
@@ -72,6 +75,40 @@ export async function buildVectorRetriever(
   deps: VectorRetrieverDeps,
 ): Promise<VectorRetriever> {
   const embedder = deps.embedderFor(config.embedding);
+  if (deps.saved === undefined) {
+    return await embedPassages(name, config, passages, deps, embedder);
+  }
+  let embedded: VectorRetriever | null = null;
+  const got = await deps.saved.vectors(
+    passages,
+    embedder.id,
+    `retriever "${name}"`,
+    deps.signal,
+    async () => {
+      embedded = await embedPassages(name, config, passages, deps, embedder);
+      return embedded.index;
+    },
+  );
+  if (embedded !== null) return embedded;
+  deps.onProgress?.(
+    `retriever ${name}: ${plural(passages.length, "passage")} of ${embedder.id} ` +
+      `loaded from the saved index`,
+  );
+  return vectorRetriever(name, config, passages, embedder, got.index, {
+    tokens: 0,
+    cost_usd: 0,
+    cached: passages.length,
+  });
+}
+
+/** Embeds every passage (through the embedder's cache) and builds the retriever. */
+async function embedPassages(
+  name: string,
+  config: VectorSettings,
+  passages: readonly Passage[],
+  deps: VectorRetrieverDeps,
+  embedder: Embedder,
+): Promise<VectorRetriever> {
   const started = performance.now();
   let last = started;
   // Filled chunk by chunk once the first reply gives the size, so no chunk outlives its copy.
@@ -128,13 +165,36 @@ export async function buildVectorRetriever(
       `Cannot build retriever "${name}": every passage is empty, so there is nothing to embed.`,
     );
   }
-  const index = new VectorIndex(packed, dimensions);
+  const built = vectorRetriever(
+    name,
+    config,
+    passages,
+    embedder,
+    new VectorIndex(packed, dimensions),
+    {
+      tokens,
+      cost_usd: cost,
+      cached,
+    },
+  );
   deps.onProgress?.(
     `retriever ${name}: ${plural(passages.length, "passage")} embedded with ${embedder.id} ` +
       `(${cached} from the cache, ${plural(tokens, "token")}, ${
         cost === null ? "cost unknown: no price for the embedding model" : `$${cost.toFixed(4)}`
       }) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
+  return built;
+}
+
+/** The retriever over `index` (of the passages' embeddings). */
+function vectorRetriever(
+  name: string,
+  config: VectorSettings,
+  passages: readonly Passage[],
+  embedder: Embedder,
+  index: VectorIndex,
+  indexing: VectorRetriever["indexing"],
+): VectorRetriever {
   return {
     name,
     kind: "vector",
@@ -142,7 +202,7 @@ export async function buildVectorRetriever(
     passages,
     embedder,
     index,
-    indexing: { tokens, cost_usd: cost, cached },
+    indexing,
     search: (query, k, signal) => searchVector(embedder, index, passages, query, k, signal),
   };
 }

@@ -19,6 +19,7 @@
 
 import { z } from "zod";
 import { FAILURE_LABELS, type JsonValue, type QuestionResult, TOOL_ERROR_KINDS } from "../types.ts";
+import { surelyResultLine } from "./result_line_check.ts";
 
 /** Any JSON value: a line came from `JSON.parse`, so what it holds is JSON already. */
 const json = z.custom<JsonValue>(() => true);
@@ -197,6 +198,8 @@ void _toSchema;
 export function checkResultLine(
   value: unknown,
 ): { ok: true; line: QuestionResult } | { ok: false; why: string } {
+  // The hand-written check accepts only what the schema accepts, at a fraction of its cost.
+  if (surelyResultLine(value)) return { ok: true, line: value as QuestionResult };
   const parsed = resultLineSchema.safeParse(value);
   if (parsed.success) return { ok: true, line: value as QuestionResult };
   const issue = parsed.error.issues[0];

@@ -33,6 +33,7 @@ export async function buildBm25Retriever(request: RetrieverBuildRequest): Promis
     bm25: config.bm25,
     passages: request.passages,
     documents: request.corpus.documents,
+    ...(request.saved ? { saved: request.saved } : {}),
   });
 }
 

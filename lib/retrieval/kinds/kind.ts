@@ -26,6 +26,7 @@ import { type ChunkConfig, chunkSchema } from "../../lexical/chunk_config.ts";
 import type { Passage } from "../../lexical/passages.ts";
 import type { Corpus } from "../../types.ts";
 import type { Retriever } from "../types.ts";
+import type { SavedIndexes } from "../saved_indexes.ts";
 import type { RetrievalCacheSetup } from "../remote/cached_call.ts";
 
 /** Passages per query of a retriever whose `top_k` is not set (`rag`, and `Retriever.topK`). */
@@ -110,6 +111,8 @@ export interface RetrieverBuildRequest<C extends RetrieverBase = RetrieverBase> 
   env: (name: string) => string | undefined;
   /** Progress lines while indexing. */
   progress?: (line: string) => void;
+  /** Where built indexes are saved and loaded from (`--index-cache`; none: always built). */
+  saved?: SavedIndexes;
 }
 
 /** What {@link RetrieverKind.needs} is told. */

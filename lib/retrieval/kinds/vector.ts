@@ -34,6 +34,7 @@ export const vectorKind = defineRetrieverKind({
       embedderFor: request.embedders.embedderFor,
       signal: request.signal,
       ...(request.progress ? { onProgress: request.progress } : {}),
+      ...(request.saved ? { saved: request.saved } : {}),
     });
   },
   indexing: (built) => ({ embedder: built.embedder.id, ...built.indexing }),
