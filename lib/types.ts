@@ -155,6 +155,13 @@ export interface ModelStep extends Partial<RetryFields> {
   /** Null when the model's price is unknown. */
   recorded_cost_usd?: number | null;
   /**
+   * A deployed pipeline's answer (`type: http` / `command` systems): the service's address
+   * (without query or credentials) or the command's program. Its `usage` and `cost_usd` are what
+   * the service reported (0 tokens and an unknown cost when it reports none) and `latency_ms` is
+   * the whole call's, retries included. Absent on calls of ragbench's own models.
+   */
+  service?: string;
+  /**
    * Framework systems: tool results the framework had reworded in the
    * conversation it sent (LlamaIndex re-quotes every result; frameworks word
    * an unknown tool or unparsable arguments their own way), restored to
@@ -180,7 +187,16 @@ export interface RetrievedPassage {
   doc_id: string;
   /** The retriever's score (higher is better; its scale depends on the retriever kind). */
   score: number;
+  /**
+   * The passage's text as a deployed pipeline returned it (`type: http` / `command` systems,
+   * when their `response.text` path is set), its first {@link MAX_CONTEXT_TEXT_CHARS}
+   * characters; absent on other retrievals (their passages are the corpus's).
+   */
+  text?: string;
 }
+
+/** The most characters of a returned context's text a result line keeps. */
+export const MAX_CONTEXT_TEXT_CHARS = 4000;
 
 /**
  * One retrieval a system made itself, outside any tool (the `rag` and

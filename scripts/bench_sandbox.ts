@@ -48,7 +48,7 @@
  */
 
 import { parseArgs } from "node:util";
-import { defaultOptions, offerBuiltin } from "../lib/plan/plan.ts";
+import { defaultOptions, offerBuiltin } from "../lib/plan/tool_sources/builtin.ts";
 import { loadCorpus } from "../lib/data/corpus.ts";
 import type { Corpus } from "../lib/types.ts";
 import type { ToolContext } from "../tools/define_tool.ts";

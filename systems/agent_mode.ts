@@ -10,6 +10,8 @@
 import { z } from "zod";
 import { runAgentLoop } from "./agent_loop.ts";
 import { runReactJsonLoop } from "./react_json_loop.ts";
+import type { MockPolicy } from "../lib/llm/mock_policy.ts";
+import { reactJsonMock } from "./react_json_mock.ts";
 
 /** The `agent_mode:` option (default `native`). */
 export const agentModeSchema = z.enum(["native", "react_json"]).default("native");
@@ -21,3 +23,6 @@ export type AgentMode = z.output<typeof agentModeSchema>;
 export function loopOf(mode: AgentMode): typeof runAgentLoop {
   return mode === "react_json" ? runReactJsonLoop : runAgentLoop;
 }
+
+/** The mock policies of the agent modes' reply protocols (`native` is the mock's own `tools`). */
+export const AGENT_MODE_MOCKS: readonly MockPolicy[] = [reactJsonMock];

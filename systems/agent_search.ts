@@ -10,7 +10,7 @@
 
 import { toolSystemBaseSchema } from "../lib/config/schema.ts";
 import { FINAL_ANSWER_PROMPT } from "./agent_loop.ts";
-import { agentModeSchema, loopOf } from "./agent_mode.ts";
+import { AGENT_MODE_MOCKS, agentModeSchema, loopOf } from "./agent_mode.ts";
 import { REACT_JSON_PROMPTS } from "../lib/llm/react_json.ts";
 import { defineSystem } from "./system.ts";
 
@@ -29,6 +29,7 @@ export const agentSearch = defineSystem({
   acceptsTools: true,
   alwaysTools: ["search"],
   prompts: [AGENT_SEARCH_PROMPT, FINAL_ANSWER_PROMPT, ...REACT_JSON_PROMPTS],
+  mock: AGENT_MODE_MOCKS,
   options: toolSystemBaseSchema.extend({ agent_mode: agentModeSchema }),
   run(options, ctx) {
     return loopOf(options.agent_mode)(ctx, { system: AGENT_SEARCH_PROMPT }, options);

@@ -35,6 +35,7 @@ import {
   observation,
   TOOLS_WITHHELD,
 } from "./code_program.ts";
+import { CODE_PROTOCOL, codeMock } from "./code_agent_mock.ts";
 import { defineSystem, type SystemContext, type SystemOutcome } from "./system.ts";
 
 /** The code agent's options. */
@@ -57,6 +58,7 @@ export const codeAgent = defineSystem({
   acceptsTools: true,
   alwaysTools: ["search"],
   prompts: [AGENT_SEARCH_PROMPT, CODE_PROGRAM_RULES, CODE_FINAL_PROMPT, TOOLS_WITHHELD],
+  mock: [codeMock],
   options: codeAgentSchema,
   async run(options, ctx) {
     // Loaded here, not at start-up: a run without a code agent never loads the sandbox host.
@@ -115,7 +117,7 @@ export async function codeLoop(
 
   let stop: ReturnType<typeof stopReason>;
   while ((stop = stopReason(recorder, limits)) === null) {
-    const reply = await recorder.chat({ messages, tools: [] }, signal);
+    const reply = await recorder.chat({ messages, tools: [], protocol: CODE_PROTOCOL }, signal);
     messages.push({ role: "assistant", content: reply.content });
     const outcome = await attempt(reply.content, callTool);
     if ("status" in outcome && outcome.status === "answered") {
@@ -125,7 +127,7 @@ export async function codeLoop(
     messages.push({ role: "user", content: observation(outcome) });
   }
   messages.push({ role: "user", content: CODE_FINAL_PROMPT });
-  const reply = await recorder.chat({ messages, tools: [] }, signal, true);
+  const reply = await recorder.chat({ messages, tools: [], protocol: CODE_PROTOCOL }, signal, true);
   // deno-lint-ignore require-await
   const outcome = await attempt(reply.content, async () => TOOLS_WITHHELD);
   const budget = stop !== "max_steps";

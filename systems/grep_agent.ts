@@ -12,7 +12,7 @@
 
 import { toolSystemBaseSchema } from "../lib/config/schema.ts";
 import { FINAL_ANSWER_PROMPT } from "./agent_loop.ts";
-import { agentModeSchema, loopOf } from "./agent_mode.ts";
+import { AGENT_MODE_MOCKS, agentModeSchema, loopOf } from "./agent_mode.ts";
 import { REACT_JSON_PROMPTS } from "../lib/llm/react_json.ts";
 import { defineSystem } from "./system.ts";
 
@@ -37,6 +37,7 @@ export const grepAgent = defineSystem({
     "it is index-free and its tools are fixed (list_documents, corpus_grep, read_document)",
   alwaysTools: GREP_AGENT_TOOLS,
   prompts: [GREP_AGENT_PROMPT, FINAL_ANSWER_PROMPT, ...REACT_JSON_PROMPTS],
+  mock: AGENT_MODE_MOCKS,
   options: toolSystemBaseSchema.omit({ tools: true, retriever: true }).extend({
     agent_mode: agentModeSchema,
   }),

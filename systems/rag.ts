@@ -17,6 +17,7 @@ import { DEFAULT_TOP_K } from "../lib/config/retriever_schema.ts";
 import { retrievingSystemBaseSchema } from "../lib/config/schema.ts";
 import { GROUNDED_INSTRUCTIONS, groundedMessages } from "../lib/llm/grounded_prompt.ts";
 import { RetrievalFailedError } from "../lib/trace/trace_recorder.ts";
+import { GROUNDED_PROTOCOL, groundedMock } from "./rag_mock.ts";
 import { defineSystem, NO_FLAGS } from "./system.ts";
 
 /** The rag system. */
@@ -27,6 +28,7 @@ export const rag = defineSystem({
   alwaysTools: [],
   options: retrievingSystemBaseSchema,
   prompts: [GROUNDED_INSTRUCTIONS],
+  mock: [groundedMock],
   // The passages the model reads: top_k of them, 5 by default.
   retrievalDepth: (topK) => ({ count: topK ?? DEFAULT_TOP_K, unit: "passages" }),
   async run(_options, ctx) {
@@ -46,7 +48,7 @@ export const rag = defineSystem({
       text: h.passage.text,
     }));
     const reply = await ctx.recorder.chat(
-      { messages: groundedMessages(question, passages), tools: [] },
+      { messages: groundedMessages(question, passages), tools: [], protocol: GROUNDED_PROTOCOL },
       ctx.signal,
     );
     return { answer: reply.content, flags: { ...NO_FLAGS } };

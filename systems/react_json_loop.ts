@@ -23,6 +23,7 @@ import {
 } from "../lib/llm/react_json.ts";
 import { toolMessageText } from "../tools/toolbox.ts";
 import { type AgentLimits, stopReason, toolCallCapReached } from "./agent_loop.ts";
+import { REACT_JSON_PROTOCOL } from "./react_json_mock.ts";
 import type { SystemContext, SystemOutcome } from "./system.ts";
 
 /**
@@ -46,7 +47,10 @@ export async function runReactJsonLoop(
   let stop: ReturnType<typeof stopReason>;
   let calls = 0;
   while ((stop = stopReason(recorder, limits)) === null) {
-    const reply = await recorder.chat({ messages, tools: [] }, signal);
+    const reply = await recorder.chat(
+      { messages, tools: [], protocol: REACT_JSON_PROTOCOL },
+      signal,
+    );
     messages.push({ role: "assistant", content: echoed(reply.content) });
     const action = parseAction(reply.content, names);
     if (action.kind === "invalid") {
@@ -72,7 +76,11 @@ export async function runReactJsonLoop(
     messages.push({ role: "user", content: `${OBSERVATION_PREFIX}${content}` });
   }
   messages.push({ role: "user", content: REACT_FINAL_PROMPT });
-  const reply = await recorder.chat({ messages, tools: [] }, signal, true);
+  const reply = await recorder.chat(
+    { messages, tools: [], protocol: REACT_JSON_PROTOCOL },
+    signal,
+    true,
+  );
   const action = parseAction(reply.content, new Set());
   const budget_exhausted = stop !== "max_steps";
   if (action.kind === "answer") {

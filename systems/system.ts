@@ -8,10 +8,15 @@
 
 import type { z } from "zod";
 import type { Question } from "../lib/data/question_schema.ts";
+import type { MockPolicy } from "../lib/llm/mock_policy.ts";
 import type { Retriever } from "../lib/retrieval/types.ts";
 import type { TraceRecorder } from "../lib/trace/trace_recorder.ts";
 import type { TraceFlags } from "../lib/types.ts";
 import type { ToolSession } from "../tools/toolbox.ts";
+import type { CacheMode } from "../lib/cache/cache_mode.ts";
+import type { ResponseCache } from "../lib/cache/response_cache.ts";
+import type { CacheStats } from "../lib/llm/cached_model.ts";
+import type { RetryReport } from "../lib/llm/retry_policy.ts";
 
 /**
  * Thrown when the code a system runs failed in a way that is the system's own
@@ -21,10 +26,38 @@ import type { ToolSession } from "../tools/toolbox.ts";
  * what failed.
  */
 export class SystemFailedError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** The retries of a deployed pipeline's failed call (`type: http` / `command`), recorded on the error. */
+  attempts?: RetryReport;
+
+  constructor(message: string, options?: { cause?: unknown; attempts?: RetryReport }) {
     super(message, options);
     this.name = "SystemFailedError";
+    if (options?.attempts) this.attempts = options.attempts;
   }
+}
+
+/** What the plan tells a system it starts (see {@link SystemDef.start}). */
+export interface SystemStartEnv {
+  /** The system's name. */
+  name: string;
+  /** A `--mock` run: nothing may be sent to a service (recorded answers are replayed). */
+  mock?: boolean;
+  /** The config file's folder (relative paths of the system's options are its). */
+  configDir?: string;
+  /** The ids of the corpus's documents. */
+  documentIds?: ReadonlySet<string>;
+  /**
+   * The run's response cache for answers of deployed pipelines (`--cache` in a live run,
+   * replay in `--mock`); null or absent: none.
+   */
+  responses?: ResponseCacheSetup | null;
+}
+
+/** The response cache as a system uses it: the cache, its mode and the run's counts. */
+export interface ResponseCacheSetup {
+  cache: ResponseCache;
+  mode: CacheMode;
+  stats: CacheStats;
 }
 
 /** Everything a system gets for one question. */
@@ -101,6 +134,14 @@ export interface SystemDef<O extends z.ZodObject = z.ZodObject> {
    * its retriever's document index before the first question.
    */
   ranksDocuments?: boolean;
+  /**
+   * How the scripted mock (`--mock`) answers the reply protocols this system's
+   * requests name (`ChatRequest.protocol`) besides the default `tools`, which
+   * the mock answers itself: one policy a protocol, declared here beside the
+   * system that owns the format (`systems/registry.ts` hands them all to the
+   * mock). A system that only uses function calling or plain text needs none.
+   */
+  mock?: readonly MockPolicy[];
   /** Answers one question. May reject (e.g. the model API failed); the runner records it. */
   run(options: z.output<O>, ctx: SystemContext): Promise<SystemOutcome>;
   /**
@@ -109,7 +150,28 @@ export interface SystemDef<O extends z.ZodObject = z.ZodObject> {
    * instance's `run` instead of {@link SystemDef.run}, waits for `ready`
    * before the system's first question, and closes it with the plan.
    */
-  start?(options: z.output<O>, env: { name: string }): SystemInstance;
+  start?(options: z.output<O>, env: SystemStartEnv): SystemInstance;
+  /**
+   * The permissions it needs besides the run's (a service's host, the program it runs, the
+   * variables its `${VAR}` templates name), from its options; `mock`: a `--mock` run.
+   */
+  needs?(
+    options: z.output<O>,
+    ctx: { name: string; mock: boolean; replay: boolean; configDir: string },
+  ): SystemNeed[];
+  /**
+   * Its answers are recorded in the response cache, and a `--mock` run replays them (a deployed
+   * pipeline): a `--mock` run with such a system opens the cache to read them.
+   */
+  replaysInMock?: boolean;
+}
+
+/** One permission a system needs (in the shape of `lib/plan/need.ts` `Need`). */
+export interface SystemNeed {
+  name: "env" | "net" | "run" | "read";
+  /** Variable, host:port, program or path; "" for every one. */
+  value: string;
+  why: string;
 }
 
 /** What {@link SystemDef.start} returns: a system's resources for one run. */

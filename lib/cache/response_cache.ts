@@ -4,7 +4,7 @@
  * `<cache folder>/responses-v1.sqlite` (cache_dir.ts finds the folder).
  *
  * Table `responses (key TEXT PRIMARY KEY, kind TEXT, value TEXT, recorded_at TEXT)`:
- * `key` is the SHA-256 hex of the request, `kind` is `model` or `tool`,
+ * `key` is the SHA-256 hex of the request, `kind` is `model`, `tool`, `retrieval` or `service`,
  * `value` the JSON of the response (its shape is checked by the reader, so
  * an entry that does not fit is a miss, never a crash), `recorded_at` an
  * ISO 8601 UTC time. SQLite (`node:sqlite`, built into Deno) in WAL mode with
@@ -46,7 +46,7 @@ export interface ResponseCache {
    *
    * @throws {RagbenchError} ("io") when the file cannot be written.
    */
-  put(key: string, kind: "model" | "tool", value: unknown): void;
+  put(key: string, kind: "model" | "tool" | "retrieval" | "service", value: unknown): void;
   close(): void;
 }
 

@@ -21,7 +21,8 @@ import { INIT_DEFAULT_DOCS, initNeeds } from "../plan/init_needs.ts";
 import type { Need } from "../plan/need.ts";
 import { runNeeds, sandboxSourceNeeds } from "../plan/permissions.ts";
 import { REGISTRIES } from "../plan/setup.ts";
-import { mcpNeeds } from "../../tools/mcp/needs.ts";
+import { toolRefsOf } from "../plan/tool_sources/registry.ts";
+import { kindOf } from "../retrieval/kinds/registry.ts";
 import type { ParsedArgs } from "./args.ts";
 import { permissionsArgsNeeds, runArgsNeeds } from "./run_needs.ts";
 import { toolChoice } from "./tool_choice.ts";
@@ -77,18 +78,25 @@ function inputReads(config: Config): Need[] {
   );
 }
 
-/** `tools`: nothing; with `--config`, the config and what its MCP servers need to start. */
+/**
+ * `tools`: nothing; with `--config`, the config and what listing its tools
+ * needs (each source says: an MCP server's start).
+ */
 async function toolsNeeds(args: ParsedArgs): Promise<Need[]> {
   const path = args.options.get("config");
   if (path === undefined) return [];
   const config = await configOf(path);
-  return [readOf(config.file, "the config"), ...mcpNeeds(config, { mock: false })];
+  return [
+    readOf(config.file, "the config"),
+    ...toolRefsOf(config).flatMap(({ ref, source }) => source.listNeeds(ref, { mock: false })),
+  ];
 }
 
 /**
- * `tool NAME`: the config and corpus it reads, and what the call needs: the
- * sandbox worker's code for a built-in, the embedder of `search`'s
- * retriever, the tool process of a custom tool.
+ * `tool NAME`: the config and corpus it reads, and what the call needs, as
+ * the tool's source says (a custom tool's process; the sandbox worker's code
+ * for a built-in it runs there) and, for `search`, its retriever's kind (the
+ * embedder it calls, anything else it reaches).
  */
 async function toolNeeds(args: ParsedArgs): Promise<Need[]> {
   const path = args.options.get("config");
@@ -102,12 +110,17 @@ async function toolNeeds(args: ParsedArgs): Promise<Need[]> {
     needs.push({ name: "run", value: Deno.execPath(), why: "reading the corpus's PDF files" });
   }
   const choice = toolChoice(args.positionals[0], config, args);
-  if (choice.kind === "builtin") needs.push(...sandboxSourceNeeds());
-  if (choice.kind === "search" && choice.retriever.config.kind !== "bm25") {
-    needs.push(...embeddingNeeds([choice.retriever.config.embedding], { mock: false }));
-  }
-  if (choice.kind === "custom") {
-    needs.push({ name: "run", value: Deno.execPath(), why: "starting the custom tool's process" });
+  // An unknown tool needs nothing: the command stops with a usage error.
+  if (choice.kind === "unknown") return needs;
+  const { ref, source, retriever } = choice;
+  needs.push(...source.needs(ref, { mock: false }));
+  if (source.workerTools(ref).length > 0) needs.push(...sandboxSourceNeeds());
+  if (retriever !== null) {
+    const kind = kindOf(retriever.config);
+    needs.push(
+      ...embeddingNeeds(kind.embeddings(retriever.config), { mock: false }),
+      ...kind.needs(retriever.config, { mock: false }),
+    );
   }
   return needs;
 }

@@ -4,7 +4,8 @@
  * lower cost estimate is over `evaluation.max_cost_usd` before the first
  * question (unless `--force`). Builds what `lib/run/estimate.ts` needs from
  * the config: each system's call range from its limits, the size of its
- * prompt and offered tools, its model's id and price. Tool costs (custom and
+ * prompt and offered tools (each tool source says how many characters its
+ * tools add: `promptChars`), its model's id and price. Tool costs (custom and
  * MCP tools' `cost_usd`) are not included: the estimate is of model cost.
  *
  * @module
@@ -17,8 +18,8 @@ import type { RunPrices } from "../llm/pricing.ts";
 import { dollars, type EstimateSystem, type RunEstimate } from "../run/estimate.ts";
 import { SYSTEMS } from "../../systems/registry.ts";
 import { modelCallsOf } from "../../systems/system.ts";
-import { parametersJsonSchema } from "../../tools/define_tool.ts";
-import { BUILTIN_TOOLS } from "../../tools/registry.ts";
+import { builtinRef } from "../plan/tool_sources/builtin.ts";
+import { sourceOf } from "../plan/tool_sources/registry.ts";
 
 /** Characters assumed for a system that declares no `prompts`. */
 export const DEFAULT_PROMPT_CHARS = 500;
@@ -26,7 +27,7 @@ export const DEFAULT_PROMPT_CHARS = 500;
  * Characters assumed for a custom or MCP tool's description and JSON Schema
  * (only known once its process or server runs).
  */
-export const CUSTOM_SCHEMA_CHARS = 400;
+export { CUSTOM_SCHEMA_CHARS } from "../plan/tool_sources/source.ts";
 
 /** What the estimate needs about each system of the config. */
 export function estimateSystems(
@@ -38,26 +39,16 @@ export function estimateSystems(
     const def = SYSTEMS.get(system.type);
     if (!def) throw new TypeError(`system type "${system.type}" is not registered`);
     const model = describeModel(system.model, mock, prices);
+    // Each tool once: an always-on built-in the tools: list names again (with options) is one.
+    const listed = new Set(system.tools.map((t) => t.name));
     let toolChars = 0;
-    const builtins = new Set([
-      ...def.alwaysTools,
-      ...system.tools.flatMap((t) => t.kind === "builtin" ? [t.name] : []),
-    ]);
-    for (const name of builtins) {
-      const builtin = BUILTIN_TOOLS.get(name);
-      if (!builtin) throw new TypeError(`built-in tool "${name}" is not registered`);
-      toolChars += name.length + builtin.description.length +
-        JSON.stringify(parametersJsonSchema(builtin)).length;
-    }
-    for (const tool of system.tools) {
-      // Custom and MCP schemas are only known once their process or server runs.
-      if (tool.kind === "custom") {
-        toolChars += tool.name.length + (tool.description?.length ?? 0) + CUSTOM_SCHEMA_CHARS;
-      } else if (tool.kind === "mcp") {
-        for (const name of tool.allow) {
-          toolChars += tool.prefix.length + name.length + CUSTOM_SCHEMA_CHARS;
-        }
-      }
+    for (
+      const ref of [
+        ...def.alwaysTools.filter((n) => !listed.has(n)).map(builtinRef),
+        ...system.tools,
+      ]
+    ) {
+      toolChars += sourceOf(ref).promptChars(ref);
     }
     return {
       name: system.name,

@@ -11,7 +11,9 @@ import { openResponseCache, type ResponseCache } from "../cache/response_cache.t
 import type { Config } from "../config/types.ts";
 import { type CacheStats, emptyCacheStats, type ModelCacheSetup } from "../llm/cached_model.ts";
 import type { CacheUse } from "../plan/cache_needs.ts";
-import { hasSideEffectTools, usesResponseCache } from "../plan/cache_needs.ts";
+import { hasReplayingSystems, hasSideEffectTools, usesResponseCache } from "../plan/cache_needs.ts";
+import type { ResponseCacheSetup } from "../../systems/system.ts";
+import { SERVICE_REPLAY_MISS_PREFIX } from "../../systems/service_system.ts";
 import { TOOL_REPLAY_MISS_PREFIX, type ToolCacheSetup } from "../../tools/cached_host.ts";
 import { REPLAY_MISS_PREFIX } from "../llm/cached_model.ts";
 import { EMBEDDING_REPLAY_MISS_PREFIX } from "../dense/replay_embedder.ts";
@@ -22,6 +24,11 @@ import { plural } from "../util/plural.ts";
 export interface RunCache extends Disposable {
   readonly model: ModelCacheSetup | null;
   readonly tools: ToolCacheSetup | null;
+  /**
+   * Answers of deployed pipelines (`type: http` / `command`): under `--cache` like model calls
+   * in a live run, replayed in `--mock`.
+   */
+  readonly services: ResponseCacheSetup | null;
   /** One line for the end of the run, or null when the run used no cache. */
   summaryLine(): string | null;
 }
@@ -39,6 +46,8 @@ export function replayMisses(
   const misses: string[] = [];
   for (const line of lines) {
     if (line.error?.message.startsWith(REPLAY_MISS_PREFIX)) {
+      misses.push(line.error.message);
+    } else if (line.error?.message.includes(`: ${SERVICE_REPLAY_MISS_PREFIX} `)) {
       misses.push(line.error.message);
     }
     const where = `question "${line.question_id}" (system ${line.system}, repeat ${line.repeat})`;
@@ -74,26 +83,36 @@ export function replayMisses(
 export function openRunCache(config: Config, use: CacheUse, options: { mock: boolean }): RunCache {
   const sideEffectTools = hasSideEffectTools(config);
   let cache: ResponseCache | null = null;
-  if (usesResponseCache(use, { mock: options.mock, sideEffectTools })) {
+  const services = hasReplayingSystems(config);
+  if (usesResponseCache(use, { mock: options.mock, sideEffectTools, services })) {
     cache = openResponseCache(resolveCacheDir(use.dir, use.env).dir);
   }
   const modelStats = emptyCacheStats();
   const toolStats = emptyCacheStats();
-  const model = cache !== null && use.mode !== "off"
+  const serviceStats = emptyCacheStats();
+  const model = cache !== null && use.mode !== "off" && !options.mock
     ? { cache, mode: use.mode, stats: modelStats }
     : null;
-  const tools = cache !== null && use.toolMode !== "off"
+  const tools = cache !== null && use.toolMode !== "off" && !options.mock
     ? { cache, mode: use.toolMode, stats: toolStats }
+    : null;
+  const serviceMode = options.mock ? "replay" : use.mode;
+  const serviceSetup = cache !== null && services && serviceMode !== "off"
+    ? { cache, mode: serviceMode, stats: serviceStats }
     : null;
   return {
     model,
     tools,
+    services: serviceSetup,
     summaryLine() {
       if (cache === null) return null;
       // A part with nothing to say (a retrieval-only run makes no model call) is left out.
       const parts = [];
       if (model && used(modelStats)) parts.push(`model calls ${describe(model.mode, modelStats)}`);
       if (tools && used(toolStats)) parts.push(`tool results ${describe(tools.mode, toolStats)}`);
+      if (serviceSetup && used(serviceStats)) {
+        parts.push(`service answers ${describe(serviceSetup.mode, serviceStats)}`);
+      }
       return parts.length === 0 ? null : `cache: ${parts.join("; ")} (${cache.path})`;
     },
     [Symbol.dispose]() {

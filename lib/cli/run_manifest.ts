@@ -26,6 +26,7 @@ import {
   type RunManifest,
 } from "../run/manifest.ts";
 import { manifestDifferences } from "../run/manifest_diff.ts";
+import { toolRefsOf } from "../plan/tool_sources/registry.ts";
 import { describeFsError, writeFileAtomic } from "../util/fs.ts";
 
 /** What the manifest of this run is built from. */
@@ -52,10 +53,9 @@ export interface ManifestContext {
 /** Hashes the run's files and builds its manifest. */
 export async function currentManifest(ctx: ManifestContext): Promise<RunManifest> {
   const { config } = ctx;
-  const customModules = [
-    ...new Set(
-      config.systems.flatMap((s) => s.tools.flatMap((t) => t.kind === "custom" ? [t.module] : [])),
-    ),
+  // The files each tool's source says decide its results (a custom tool's module).
+  const toolFiles = [
+    ...new Set(toolRefsOf(config).flatMap(({ ref, source }) => source.files(ref))),
   ];
   // A system's retriever settings decide its results: hash them, not just the name it gives.
   const retrievers = new Map(config.systems.map((s) => [s.name, s.retriever]));
@@ -79,7 +79,7 @@ export async function currentManifest(ctx: ManifestContext): Promise<RunManifest
         return typeof source === "string" ? d : { ...d, path: `${d.path} (split ${source.split})` };
       }),
       mock_script: ctx.mock ? await digestPaths(config.mock_script, { signal: ctx.signal }) : [],
-      custom_tools: await digestPaths(customModules, { signal: ctx.signal, ifReadable: true }),
+      custom_tools: await digestPaths(toolFiles, { signal: ctx.signal, ifReadable: true }),
     },
     systems: ctx.systems.map((s) => ({
       name: s.name,

@@ -1,8 +1,13 @@
 /**
  * What `ragbench tool NAME` calls, decided once for the command and for the
- * launcher (which grants what that call needs): a custom tool of the config,
- * `search` over a retriever (the config's `default`, or the one `--retriever`
- * names), another built-in (in the sandbox worker), or nothing known.
+ * launcher (which grants what that call needs): the first reference of the
+ * config that offers NAME and whose source lets `tool` call it alone (a
+ * custom tool, a built-in with the config's options), else the built-in of
+ * that name with its defaults, or nothing known. The reference's source
+ * (`lib/plan/tool_sources`) says how it is started and what it needs; the
+ * `search` tool also gets the retriever it runs over (the config's
+ * `default`, or the one `--retriever` names), whose kind
+ * (`lib/retrieval/kinds`) says what that needs.
  *
  * @module
  */
@@ -13,13 +18,20 @@ import { suggestion } from "../util/did_you_mean.ts";
 import { BUILTIN_TOOLS } from "../../tools/registry.ts";
 import { search } from "../../tools/search.ts";
 import { defaultRetrieverChoice } from "../plan/plan.ts";
+import { builtinRef } from "../plan/tool_sources/builtin.ts";
+import { sourceOf, toolRefsOf } from "../plan/tool_sources/registry.ts";
+import type { ToolSource } from "../plan/tool_sources/source.ts";
 import type { ParsedArgs } from "./args.ts";
 
-/** The tool one `ragbench tool` call makes. */
+/** The tool one `ragbench tool` call makes, or the names it could have been. */
 export type ToolChoice =
-  | { kind: "custom"; ref: ToolRef & { kind: "custom" } }
-  | { kind: "search"; retriever: RetrieverChoice }
-  | { kind: "builtin"; name: string }
+  | {
+    kind: "found";
+    ref: ToolRef;
+    source: ToolSource;
+    /** The retriever `search` runs over; null for every other tool. */
+    retriever: RetrieverChoice | null;
+  }
   | { kind: "unknown"; known: string[] };
 
 /**
@@ -35,16 +47,20 @@ export function toolChoice(name: string, config: Config | null, args: ParsedArgs
       `--retriever chooses the retriever of the search tool; "${name}" takes none.`,
     );
   }
-  const custom = config ? customRef(config, name) : undefined;
-  if (custom) return { kind: "custom", ref: custom };
-  if (name === search.name) {
-    const named = args.options.get("config") ?? config?.file ?? "";
-    return { kind: "search", retriever: searchRetriever(config, retriever, named) };
+  const ref = (config ? standaloneRef(config, name) : undefined) ??
+    (BUILTIN_TOOLS.has(name) ? builtinRef(name) : undefined);
+  if (ref === undefined) {
+    const known = new Set([...BUILTIN_TOOLS.keys(), ...(config ? standaloneNames(config) : [])]);
+    return { kind: "unknown", known: [...known] };
   }
-  if (BUILTIN_TOOLS.has(name)) return { kind: "builtin", name };
+  const source = sourceOf(ref);
+  const searches = source.offeredNames(ref).includes(search.name);
+  const named = args.options.get("config") ?? config?.file ?? "";
   return {
-    kind: "unknown",
-    known: [...BUILTIN_TOOLS.keys(), ...(config ? customNames(config) : [])],
+    kind: "found",
+    ref,
+    source,
+    retriever: searches ? searchRetriever(config, retriever, named) : null,
   };
 }
 
@@ -75,15 +91,16 @@ function searchRetriever(
   return { key: `named:${name}`, name, config: chosen };
 }
 
-function customRef(config: Config, name: string): (ToolRef & { kind: "custom" }) | undefined {
-  for (const system of config.systems) {
-    for (const tool of system.tools) if (tool.kind === "custom" && tool.name === name) return tool;
-  }
-  return undefined;
+/** The first reference of the config that offers `name` and that `tool` may call alone. */
+function standaloneRef(config: Config, name: string): ToolRef | undefined {
+  return toolRefsOf(config).find(({ ref, source }) =>
+    source.standalone && source.offeredNames(ref).includes(name)
+  )?.ref;
 }
 
-function customNames(config: Config): string[] {
-  return config.systems.flatMap((s) =>
-    s.tools.filter((t) => t.kind === "custom").map((t) => t.name)
+/** Names of the tools of the config that `tool` may call alone. */
+function standaloneNames(config: Config): string[] {
+  return toolRefsOf(config).flatMap(({ ref, source }) =>
+    source.standalone ? source.offeredNames(ref) : []
   );
 }

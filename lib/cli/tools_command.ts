@@ -1,5 +1,6 @@
 /**
- * `ragbench tools [--json]` lists the built-in tools; `ragbench tool NAME
+ * `ragbench tools [--json]` lists the built-in tools (and, with `--config`,
+ * the tools the config's sources list: an MCP server's); `ragbench tool NAME
  * --args JSON` makes one call through the same sandbox a run uses and prints
  * the result as one JSON object. `tool` exits 0 whenever the call ran, even
  * when its result carries an error, and 2 for usage errors.
@@ -15,21 +16,20 @@ import type { Corpus } from "../types.ts";
 import { suggestion } from "../util/did_you_mean.ts";
 import { parametersJsonSchema, type ToolDef } from "../../tools/define_tool.ts";
 import { BUILTIN_TOOLS } from "../../tools/registry.ts";
-import { createWorkerHost } from "../../tools/sandbox/worker_host.ts";
+import type { ToolHost } from "../../tools/host.ts";
+import { createWorkerHost, type WorkerHost } from "../../tools/sandbox/worker_host.ts";
 import { createToolbox } from "../../tools/toolbox.ts";
 import { createRetrievalHost } from "../../tools/retrieval_host.ts";
 import { RunRetrievers } from "../retrieval/registry.ts";
 import type { CommandSpec, ParsedArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
-import { defaultOptions, offerBuiltin, offerCustom } from "../plan/plan.ts";
 import { toolChoice } from "./tool_choice.ts";
 import { commandLine, DEFAULT_INVOCATION } from "./invocation.ts";
 import { loadConfig } from "../config/load.ts";
 import { REGISTRIES } from "../plan/setup.ts";
 import { isoDateSchema, toolRulesSchema } from "../config/schema.ts";
-import { serverLabel } from "../config/mcp_ref.ts";
-import { offerMcpTools } from "../../tools/mcp/host.ts";
-import { createMcpPool } from "../../tools/mcp/pool.ts";
+import { toolRefsOf } from "../plan/tool_sources/registry.ts";
+import { Shared, type ToolListing } from "../plan/tool_sources/source.ts";
 
 /** Declaration of `ragbench tools`. */
 export const TOOLS_SPEC: CommandSpec = {
@@ -75,59 +75,57 @@ export const TOOL_SPEC: CommandSpec = {
 export async function toolsCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   const defs = [...BUILTIN_TOOLS.values()];
   const configPath = args.options.get("config");
-  const mcp = configPath ? await listMcpTools(await loadConfig(configPath, REGISTRIES), io) : [];
+  const listed = configPath
+    ? await listConfigTools(await loadConfig(configPath, REGISTRIES), io)
+    : [];
   if (args.options.has("json")) {
-    io.out(JSON.stringify([...defs.map(describeJson), ...mcp], null, 2));
+    io.out(JSON.stringify([...defs.map(describeJson), ...listed.map(listingJson)], null, 2));
     return 0;
   }
-  io.out([...defs.map(describeText), ...mcp.map(describeMcpText)].join("\n\n"));
+  io.out([...defs.map(describeText), ...listed.map(listingText)].join("\n\n"));
   return 0;
 }
 
-interface McpListing {
-  name: string;
-  description: string;
-  side_effects: string;
-  parameters: Record<string, unknown>;
-  mcp_server: string;
-}
-
-/** The MCP tools the config allows, read from their servers (started, then closed). */
-async function listMcpTools(config: Config, io: CliIO): Promise<McpListing[]> {
-  const systems = config.systems.filter((s) => s.tools.some((t) => t.kind === "mcp"));
-  if (systems.length === 0) return [];
-  io.progress("Starting the config's MCP servers to read their tools…");
-  // Ctrl-C stops a start in progress at once (the open fails saying so).
-  const pool = createMcpPool({ signal: io.signal });
+/** The tools the config's systems offer that their sources list (an MCP server's, read from it). */
+async function listConfigTools(config: Config, io: CliIO): Promise<ToolListing[]> {
+  const shared = new Shared();
   try {
     const seen = new Set<string>();
-    const out: McpListing[] = [];
-    for (const system of systems) {
-      for (const ref of system.tools) {
-        if (ref.kind !== "mcp") continue;
-        for (const tool of await offerMcpTools(ref, pool, config.tools, system.name)) {
-          const key = `${tool.name}\0${serverLabel(ref.server)}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          out.push({
-            name: tool.name,
-            description: tool.description,
-            side_effects: tool.sideEffects,
-            parameters: tool.parameters,
-            mcp_server: serverLabel(ref.server),
-          });
-        }
+    const out: ToolListing[] = [];
+    for (const { system, ref, source } of toolRefsOf(config)) {
+      const listed = await source.list(ref, {
+        config,
+        system,
+        signal: io.signal,
+        progress: io.progress,
+        shared,
+      });
+      for (const tool of listed) {
+        const key = `${tool.name}\0${tool.origin.value}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push(tool);
       }
     }
     return out;
   } finally {
-    await pool.close();
+    await shared.closeAll();
   }
 }
 
-function describeMcpText(tool: McpListing): string {
+function listingJson(tool: ToolListing) {
+  return {
+    name: tool.name,
+    description: tool.description,
+    side_effects: tool.side_effects,
+    parameters: tool.parameters,
+    [tool.origin.key]: tool.origin.value,
+  };
+}
+
+function listingText(tool: ToolListing): string {
   return [
-    `${tool.name}  (MCP server "${tool.mcp_server}", side effects: ${tool.side_effects})`,
+    `${tool.name}  (${tool.origin.text}, side effects: ${tool.side_effects})`,
     `  ${tool.description}`,
     "  parameters:",
     ...fieldLines(tool.parameters),
@@ -203,6 +201,7 @@ export async function toolCommand(args: ParsedArgs, io: CliIO): Promise<number> 
       }.`,
     );
   }
+  const { ref, source, retriever } = choice;
   const corpusPaths = config?.corpus ??
     (args.options.has("corpus") ? [args.options.get("corpus")!] : []);
   const corpus: Corpus = corpusPaths.length
@@ -210,42 +209,40 @@ export async function toolCommand(args: ParsedArgs, io: CliIO): Promise<number> 
     : { documents: [], tables: [] };
   const now = today ?? config?.evaluation.tools_now ?? "2026-01-01";
   const rules = config?.tools ?? toolRulesSchema.parse({});
-  let tool;
-  // Owns the embedder pool (and embedding cache) of a vector or hybrid search.
-  let retrievers: RunRetrievers | null = null;
-  if (choice.kind === "custom") {
-    tool = await offerCustom(choice.ref, { corpus, now, maxProcesses: 1, progress: io.progress }, {
-      tools: rules,
-    });
-  } else if (choice.kind === "search") {
-    // As in a run: search is served in this process, over the default retriever or the one named.
-    retrievers = new RunRetrievers(corpus, { progress: io.progress });
-    const retriever = await retrievers.get(choice.retriever, io.signal);
-    const host = createRetrievalHost(retriever, { corpus, now });
-    tool = offerBuiltin(name, builtinOptions(config, name), host, { tools: rules });
-  } else {
-    const host = createWorkerHost({ corpus, now, prepare: [name] });
-    tool = offerBuiltin(name, builtinOptions(config, name), host, { tools: rules });
-    await host.ready();
-  }
+  // The hosts a run's plan would give it: the worker for a built-in, search in this process over
+  // the default retriever or the one --retriever names, a custom tool's own process.
+  // `retrievers` owns the embedder pool (and embedding cache) of a vector or hybrid search.
+  const made: { worker?: WorkerHost; search?: ToolHost; retrievers?: RunRetrievers } = {};
+  const shared = new Shared();
   try {
+    const offered = await source.offer(ref, {
+      config: { tools: rules },
+      system: "ragbench tool",
+      env: { corpus, now },
+      maxProcesses: 1,
+      mock: false,
+      progress: io.progress,
+      builtinHost: () => made.worker ??= createWorkerHost({ corpus, now, prepare: [name] }),
+      async searchHost() {
+        if (retriever === null) throw new TypeError(`tool "${name}" is not search`);
+        made.retrievers = new RunRetrievers(corpus, { progress: io.progress });
+        const built = await made.retrievers.get(retriever, io.signal);
+        return made.search = createRetrievalHost(built, { corpus, now });
+      },
+      toolCache: null,
+      mcp: { signal: io.signal },
+      shared,
+    });
+    const tool = offered.find((t) => t.name === name);
+    if (tool === undefined) throw new TypeError(`tool "${name}" was not offered by its source`);
+    await made.worker?.ready();
     const session = createToolbox([tool], rules).session("cli");
     const { result } = await session.execute(name, rawArgs, io.signal);
     session.close();
     io.out(JSON.stringify(result, null, 2));
     return 0;
   } finally {
-    await tool.host.close();
-    retrievers?.close();
+    await Promise.all([shared.closeAll(), made.worker?.close(), made.search?.close()]);
+    made.retrievers?.close();
   }
-}
-
-/** The options the config gives the tool (first system listing it), or its defaults. */
-function builtinOptions(config: Config | null, name: string): Record<string, unknown> {
-  for (const system of config?.systems ?? []) {
-    for (const tool of system.tools) {
-      if (tool.kind === "builtin" && tool.name === name) return tool.options;
-    }
-  }
-  return defaultOptions(name);
 }

@@ -40,7 +40,7 @@ export function checkSystems(
 ): SystemConfig[] {
   const systems: SystemConfig[] = [];
   const names = new Map<string, number>();
-  const customTools = new Map<string, ToolRef & { kind: "custom" }>();
+  const defined = new Map<string, ToolRef>();
   const typeNames = [...registries.systems.keys()];
   const runModel = raw.model ?? modelSchema.parse({});
   raw.systems.forEach((entry, index) => {
@@ -117,10 +117,13 @@ export function checkSystems(
       : (!info || info.acceptsTools) && Array.isArray(entry.tools)
       ? entry.tools
       : [];
-    const tools = checkToolRefs(refs, [...path, "tools"], source, registries, configPath, {
-      customTools,
-      problems,
+    const tools = checkToolRefs(refs, [...path, "tools"], {
+      source,
+      registries,
+      configPath,
       rules: raw.tools,
+      defined,
+      problems,
     });
     if (options && problems.length === before) {
       systems.push({

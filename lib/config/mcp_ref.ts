@@ -11,7 +11,7 @@ import { dirname } from "../util/paths.ts";
 import { z } from "zod";
 import type { ConfigIssue } from "../errors.ts";
 import { suggestion } from "../util/did_you_mean.ts";
-import { issuesFromZod, type YamlSource } from "../util/yaml_source.ts";
+import { issuesFromZod, type ValuePath, type YamlSource } from "../util/yaml_source.ts";
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** What a model may call a tool (the OpenAI function-name rule). */
@@ -122,8 +122,8 @@ export interface McpRefContext {
 
 /** Checks one `{type: mcp}` entry at `at`; pushes problems and returns undefined when it is bad. */
 export function checkMcpRef(
-  entry: Record<string, unknown>,
-  at: Array<string | number>,
+  entry: Readonly<Record<string, unknown>>,
+  at: ValuePath,
   ctx: McpRefContext,
 ): McpToolRef | undefined {
   const { source, problems } = ctx;
@@ -181,7 +181,7 @@ export function checkMcpRef(
 
 function checkServer(
   raw: Record<string, unknown>,
-  at: Array<string | number>,
+  at: ValuePath,
   ctx: McpRefContext,
 ): McpServerDef | undefined {
   const { source, problems } = ctx;

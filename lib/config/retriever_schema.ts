@@ -1,120 +1,64 @@
 /**
  * The `retrievers:` section of a config and a system's inline `retriever:`:
- * strict zod schemas with documented defaults. A retriever is
- * `{kind, top_k, chunk, bm25, embedding, fusion}`; the keys a kind does not
- * use are accepted and ignored (so switching `kind` is a one-word change).
+ * one strict zod schema, composed from the retriever kinds
+ * (`lib/retrieval/kinds/`): `kind` (one of the registered kinds, the first
+ * by default), the keys every kind has (`top_k`, `chunk`) and every kind's
+ * sections with their defaults (`bm25`, `embedding`, `fusion`). The keys a
+ * kind does not use are accepted and ignored (so switching `kind` is a
+ * one-word change). The sections themselves are declared beside the code
+ * that reads them (`lib/lexical`, `lib/dense`), and re-exported here.
  *
  * @module
  */
 
 import { z } from "zod";
+import { commonRetrieverFields, type RetrieverKind } from "../retrieval/kinds/kind.ts";
+import { RETRIEVER_KIND_LIST } from "../retrieval/kinds/registry.ts";
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+export { type Bm25Config, bm25Schema } from "../lexical/bm25_config.ts";
+export { type ChunkConfig, chunkSchema } from "../lexical/chunk_config.ts";
+export { type EmbeddingConfig, embeddingSchema } from "../dense/embedding_config.ts";
+export { type FusionConfig, fusionSchema } from "../dense/fusion_config.ts";
+export { DEFAULT_TOP_K } from "../retrieval/kinds/kind.ts";
 
-/** How documents are cut into passages. */
-export const chunkSchema = z.strictObject({
-  /** Longest passage, in `unit`s. */
-  size: z.int().min(16).max(8192).default(200),
-  /** Units shared by consecutive passages of a document (0: none). */
-  overlap: z.int().min(0).max(4096).default(0),
-  /** `words` (runs of non-space characters) or `tokens` (estimated as 4 characters each). */
-  unit: z.enum(["words", "tokens"]).default("words"),
-}).refine((c) => c.overlap < c.size, { message: "overlap must be smaller than size" });
+type Kinds = typeof RETRIEVER_KIND_LIST;
+type KindName = Kinds[number]["kind"];
+/** Every kind's sections, merged (a kind's sections type `S` of `RetrieverKind<S>`). */
+type Sections = UnionToIntersection<
+  Kinds[number] extends infer K ? K extends RetrieverKind<infer S> ? S : never : never
+>;
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends
+  (i: infer I) => void ? I : never;
 
-/** BM25 parameters and text analysis. */
-export const bm25Schema = z.strictObject({
-  /** Term-frequency saturation (the default of rank_bm25 and bm25s; see lib/lexical/bm25.ts). */
-  k1: z.number().min(0).max(10).default(1.5),
-  /** Length normalisation, 0 (none) to 1 (full). */
-  b: z.number().min(0).max(1).default(0.75),
-  /** `snowball` (English Porter2), `plural` (plural endings only) or `none`. */
-  stemmer: z.enum(["snowball", "plural", "none"]).default("snowball"),
-  /** `english` drops the built-in English stopword list; `none` keeps every word. */
-  stopwords: z.enum(["english", "none"]).default("english"),
-  /** `keep`: "e.g.", "U.S." are one token each (`e.g`, `u.s`); `split`: the dots separate letters. */
-  abbreviations: z.enum(["keep", "split"]).default("keep"),
-  /** `drop`: words of one letter ("I", the "x" of "x-ray") are not indexed; `keep`: they are. */
-  single_letters: z.enum(["drop", "keep"]).default("drop"),
-  /** `once`: a word the query repeats counts once (SQLite FTS5); `count`: each time (Lucene). */
-  query_repeats: z.enum(["once", "count"]).default("once"),
-  /**
-   * How `retrieval_only` ranks documents: `whole` by BM25 over each whole document (title and
-   * text as one unit, its own N, df and avgdl); `best_passage` by the score of its best passage.
-   * Passages are still what `search` and `rag` rank.
-   */
-  document_ranking: z.enum(["whole", "best_passage"]).default("whole"),
-});
+/**
+ * The sections of every kind, once each, in kind order.
+ *
+ * @throws {TypeError} when two kinds name one section with different schemas.
+ */
+function sectionsOf(kinds: readonly RetrieverKind[]): z.ZodRawShape {
+  const sections: Record<string, z.core.$ZodType> = {};
+  for (const kind of kinds) {
+    for (const [key, schema] of Object.entries(kind.sections)) {
+      const earlier = Object.hasOwn(sections, key) ? sections[key] : undefined;
+      if (earlier !== undefined && earlier !== schema) {
+        throw new TypeError(
+          `retriever kind "${kind.kind}" declares the section "${key}" with another schema than an earlier kind`,
+        );
+      }
+      sections[key] = schema;
+    }
+  }
+  return sections;
+}
 
-/** How texts are turned into vectors. */
-export const embeddingSchema = z.strictObject({
-  /**
-   * `openai`: any OpenAI-compatible `/v1/embeddings` endpoint (OpenAI, Ollama,
-   * vLLM, llama.cpp server, TEI, LiteLLM). `hashing`: the offline
-   * deterministic feature-hashing embedder (a lexical stand-in, no network).
-   */
-  provider: z.enum(["openai", "hashing"]).default("openai"),
-  model: z.string().min(1).default("text-embedding-3-small"),
-  /** Endpoint root, e.g. `http://127.0.0.1:11434/v1`; null for the provider's default. */
-  base_url: z.url({ protocol: /^https?$/ }).nullable().default(null),
-  /** Variable holding the API key; null when the endpoint needs none. */
-  api_key_env: z.string().regex(ENV_NAME, "must be an environment variable name").nullable()
-    .default("OPENAI_API_KEY"),
-  /** Vector size to request (or, for `hashing`, to produce); null: the model's own. */
-  dimensions: z.int().min(1).max(16384).nullable().default(null),
-  /** Texts per request. */
-  batch_size: z.int().min(1).max(4096).default(64),
-  /** Retries after 429, 5xx and connection errors, with exponential backoff. */
-  max_retries: z.int().min(0).max(10).default(3),
-  /** Time one request may take, in seconds. */
-  timeout_s: z.number().positive().max(3600).default(60),
-  /** Text put before each query (e5-style models want `"query: "`). */
-  query_prefix: z.string().max(200).default(""),
-  /** Text put before each passage (e5-style models want `"passage: "`). */
-  passage_prefix: z.string().max(200).default(""),
-  /**
-   * US dollars per million input tokens; null: the price catalog's
-   * (lib/llm/pricing.ts), else unknown (costs null, never 0).
-   */
-  price_per_mtok: z.number().nonnegative().nullable().default(null),
-});
-
-/** How a hybrid retriever merges its BM25 and vector rankings. */
-export const fusionSchema = z.strictObject({
-  method: z.enum(["rrf"]).default("rrf"),
-  /** Reciprocal Rank Fusion constant: score = sum of weight / (k + rank). */
-  k: z.number().positive().max(10_000).default(60),
-  /** Weight of each ranking (default 1 each). */
-  weights: z.strictObject({
-    bm25: z.number().nonnegative().default(1),
-    vector: z.number().nonnegative().default(1),
-  }).prefault({}),
-});
-
-/** Passages per query of a retriever whose `top_k` is not set (`rag`, and `Retriever.topK`). */
-export const DEFAULT_TOP_K = 5;
+const kindNames = RETRIEVER_KIND_LIST.map((k) => k.kind) as [KindName, ...KindName[]];
 
 /** One retriever. */
 export const retrieverSchema = z.strictObject({
-  kind: z.enum(["bm25", "vector", "hybrid"]).default("bm25"),
-  /**
-   * Passages a system that retrieves itself asks for; null: the system's default ({@link
-   * DEFAULT_TOP_K} passages for `rag`; for `retrieval_only`, as many as it takes to rank the
-   * largest cut-off of `evaluation.retrieval_k` in documents).
-   */
-  top_k: z.int().min(1).max(10_000).nullable().default(null),
-  chunk: chunkSchema.prefault({}),
-  bm25: bm25Schema.prefault({}),
-  embedding: embeddingSchema.prefault({}),
-  fusion: fusionSchema.prefault({}),
+  kind: z.enum(kindNames).default(kindNames[0]),
+  ...commonRetrieverFields,
+  ...sectionsOf(RETRIEVER_KIND_LIST as unknown as RetrieverKind[]) as Sections,
 });
 
 /** A retriever after defaults. */
 export type RetrieverConfig = z.output<typeof retrieverSchema>;
-/** `embedding:` after defaults. */
-export type EmbeddingConfig = z.output<typeof embeddingSchema>;
-/** `bm25:` after defaults. */
-export type Bm25Config = z.output<typeof bm25Schema>;
-/** `chunk:` after defaults. */
-export type ChunkConfig = z.output<typeof chunkSchema>;
-/** `fusion:` after defaults. */
-export type FusionConfig = z.output<typeof fusionSchema>;

@@ -8,10 +8,10 @@
  */
 
 import { z } from "zod";
+import { modelOverrideSchema, modelSchema } from "../llm/model_config.ts";
 import { retrieverSchema } from "./retriever_schema.ts";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** A run or system name: letters, digits, `_`, `.`, `-`. */
 export const nameSchema = z.string().regex(
@@ -76,60 +76,14 @@ export const isoDateSchema = z.string().refine((s) => {
   }
 }, "must be a date written YYYY-MM-DD");
 
-/** A model's price, US dollars per million tokens; overrides the price catalog's. */
-export const priceSchema = z.strictObject({
-  input_per_mtok: z.number().nonnegative(),
-  output_per_mtok: z.number().nonnegative(),
-});
-
-/** The keys of `model:`, each without its default. */
-const modelFields = {
-  provider: z.enum(["openai"]),
-  name: z.string().min(1),
-  /** OpenAI-compatible endpoint; null for the provider's default. */
-  base_url: z.url({ protocol: /^https?$/ }).nullable(),
-  /** Name of the environment variable holding the API key; null when the endpoint needs none. */
-  api_key_env: z.string().regex(ENV_NAME, "must be an environment variable name").nullable(),
-  temperature: z.number().min(0).max(2),
-  max_output_tokens: z.int().positive().nullable(),
-  timeout_s: z.number().positive().max(3600),
-  max_retries: z.int().min(0).max(10),
-  /** Model calls in a row with no response from the host that stop the run calling it. */
-  max_connection_failures: z.int().min(1).max(1_000_000),
-  price: priceSchema,
-};
-
-/** `model:` — the run's model, used by every system that sets no `model:` of its own. */
-export const modelSchema = z.strictObject({
-  provider: modelFields.provider.default("openai"),
-  name: modelFields.name.default("gpt-4o-mini"),
-  base_url: modelFields.base_url.default(null),
-  api_key_env: modelFields.api_key_env.default("OPENAI_API_KEY"),
-  temperature: modelFields.temperature.default(0),
-  max_output_tokens: modelFields.max_output_tokens.default(null),
-  timeout_s: modelFields.timeout_s.default(60),
-  max_retries: modelFields.max_retries.default(2),
-  max_connection_failures: modelFields.max_connection_failures.default(5),
-  price: modelFields.price.optional(),
-});
-
-/**
- * A system's own `model:`: any key of the run's `model:`, merged over it
- * (see `lib/config/system_model.ts`).
- */
-export const modelOverrideSchema = z.strictObject({
-  provider: modelFields.provider.optional(),
-  name: modelFields.name.optional(),
-  base_url: modelFields.base_url.optional(),
-  api_key_env: modelFields.api_key_env.optional(),
-  temperature: modelFields.temperature.optional(),
-  max_output_tokens: modelFields.max_output_tokens.optional(),
-  timeout_s: modelFields.timeout_s.optional(),
-  max_retries: modelFields.max_retries.optional(),
-  max_connection_failures: modelFields.max_connection_failures.optional(),
-  price: modelFields.price.optional(),
-});
-
+/** The `model:` section is declared beside the models (`lib/llm/model_config.ts`). */
+export {
+  type ModelConfig,
+  type ModelOverride,
+  modelOverrideSchema,
+  modelSchema,
+  priceSchema,
+} from "../llm/model_config.ts";
 /** `evaluation:` — how the run is carried out. */
 export const evaluationSchema = z.strictObject({
   /** What date tools treat as today, fixed for the whole run. */
@@ -169,12 +123,14 @@ export const toolRulesSchema = z.strictObject({
 
 /**
  * A tool reference in a system's `tools:` list: a name, a mapping with the
- * name and options, or an MCP server entry (`type: mcp`, see `mcp_ref.ts`).
+ * name and options, or an entry of a typed source (`type: mcp`, see
+ * `mcp_ref.ts`). Which kind it is, and its keys, are checked in the second
+ * pass by the tool source that claims it (`check_tools.ts`).
  */
 export const toolRefSchema = z.union([
   z.string().min(1),
   z.looseObject({ name: z.string().min(1) }),
-  z.looseObject({ type: z.literal("mcp") }),
+  z.looseObject({ type: z.string().min(1) }),
 ]);
 
 /** A system entry before its type is known: checked against the system's own schema later. */
@@ -217,10 +173,6 @@ export const configSchema = z.strictObject({
 
 /** The config after the first pass (systems not yet checked). */
 export type RawConfig = z.output<typeof configSchema>;
-/** `model:` after defaults. */
-export type ModelConfig = z.output<typeof modelSchema>;
-/** A system's `model:` (only the keys it sets). */
-export type ModelOverride = z.output<typeof modelOverrideSchema>;
 /** `evaluation:` after defaults. */
 export type EvaluationConfig = z.output<typeof evaluationSchema>;
 /** `tools:` after defaults. */

@@ -8,7 +8,9 @@
  * @module
  */
 
-import type { ModelConfig, ModelOverride } from "./schema.ts";
+import type { ModelConfig, ModelOverride } from "../llm/model_config.ts";
+
+export { modelKey } from "../llm/model_config.ts";
 
 /** The merged model config of a system (the run's, when the system sets none). */
 export function systemModel(run: ModelConfig, own: ModelOverride | undefined): ModelConfig {
@@ -20,24 +22,4 @@ export function systemModel(run: ModelConfig, own: ModelOverride | undefined): M
     if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
   }
   return merged;
-}
-
-/**
- * A key identifying a model config: two systems with equal keys share one
- * `Model` (one client, one set of counters).
- */
-export function modelKey(config: ModelConfig): string {
-  return JSON.stringify([
-    config.provider,
-    config.name,
-    config.base_url,
-    config.api_key_env,
-    config.temperature,
-    config.max_output_tokens,
-    config.timeout_s,
-    config.max_retries,
-    config.max_connection_failures,
-    config.price?.input_per_mtok ?? null,
-    config.price?.output_per_mtok ?? null,
-  ]);
 }

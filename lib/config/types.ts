@@ -10,10 +10,11 @@
 import type { z } from "zod";
 import type { CorpusSource } from "../data/corpus.ts";
 import type { QuestionSource } from "../data/questions.ts";
-import type { SideEffects } from "../types.ts";
-import type { McpToolRef } from "./mcp_ref.ts";
 import type { RetrieverConfig } from "./retriever_schema.ts";
 import type { EvaluationConfig, ModelConfig, RawConfig, ToolRules } from "./schema.ts";
+import type { ToolInfo, ToolRef, ToolRefChecker } from "./tool_check.ts";
+
+export type { ToolInfo, ToolRef } from "./tool_check.ts";
 
 /** What the loader needs to know about a system type. */
 export interface SystemSchemaInfo {
@@ -25,17 +26,13 @@ export interface SystemSchemaInfo {
   noToolsReason?: string;
 }
 
-/** What the loader needs to know about a built-in tool. */
-export interface ToolInfo {
-  sideEffects: SideEffects;
-  /** Options a config may set for the tool; none when absent. */
-  options?: z.ZodObject;
-}
-
 /** The registries a config is checked against (injected, so this layer imports no system or tool). */
 export interface Registries {
   systems: ReadonlyMap<string, SystemSchemaInfo>;
+  /** The built-in tools. */
   tools: ReadonlyMap<string, ToolInfo>;
+  /** Each kind of tool reference, in the order they are asked to claim an entry. */
+  toolSources: readonly ToolRefChecker[];
 }
 
 /** Name of the retriever a searching system uses when it names none. */
@@ -53,23 +50,6 @@ export interface RetrieverChoice {
   name: string;
   config: RetrieverConfig;
 }
-
-/** A tool a system offers: a built-in with its options, a custom TypeScript tool, or an MCP server's tools. */
-export type ToolRef =
-  | McpToolRef
-  | { kind: "builtin"; name: string; options: Record<string, unknown> }
-  | {
-    kind: "custom";
-    name: string;
-    /** Absolute path of the module. */
-    module: string;
-    exportName: string;
-    side_effects: SideEffects;
-    timeout_s?: number;
-    description?: string;
-    memory_mb?: number;
-    load_timeout_s?: number;
-  };
 
 /** A system of the run, validated against its type's schema. */
 export interface SystemConfig {

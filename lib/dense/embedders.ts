@@ -14,7 +14,7 @@
  */
 
 import { join } from "../util/paths.ts";
-import type { EmbeddingConfig } from "../config/retriever_schema.ts";
+import type { EmbeddingConfig } from "./embedding_config.ts";
 import { EMBEDDING_CACHE_FILE } from "../cache/cache_dir.ts";
 import { EmbeddingCache } from "./embedding_cache.ts";
 import { createHashingEmbedder, HASHING_DEFAULT_DIMENSIONS } from "./hashing_embedder.ts";

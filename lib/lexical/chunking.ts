@@ -30,7 +30,7 @@
  * @module
  */
 
-import type { ChunkConfig } from "../config/retriever_schema.ts";
+import type { ChunkConfig } from "./chunk_config.ts";
 import type { Corpus, Document } from "../types.ts";
 import { isIdeograph, isSpace, type Passage, passagesOf, splitPages } from "./passages.ts";
 

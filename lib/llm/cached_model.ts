@@ -14,7 +14,7 @@ import { z } from "zod";
 import { type CacheMode, readsCache, writesCache } from "../cache/cache_mode.ts";
 import { modelKey, type ModelKeyParts, repeatPart } from "../cache/cache_key.ts";
 import type { ResponseCache } from "../cache/response_cache.ts";
-import type { ModelConfig } from "../config/schema.ts";
+import type { ModelConfig } from "./model_config.ts";
 import { type ChatRequest, type ChatResponse, type Model, ModelCallError } from "./model.ts";
 
 /** Counts of a run's cache use, printed at the end of the run. */

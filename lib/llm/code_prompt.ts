@@ -1,22 +1,19 @@
 /**
- * What a code agent's system prompt says in fixed words, so that the scripted
- * mock model can tell a code agent's conversation from a function-calling
- * one and knows which tool functions the program may call.
+ * What a code agent's system prompt says in fixed words: the sentence that
+ * opens its program rules, and the line listing the tool functions a program
+ * may call, which the code agent's mock policy (`systems/code_agent_mock.ts`)
+ * reads back. Which conversation is a code agent's is said by the request
+ * (`ChatRequest.protocol`), not found in the prompt.
  *
  * @module
  */
 
-/** The sentence that marks a code agent's system prompt. */
+/** The sentence that opens a code agent's program rules. */
 export const CODE_AGENT_MARKER =
   "Reply with one JavaScript program in a ```js fenced block; it is run for you.";
 
 /** Starts the prompt line that lists the tool functions, comma-separated. */
 export const CODE_FUNCTIONS_PREFIX = "Tool functions: ";
-
-/** True when `system` is a code agent's system prompt. */
-export function isCodeAgentPrompt(system: string): boolean {
-  return system.includes(CODE_AGENT_MARKER);
-}
 
 /** The tool function names a code agent's system prompt lists (empty when none). */
 export function codeFunctionNames(system: string): string[] {

@@ -2,8 +2,9 @@
  * The prompt of a system that answers from passages it retrieved itself
  * (`rag`): the instructions and the passages in the system message, the
  * question alone in the user message. One module owns the format, so the
- * scripted mock model can read the passages back (it answers `rag`
- * questions from them) without guessing at another file's prompt.
+ * `grounded` mock policy (`systems/rag_mock.ts`) can read the passages back
+ * (it answers `rag` questions from them) without guessing at another file's
+ * prompt.
  *
  * Each passage is a block `[n] doc_id: ID | passage: PASSAGE_ID` (then
  * ` | page: N` for a passage of a PDF), then its text with its lines kept

@@ -10,7 +10,8 @@
  *   tool result it gives the entry's `recall` (or "I don't know."), after
  *   tool results it gives the answer.
  * - A grounded request (a `rag` system's, see `grounded_prompt.ts`: the
- *   passages are in the system message, no tools): the retrieval stands for
+ *   passages are in the system message, no tools; its policy is the
+ *   system's): the retrieval stands for
  *   the entry's `search` calls, so the entry's `answer`, or its `without`
  *   answer for the first other tool it would have called; without an entry
  *   (or an entry with no answer), the start of the first passage with its
@@ -29,8 +30,14 @@
  *   "I don't know.". The scripted calls are made either way; `recall` (the
  *   closed-book answer) is never held back."
  *
- * - A code agent (its system prompt carries `CODE_AGENT_MARKER`) gets
- *   programs instead (see `mock_code.ts`).
+ * Which of these applies is not guessed from the prompt: the request names
+ * its protocol (`ChatRequest.protocol`). The mock answers the default one,
+ * `tools` (function calling, or plain text without tools), itself; every
+ * other protocol is answered by a policy its system declares beside itself
+ * (`SystemDef.mock`: `grounded` in `systems/rag_mock.ts`, `react_json` in
+ * `systems/react_json_mock.ts`, a code agent's programs in
+ * `systems/code_agent_mock.ts`), handed to {@link createMockModel}. A
+ * request of a protocol no policy answers is a failed model call naming it.
  *
  * Token usage is estimated as one token per four characters (requests count
  * every message and tool schema), so cost and token columns are exercised.
@@ -38,107 +45,82 @@
  * @module
  */
 
-import type { ToolCall, Usage } from "../types.ts";
-import type { ChatMessage, ChatRequest, ChatResponse, Model, Pricing } from "./model.ts";
-import { groundingPassages } from "./grounded_prompt.ts";
-import { documentsShown } from "./shown_documents.ts";
-import { codeFunctionNames, isCodeAgentPrompt } from "./code_prompt.ts";
-import { mockCodeReply } from "./mock_code.ts";
-import { entryFor, type MockEntry, type MockScript } from "./mock_script.ts";
+import type { Usage } from "../types.ts";
 import {
-  OBSERVATION_PREFIX,
-  parseAction,
-  REACT_FINAL_PROMPT,
-  reactJsonToolNames,
-} from "./react_json.ts";
+  type ChatRequest,
+  type ChatResponse,
+  type Model,
+  ModelCallError,
+  type Pricing,
+  TOOLS_PROTOCOL,
+} from "./model.ts";
+import { documentsShown } from "./shown_documents.ts";
+import { entryFor, type MockScript } from "./mock_script.ts";
+import {
+  defaultPolicy,
+  type MockContext,
+  type MockPolicy,
+  type MockReply,
+  scripted,
+  type Situation,
+} from "./mock_policy.ts";
 
-/** The closed-book answer when the script gives no `recall`. */
-export const UNKNOWN_ANSWER = "I don't know.";
-
-/** Characters of the last tool result the default policy quotes. */
-const QUOTE_CHARS = 300;
+export { UNKNOWN_ANSWER } from "./mock_policy.ts";
 
 const NO_EVIDENCE: readonly string[] = [];
+const NO_POLICIES: ReadonlyMap<string, MockPolicy> = new Map();
+
+/** Options of {@link createMockModel}. */
+export interface MockModelOptions {
+  /**
+   * The policies of the protocols besides `tools`, by protocol (a run passes
+   * `systems/registry.ts` `MOCK_POLICIES`). Default: none.
+   */
+  policies?: ReadonlyMap<string, MockPolicy>;
+}
 
 /** Builds the mock model for `script`; `name` is the configured model name (for pricing, the id and model-keyed script entries). */
 export function createMockModel(
   script: MockScript,
   name: string,
   pricing: Pricing | null,
+  options: MockModelOptions = {},
 ): Model {
+  const policies = options.policies ?? NO_POLICIES;
+  const ctx: MockContext = {
+    entryFor: (question) => entryFor(script, question, name),
+    evidenceOf: (question) => script.evidence?.get(question) ?? NO_EVIDENCE,
+  };
   return {
     id: `mock:${name}`,
     pricing,
     // deno-lint-ignore require-await
     async chat(request: ChatRequest, signal: AbortSignal): Promise<ChatResponse> {
       signal.throwIfAborted();
-      const reply = replyTo(script, name, request);
+      const protocol = request.protocol ?? TOOLS_PROTOCOL;
+      let reply: MockReply;
+      if (protocol === TOOLS_PROTOCOL) reply = toolsReply(request, ctx);
+      else {
+        const policy = policies.get(protocol);
+        if (policy === undefined) {
+          throw new ModelCallError(
+            `the scripted mock model has no policy for the reply protocol "${protocol}" (a system sending it declares one beside itself: SystemDef.mock)`,
+          );
+        }
+        reply = policy.reply(request, ctx);
+      }
       return { ...reply, usage: estimateUsage(request, reply) };
     },
   };
 }
 
-type Reply = { content: string | null; tool_calls: ToolCall[] };
-/** A reply before rendering; `raw` text is sent verbatim in either protocol. */
-type Planned = Reply & { raw?: true };
-
-/** What the conversation so far says, in either protocol. */
-interface Situation {
-  question: string;
-  /** Assistant messages so far. */
-  turn: number;
-  /** Tools the request offers (react_json: those its prompt lists). */
-  offered: Set<string>;
-  /** Tools the mock has already called in this conversation. */
-  called: Set<string>;
-  sawToolResult: boolean;
-  /** The text of the last tool result, if any. */
-  lastResult: string | null;
-  /** Documents the tool results so far showed (`shown_documents.ts`). */
-  shown: readonly string[];
-  /** react_json: the forced final call. */
-  final: boolean;
-}
-
-function replyTo(script: MockScript, model: string, request: ChatRequest): Reply {
-  const system = request.messages.find((m) => m.role === "system")?.content ?? "";
-  const reactTools = request.tools.length === 0 ? reactJsonToolNames(system) : null;
-  const situation = reactTools === null
-    ? nativeSituation(request)
-    : reactSituation(request.messages, reactTools);
-  const entry = entryFor(script, situation.question, model);
-  const evidence = script.evidence?.get(situation.question) ?? NO_EVIDENCE;
-  const passages = groundingPassages(request.messages);
-  if (passages !== null) {
-    // The retrieval stands for the entry's searches; any other tool it calls was not offered.
-    const shown = passages.map((p) => p.doc_id);
-    if (entry && answersFrom(entry, evidence, shown)) {
-      const missing = entry.calls.find((c) =>
-        c.tool !== "search" && c.instead_of === undefined && entry.without.has(c.tool)
-      );
-      if (missing) return text(entry.without.get(missing.tool)!);
-      if (entry.answer !== null) return text(entry.answer);
-    }
-    const first = passages[0];
-    if (!first) return text(UNKNOWN_ANSWER);
-    const quoted = first.text.replace(/\s+/g, " ").trim().slice(0, QUOTE_CHARS);
-    return text(`From the documents: ${quoted} [${first.doc_id}]`);
-  }
-  if (isCodeAgentPrompt(system)) {
-    return text(
-      mockCodeReply(entry, {
-        question: situation.question,
-        turn: situation.turn,
-        offered: new Set(codeFunctionNames(system)),
-        evidence: entry?.fromMemory ? NO_EVIDENCE : evidence,
-        observations: request.messages.slice(2).filter((m) => m.role === "user").map((m) =>
-          m.content
-        ),
-      }),
-    );
-  }
-  const planned = entry ? scripted(entry, situation, evidence) : defaultPolicy(situation);
-  return reactTools === null ? planned : renderAction(planned);
+/** The `tools` protocol: function calling, or plain text when no tool is offered. */
+function toolsReply(request: ChatRequest, ctx: MockContext): MockReply {
+  const situation = nativeSituation(request);
+  const entry = ctx.entryFor(situation.question);
+  return entry
+    ? scripted(entry, situation, ctx.evidenceOf(situation.question))
+    : defaultPolicy(situation);
 }
 
 function nativeSituation(request: ChatRequest): Situation {
@@ -161,112 +143,6 @@ function nativeSituation(request: ChatRequest): Situation {
   };
 }
 
-function reactSituation(messages: ChatMessage[], tools: string[]): Situation {
-  const offered = new Set(tools);
-  const users = messages.filter((m) => m.role === "user").map((m) => m.content);
-  const results = users.slice(1).filter((c) => c.startsWith(OBSERVATION_PREFIX));
-  const called = new Set<string>();
-  for (const m of messages) {
-    if (m.role !== "assistant") continue;
-    const action = parseAction(m.content, offered);
-    if (action.kind === "tool") called.add(action.tool);
-  }
-  const last = results.at(-1);
-  return {
-    question: users[0] ?? "",
-    turn: messages.filter((m) => m.role === "assistant").length,
-    offered,
-    called,
-    sawToolResult: last !== undefined,
-    lastResult: last === undefined ? null : last.slice(OBSERVATION_PREFIX.length),
-    shown: results.flatMap((r) => documentsShown(r.slice(OBSERVATION_PREFIX.length))),
-    final: users.at(-1) === REACT_FINAL_PROMPT,
-  };
-}
-
-/** A planned reply as one react_json action (raw replies are sent as they are). */
-function renderAction(planned: Planned): Reply {
-  if (planned.raw) return text(planned.content ?? "");
-  const call = planned.tool_calls[0];
-  if (call) return text(JSON.stringify({ tool: call.name, args: JSON.parse(call.arguments) }));
-  return text(JSON.stringify({ answer: planned.content ?? "" }));
-}
-
-function scripted(entry: MockEntry, at: Situation, evidence: readonly string[]): Planned {
-  if (at.offered.size === 0 && !at.sawToolResult) return text(entry.recall ?? UNKNOWN_ANSWER);
-  const answers = answersFrom(entry, evidence, at.shown);
-  const actions = at.offered.size
-    ? entry.actions.filter((a) =>
-      a.kind === "raw" ||
-      (at.offered.has(a.call.tool) &&
-        (a.call.instead_of === undefined || !at.offered.has(a.call.instead_of)))
-    )
-    : [];
-  if (at.turn < actions.length) {
-    const action = actions[at.turn];
-    if (action.kind === "raw") return { ...text(action.text), raw: true };
-    // The forced final call (react_json) answers unless a raw reply is still due.
-    if (at.final) return answers ? text(entry.answer ?? UNKNOWN_ANSWER) : unscripted(at);
-    return {
-      content: null,
-      tool_calls: [{
-        id: `call_${at.turn + 1}`,
-        name: action.call.tool,
-        arguments: JSON.stringify(action.call.args),
-      }],
-    };
-  }
-  if (!answers) return unscripted(at);
-  // A scripted call that never happened means its tool was not offered.
-  const missing = entry.calls.find((c) =>
-    !at.called.has(c.tool) && c.instead_of === undefined && entry.without.has(c.tool)
-  );
-  if (missing) return text(entry.without.get(missing.tool)!);
-  return text(entry.answer ?? UNKNOWN_ANSWER);
-}
-
-/**
- * Whether the entry's scripted answer is due: it comes from memory, the
- * question has no evidence, or the model was shown an evidence document.
- */
-function answersFrom(
-  entry: MockEntry,
-  evidence: readonly string[],
-  shown: readonly string[],
-): boolean {
-  return entry.fromMemory || evidence.length === 0 || evidence.some((id) => shown.includes(id));
-}
-
-/** The default policy's answer with what the model was shown (its calls are all made). */
-function unscripted(at: Situation): Planned {
-  return at.sawToolResult ? text(quoteOf(at.lastResult)) : text(UNKNOWN_ANSWER);
-}
-
-function quoteOf(result: string | null): string {
-  return `From the documents: ${(result ?? "").replace(/\s+/g, " ").trim().slice(0, QUOTE_CHARS)}`;
-}
-
-function defaultPolicy(at: Situation): Planned {
-  if (!at.sawToolResult) {
-    if (at.turn === 0 && at.offered.has("search") && !at.final) {
-      return {
-        content: null,
-        tool_calls: [{
-          id: "call_1",
-          name: "search",
-          arguments: JSON.stringify({ query: at.question.slice(0, 200) }),
-        }],
-      };
-    }
-    return text(UNKNOWN_ANSWER);
-  }
-  return text(quoteOf(at.lastResult));
-}
-
-function text(content: string): Reply {
-  return { content, tool_calls: [] };
-}
-
 /** Length of each tool's parameters as JSON: the same schema objects are sent on every call. */
 const schemaChars = new WeakMap<object, number>();
 
@@ -284,7 +160,7 @@ function parametersChars(parameters: Record<string, unknown>): number {
  * parameters are measured once per schema object: callers must not change a
  * schema after sending it (toolboxes build their specs once).
  */
-export function estimateUsage(request: ChatRequest, reply: Reply): Usage {
+export function estimateUsage(request: ChatRequest, reply: MockReply): Usage {
   let sent = 0;
   for (const m of request.messages) {
     sent += (m.content ?? "").length + 4;

@@ -32,7 +32,7 @@
  * closed-book answer by definition and is never held back.
  *
  * `code` turns are the programs a code agent's model writes, one a reply
- * (see `mock_code.ts`); other systems ignore them, and a code agent with no
+ * (see `systems/code_agent_mock.ts`); other systems ignore them, and a code agent with no
  * `code` turns runs a program made of the entry's calls and answer.
  *
  * A fragment may hold turns per model instead of one list:

@@ -33,7 +33,20 @@ export interface ChatRequest {
    * repeat is its own sample and replays its own recording.
    */
   repeat?: number;
+  /**
+   * The reply format the caller expects, by name: {@link TOOLS_PROTOCOL} (the
+   * default when absent: OpenAI function calling, or plain text when `tools`
+   * is empty) or a system's own (`grounded`, `react_json`, `code`: the
+   * system writes the format into its prompt). Never sent to a model API and
+   * not part of a response-cache key; only the scripted mock reads it, to pick
+   * the policy that answers (`mock_model.ts`), so a caller that leaves it out
+   * (a framework adapter, say) gets the mock's function-calling replies.
+   */
+  protocol?: string;
 }
+
+/** The default {@link ChatRequest.protocol}: function calling, or plain text with no tools. */
+export const TOOLS_PROTOCOL = "tools";
 
 /** The model's reply: text, tool calls, or both. */
 export interface ChatResponse {

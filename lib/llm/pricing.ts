@@ -13,8 +13,7 @@
  * @module
  */
 
-import type { ModelConfig } from "../config/schema.ts";
-import type { EmbeddingConfig } from "../config/retriever_schema.ts";
+import type { ModelConfig } from "./model_config.ts";
 import type { Pricing } from "./model.ts";
 import { loadPriceCatalog, PRICE_CATALOG, type PriceCatalog } from "./price_catalog.ts";
 
@@ -42,7 +41,11 @@ export interface EmbeddingPrice {
 /** What decides a chat model's price. */
 export type PricedModel = Pick<ModelConfig, "name" | "base_url" | "price">;
 /** What decides an embedding model's price. */
-export type PricedEmbedding = Pick<EmbeddingConfig, "model" | "base_url" | "price_per_mtok">;
+export interface PricedEmbedding {
+  model: string;
+  base_url: string | null;
+  price_per_mtok: number | null;
+}
 
 /** The prices of one run's models, looked up once. */
 export interface RunPrices {

@@ -14,9 +14,10 @@
  * keys `tool` and `args` (a known tool name and an object; `args` may be
  * left out for a tool without parameters) or exactly the key `answer` (a
  * string). Text around the JSON, extra keys, a list, two objects or an
- * unknown tool are invalid. The mock model reads the tool names from the
- * prompt's {@link TOOL_NAMES_LABEL} line, so the protocol lives in this
- * layer, beside the models.
+ * unknown tool are invalid. The react_json mock policy
+ * (`systems/react_json_mock.ts`) reads the tool names from the prompt's
+ * {@link TOOL_NAMES_LABEL} line; requests say they are react_json in
+ * `ChatRequest.protocol`.
  *
  * @module
  */
@@ -24,7 +25,7 @@
 import type { JsonValue } from "../types.ts";
 import type { ToolSpec } from "./model.ts";
 
-/** First line of the protocol section of the system prompt (how the mock recognises react_json). */
+/** First line of the protocol section of the system prompt. */
 export const REACT_JSON_HEADER = "## How to reply (react_json)";
 
 /** Label of the prompt line that lists the tool names, comma-separated. */

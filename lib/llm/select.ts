@@ -8,11 +8,11 @@
  * @module
  */
 
-import { modelKey } from "../config/system_model.ts";
-import type { ModelConfig } from "../config/schema.ts";
+import { type ModelConfig, modelKey } from "./model_config.ts";
 import { RagbenchError } from "../errors.ts";
 import type { Model, Pricing } from "./model.ts";
 import { createMockModel } from "./mock_model.ts";
+import type { MockPolicy } from "./mock_policy.ts";
 import type { MockScript } from "./mock_script.ts";
 import type { RunPrices } from "./pricing.ts";
 import { type ModelCacheSetup, withModelCache } from "./cached_model.ts";
@@ -29,7 +29,14 @@ import { HostBreakers } from "./host_breaker.ts";
  */
 export async function createModels(
   systems: ReadonlyArray<{ name: string; model: ModelConfig }>,
-  options: { mock: boolean; script: MockScript; prices: RunPrices; cache?: ModelCacheSetup },
+  options: {
+    mock: boolean;
+    script: MockScript;
+    prices: RunPrices;
+    cache?: ModelCacheSetup;
+    /** The mock's policies of the systems' reply protocols (`mock_model.ts`). */
+    mockPolicies?: ReadonlyMap<string, MockPolicy>;
+  },
 ): Promise<Map<string, Model>> {
   // In replay mode nothing is sent, so no key is read (see createModel).
   if (!options.mock && options.cache?.mode !== "replay") {
@@ -102,10 +109,16 @@ export async function createModel(
     cache?: ModelCacheSetup;
     /** The run's hosts (host_breaker.ts); default: this model's own. */
     breakers?: HostBreakers;
+    /** The mock's policies of the systems' reply protocols (`mock_model.ts`). */
+    mockPolicies?: ReadonlyMap<string, MockPolicy>;
   },
 ): Promise<Model> {
   const pricing = options.prices.model(config).pricing;
-  if (options.mock) return createMockModel(options.script, config.name, pricing);
+  if (options.mock) {
+    return createMockModel(options.script, config.name, pricing, {
+      ...(options.mockPolicies ? { policies: options.mockPolicies } : {}),
+    });
+  }
   const replay = options.cache?.mode === "replay";
   const apiKey = config.api_key_env === null || replay ? null : readApiKey(config.api_key_env);
   const { createOpenAIModel } = await import("./openai_model.ts");

@@ -18,7 +18,7 @@
  * {@link documentsShown} uses nothing outside its own body (string
  * methods, no regular expression), because the mock code agent's programs
  * carry its source text and run it in the sandbox on the tools' outputs
- * (`mock_code.ts`). It is linear in the text.
+ * (`systems/code_agent_mock.ts`). It is linear in the text.
  *
  * @module
  */

@@ -2,7 +2,8 @@
  * The permissions the response cache of a run needs (permissions.ts adds
  * them to the run's): read and write of the cache folder and env for the
  * variables read to find it (lib/cache/cache_dir.ts), when model calls or
- * tool results are cached. `--mock` runs never use the cache, so
+ * tool results are cached. `--mock` runs use it only to replay the
+ * recorded answers of deployed pipelines (`type: http` / `command`), so
  * `deno task bench` needs neither.
  *
  * @module
@@ -13,6 +14,8 @@ import { RagbenchError } from "../errors.ts";
 import type { CacheMode } from "../cache/cache_mode.ts";
 import type { Config } from "../config/types.ts";
 import type { Need } from "./need.ts";
+import { sourceOf } from "./tool_sources/registry.ts";
+import { SYSTEMS } from "../../systems/registry.ts";
 
 /**
  * Why the variables that locate the cache folder are needed when this process
@@ -54,21 +57,30 @@ export interface CacheUse {
 }
 
 /**
- * Whether some system offers a tool whose results `--cache-tools` records:
- * a custom tool with side effects, or an MCP tool (a server runs elsewhere).
+ * Whether some system offers a tool whose results `--cache-tools` records
+ * (its source says: a custom tool with side effects, an MCP tool).
  */
 export function hasSideEffectTools(config: Config): boolean {
-  return config.systems.some((s) =>
-    s.tools.some((t) => t.kind === "mcp" || (t.kind === "custom" && t.side_effects !== "none"))
-  );
+  return config.systems.some((s) => s.tools.some((t) => sourceOf(t).cachesResults(t)));
 }
 
-/** Whether a run opens the response cache: never in `--mock`, else when either mode is not `off`. */
+/**
+ * Whether some system of `config` is a deployed pipeline whose recorded answers `--mock`
+ * replays (`SystemDef.replaysInMock`: `type: http`, `type: command`).
+ */
+export function hasReplayingSystems(config: Pick<Config, "systems">): boolean {
+  return config.systems.some((s) => SYSTEMS.get(s.type)?.replaysInMock === true);
+}
+
+/**
+ * Whether a run opens the response cache: in `--mock` only to replay the answers of deployed
+ * pipelines (`services`); else when either mode is not `off`.
+ */
 export function usesResponseCache(
   cache: CacheUse,
-  options: { mock: boolean; sideEffectTools: boolean },
+  options: { mock: boolean; sideEffectTools: boolean; services?: boolean },
 ): boolean {
-  if (options.mock) return false;
+  if (options.mock) return options.services === true;
   return cache.mode !== "off" || (cache.toolMode !== "off" && options.sideEffectTools);
 }
 
@@ -82,9 +94,10 @@ export function usesResponseCache(
  */
 export function responseCacheNeeds(
   cache: CacheUse,
-  options: { mock: boolean; sideEffectTools: boolean },
+  options: { mock: boolean; sideEffectTools: boolean; services?: boolean },
 ): Need[] {
   if (!usesResponseCache(cache, options)) return [];
+  const why = options.mock ? "--mock replays the deployed pipelines' answers" : "--cache";
   const unresolved = unresolvedCacheDir(cache.dir, cache.env);
   if (unresolved !== null) return unresolved;
   const found = resolveCacheDir(cache.dir, cache.env);
@@ -94,7 +107,7 @@ export function responseCacheNeeds(
       value: variable,
       why: "finding the cache folder",
     })),
-    { name: "read", value: found.dir, why: "the response cache (--cache)" },
-    { name: "write", value: found.dir, why: "the response cache (--cache)" },
+    { name: "read", value: found.dir, why: `the response cache (${why})` },
+    { name: "write", value: found.dir, why: `the response cache (${why})` },
   ];
 }

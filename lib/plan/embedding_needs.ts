@@ -21,18 +21,21 @@ import { SYSTEMS } from "../../systems/registry.ts";
 import { search } from "../../tools/search.ts";
 import { defaultRetrieverChoice } from "./plan.ts";
 import { modelHost, type Need } from "./need.ts";
+import { offeredNamesOf } from "./tool_sources/registry.ts";
+import { kindOf } from "../retrieval/kinds/registry.ts";
 
 /**
- * The `embedding:` of every vector and hybrid retriever the systems of
- * `config` use: a system's own retriever, or the config's default one for a
- * system that offers `search` without naming a retriever (as lib/plan/plan.ts
- * picks them).
+ * The embeddings the retrievers of `config`'s systems call (each kind says
+ * which: a vector or hybrid retriever's `embedding:`): a system's own
+ * retriever, or the config's default one for a system that offers `search`
+ * without naming a retriever (as lib/plan/plan.ts picks them).
  */
 export function configEmbeddings(
   config: Pick<Config, "systems" | "retrievers">,
 ): EmbeddingConfig[] {
-  return systemRetrievers(config).filter((u) => u.retriever.config.kind !== "bm25")
-    .map((u) => u.retriever.config.embedding);
+  return systemRetrievers(config).flatMap((u) =>
+    kindOf(u.retriever.config).embeddings(u.retriever.config)
+  );
 }
 
 /**
@@ -50,7 +53,7 @@ export function systemRetrievers(
       continue;
     }
     const offersSearch = (SYSTEMS.get(system.type)?.alwaysTools ?? []).includes(search.name) ||
-      system.tools.some((t) => t.kind === "builtin" && t.name === search.name);
+      system.tools.some((t) => offeredNamesOf(t).includes(search.name));
     if (offersSearch) used.push({ system: system.name, retriever: defaultRetrieverChoice(config) });
   }
   return used;
@@ -107,5 +110,24 @@ export function embeddingNeeds(
     { name: "read", value: cache.dir, why: "the embedding cache" },
     { name: "write", value: cache.dir, why: "the embedding cache" },
   );
+  return needs;
+}
+
+/**
+ * What the retrievers of `config`'s systems need besides their embeddings
+ * (each kind says: a search server's host or key; none of today's kinds
+ * needs anything). Each retriever counts once.
+ */
+export function retrieverNeeds(
+  config: Pick<Config, "systems" | "retrievers">,
+  options: { mock: boolean },
+): Need[] {
+  const seen = new Set<string>();
+  const needs: Need[] = [];
+  for (const { retriever } of systemRetrievers(config)) {
+    if (seen.has(retriever.key)) continue;
+    seen.add(retriever.key);
+    needs.push(...kindOf(retriever.config).needs(retriever.config, options));
+  }
   return needs;
 }

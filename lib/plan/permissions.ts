@@ -11,18 +11,23 @@
  * @module
  */
 
-import { fileURLToPath, isAbsolute, relativePath, resolvePath } from "../util/paths.ts";
+import { dirname, fileURLToPath, isAbsolute, relativePath, resolvePath } from "../util/paths.ts";
 import type { Config } from "../config/types.ts";
 import { corpusSourcePath } from "../data/corpus.ts";
 import { folderHolds } from "../data/corpus_files.ts";
 import { questionSourcePath } from "../data/questions.ts";
-import { mcpNeeds } from "../../tools/mcp/needs.ts";
 import type { EmbeddingConfig } from "../config/retriever_schema.ts";
-import { embeddingNeeds } from "./embedding_needs.ts";
-import { callsModel } from "../../systems/registry.ts";
-import { type CacheUse, hasSideEffectTools, responseCacheNeeds } from "./cache_needs.ts";
+import { embeddingNeeds, retrieverNeeds } from "./embedding_needs.ts";
+import { callsModel, SYSTEMS } from "../../systems/registry.ts";
+import {
+  type CacheUse,
+  hasReplayingSystems,
+  hasSideEffectTools,
+  responseCacheNeeds,
+} from "./cache_needs.ts";
 import { frameworkNeeds } from "./framework_needs.ts";
 import { modelHost, type Need } from "./need.ts";
+import { toolRefsOf } from "./tool_sources/registry.ts";
 
 /** The system type whose programs run in `deno run` subprocesses (`systems/code_agent.ts`). */
 const CODE_AGENT_TYPE = "code_agent";
@@ -112,15 +117,16 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
     ...options,
     replay: options.cache?.mode === "replay",
   }));
+  needs.push(...retrieverNeeds(config, options));
   if (options.cache !== undefined) {
     needs.push(...responseCacheNeeds(options.cache, {
       mock: options.mock,
       sideEffectTools: hasSideEffectTools(config),
+      services: hasReplayingSystems(config),
     }));
   }
-  if (config.systems.some((s) => s.tools.some((t) => t.kind === "custom"))) {
-    needs.push({ name: "run", value: Deno.execPath(), why: "starting custom tools' processes" });
-  }
+  // Each tool's source says what it needs (custom tools' processes, MCP servers).
+  for (const { ref, source } of toolRefsOf(config)) needs.push(...source.needs(ref, options));
   if (config.systems.some((s) => s.type === CODE_AGENT_TYPE)) {
     needs.push({
       name: "run",
@@ -135,9 +141,25 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
       why: "reading the corpus's PDF files (deno run, no permissions)",
     });
   }
-  needs.push(...mcpNeeds(config, options));
   needs.push(...frameworkNeeds(config));
+  // Each deployed pipeline says what reaching it needs (nothing in --mock or --cache replay).
+  needs.push(...systemNeeds(config, options));
   return dedupe(needs);
+}
+
+/**
+ * What the systems themselves need (`SystemDef.needs`): a deployed pipeline's host, program and
+ * the variables its `${VAR}` templates name; nothing in `--mock` or `--cache replay`.
+ */
+function systemNeeds(config: Config, options: RunNeedsOptions): Need[] {
+  return config.systems.flatMap((system) =>
+    SYSTEMS.get(system.type)?.needs?.(system.options as never, {
+      name: system.name,
+      mock: options.mock,
+      replay: options.cache?.mode === "replay",
+      configDir: dirname(config.file),
+    }) ?? []
+  );
 }
 
 /** Whether a corpus folder of the config holds a PDF (read in a subprocess). */
@@ -158,30 +180,14 @@ export function compileNeeds(config: Config, options: RunNeedsOptions): Need[] {
   const needs = runNeeds(config, options).filter((n) =>
     n.name !== "run" && !SANDBOX_SOURCES.includes(n.value)
   );
-  for (const system of config.systems) {
-    for (const tool of system.tools) {
-      if (tool.kind !== "custom") continue;
-      needs.push({
-        name: "read",
-        value: tool.module,
-        why: `custom tool ${tool.name} (its module)`,
-      });
-      if (tool.side_effects === "filesystem") {
-        needs.push(
-          { name: "read", value: Deno.cwd(), why: `custom tool ${tool.name} (filesystem)` },
-          { name: "write", value: Deno.cwd(), why: `custom tool ${tool.name} (filesystem)` },
-        );
-      }
-      if (tool.side_effects === "network") {
-        needs.push({ name: "net", value: "", why: `custom tool ${tool.name} (network)` });
-      }
-      needs.push({ name: "run", value: "ragbench", why: "starting custom tools' processes" });
-    }
+  for (const { ref, source } of toolRefsOf(config)) {
+    needs.push(...source.compiledNeeds(ref, options));
   }
+  // A command system's program is the user's, run by the binary as by `deno run`.
+  needs.push(...systemNeeds(config, options).filter((n) => n.name === "run"));
   if (readsPdf(config)) {
     needs.push({ name: "run", value: "ragbench", why: "reading the corpus's PDF files" });
   }
-  needs.push(...mcpNeeds(config, options).filter((n) => n.name === "run"));
   return dedupe(needs);
 }
 

@@ -9,12 +9,7 @@
  * @module
  */
 
-import {
-  type Config,
-  DEFAULT_RETRIEVER,
-  type RetrieverChoice,
-  type ToolRef,
-} from "../config/types.ts";
+import { type Config, DEFAULT_RETRIEVER, type RetrieverChoice } from "../config/types.ts";
 import { retrieverSchema } from "../config/retriever_schema.ts";
 import { type RetrieverBuilder, RunRetrievers } from "../retrieval/registry.ts";
 import type { Retriever } from "../retrieval/types.ts";
@@ -25,20 +20,26 @@ import type { PlannedSystem } from "../run/runner.ts";
 import type { SummarySystem } from "../report/outputs.ts";
 import type { Corpus } from "../types.ts";
 import type { EmbedderPool } from "../dense/embedders.ts";
-import { callsModel, SYSTEMS } from "../../systems/registry.ts";
-import { modelCallsOf, retrievalDepthOf, type SystemInstance } from "../../systems/system.ts";
-import { parametersJsonSchema } from "../../tools/define_tool.ts";
+import { callsModel, MOCK_POLICIES, SYSTEMS } from "../../systems/registry.ts";
+import {
+  modelCallsOf,
+  type ResponseCacheSetup,
+  retrievalDepthOf,
+  type SystemInstance,
+} from "../../systems/system.ts";
+import { dirname } from "../util/paths.ts";
 import { createInProcessHost, type ToolHost } from "../../tools/host.ts";
 import { createWorkerHost } from "../../tools/sandbox/worker_host.ts";
 import type { StartedWorker } from "../../tools/sandbox/early_worker.ts";
 import { BUILTIN_TOOLS } from "../../tools/registry.ts";
 import { createToolbox, type OfferedTool } from "../../tools/toolbox.ts";
 import type { OpenOptions } from "../../tools/mcp/connection.ts";
-import type { McpPool } from "../../tools/mcp/pool.ts";
 import { createRetrievalHost } from "../../tools/retrieval_host.ts";
 import { search } from "../../tools/search.ts";
 import type { ToolCacheSetup } from "../../tools/cached_host.ts";
-import type { McpToolRef } from "../config/mcp_ref.ts";
+import { builtinRef } from "./tool_sources/builtin.ts";
+import { sourceOf } from "./tool_sources/registry.ts";
+import { type OfferEnv, Shared } from "./tool_sources/source.ts";
 
 /** Runnable systems and the hosts to close when the run ends. */
 export interface Plan {
@@ -81,6 +82,11 @@ export interface PlanOptions {
   /** Record and replay the results of tools with side effects (`--cache-tools`). */
   toolCache?: ToolCacheSetup | null;
   /**
+   * Record and replay the answers of deployed pipelines (`type: http` / `command`): `--cache`
+   * in a live run, replay in `--mock` (see run_cache.ts).
+   */
+  serviceCache?: ResponseCacheSetup | null;
+  /**
    * The sandbox worker, started ahead (see {@link offersBuiltins}); the plan's
    * built-ins host adopts it instead of starting its own.
    */
@@ -120,16 +126,16 @@ export async function planSystems(
     mock: options.mock ?? false,
     ...(options.progress ? { progress: options.progress } : {}),
   });
-  // MCP, custom tools and the tool cache are loaded only by a config that uses them.
-  let mcp: McpPool | null = null;
-  const mcpPool = async () =>
-    mcp ??= (await import("../../tools/mcp/pool.ts")).createMcpPool(options.mcp);
+  // What references share (a custom tool's processes, the MCP connections), made on first use.
+  const shared = new Shared();
+  let ids: ReadonlySet<string> | null = null;
+  const documentIds = () => ids ??= new Set(corpus.documents.map((d) => d.id));
   const instances: SystemInstance[] = [];
   const close = async () => {
     await Promise.all([
       ...hosts.map((h) => h.close()),
       ...instances.map((i) => i.close()),
-      mcp?.close(),
+      shared.closeAll(),
     ]);
     retrievers.close();
   };
@@ -144,63 +150,35 @@ export async function planSystems(
     return host;
   };
   try {
-    const custom = new Map<string, OfferedTool>();
     const systems: PlannedSystem[] = [];
     for (const system of config.systems) {
       const def = SYSTEMS.get(system.type);
       if (!def) {
         throw new TypeError(`system type "${system.type}" passed validation but is not registered`);
       }
-      const refs: ToolRef[] = def.alwaysTools
+      const refs = def.alwaysTools
         .filter((name) => !system.tools.some((t) => t.name === name))
-        .map((name) => ({ kind: "builtin", name, options: defaultOptions(name) }));
-      refs.push(...system.tools);
+        .map(builtinRef);
       const retriever: Retriever | null = system.retriever
         ? await retrievers.get(system.retriever, signal)
         : null;
       if (def.ranksDocuments) retriever?.prepareDocuments?.();
+      const offerEnv: OfferEnv = {
+        config,
+        system: system.name,
+        env,
+        maxProcesses: options.concurrency,
+        mock: options.mock ?? false,
+        ...(options.progress ? { progress: options.progress } : {}),
+        builtinHost: () => builtinHost,
+        searchHost: () => searchHostFor(system.retriever ?? defaultRetrieverChoice(config)),
+        toolCache: options.toolCache ?? null,
+        mcp: options.mcp ?? {},
+        shared,
+      };
       const offered: OfferedTool[] = [];
-      for (const ref of refs) {
-        if (ref.kind === "builtin") {
-          const host = ref.name === search.name
-            ? await searchHostFor(system.retriever ?? defaultRetrieverChoice(config))
-            : builtinHost;
-          offered.push(offerBuiltin(ref.name, ref.options, host, config));
-          continue;
-        }
-        if (ref.kind === "mcp") {
-          const { offerMcpTools, offerMockMcpTools } = await import("../../tools/mcp/host.ts");
-          const tools = options.mock
-            ? offerMockMcpTools(ref, config.tools)
-            : await offerMcpTools(ref, await mcpPool(), config.tools, system.name);
-          const toolCache = options.mock ? null : options.toolCache;
-          const { withToolCache } = await import("../../tools/cached_host.ts");
-          offered.push(
-            ...(toolCache
-              ? tools.map((t) => ({
-                ...t,
-                host: withToolCache(t.host, toolCache, mcpCacheServer(ref.server)),
-              }))
-              : tools),
-          );
-          continue;
-        }
-        let tool = custom.get(ref.name);
-        if (!tool) {
-          tool = await offerCustom(ref, {
-            ...env,
-            maxProcesses: options.concurrency,
-            ...(options.progress ? { progress: options.progress } : {}),
-          }, config);
-          hosts.push(tool.host);
-          if (options.toolCache && tool.sideEffects !== "none") {
-            const server = `custom:${ref.module}#${ref.exportName}`;
-            const { withToolCache } = await import("../../tools/cached_host.ts");
-            tool = { ...tool, host: withToolCache(tool.host, options.toolCache, server) };
-          }
-          custom.set(ref.name, tool);
-        }
-        offered.push(tool);
+      for (const ref of [...refs, ...system.tools]) {
+        offered.push(...await sourceOf(ref).offer(ref, offerEnv));
       }
       // Without run models (tools, tests), and for a system that calls none (retrieval_only, left
       // out of them), a scripted stand-in that is never asked anything.
@@ -209,10 +187,17 @@ export async function planSystems(
           EMPTY_SCRIPT,
           system.model.name,
           system.model.price ?? null,
+          { policies: MOCK_POLICIES },
         ));
       if (!model) throw new TypeError(`no model was built for system "${system.name}"`);
       // A system with a process of its own (an agent framework) starts it now, loading meanwhile.
-      const instance = def.start?.(system.options, { name: system.name });
+      const instance = def.start?.(system.options, {
+        name: system.name,
+        mock: options.mock ?? false,
+        configDir: dirname(config.file),
+        documentIds: documentIds(),
+        responses: options.serviceCache ?? null,
+      });
       if (instance) instances.push(instance);
       const toolsReady = workerReady && offered.some((t) => t.host === builtinHost)
         ? workerReady
@@ -257,16 +242,6 @@ export async function planSystems(
 }
 
 /**
- * An MCP server's identity in tool-cache keys: its command line or URL (the
- * config's own text: `${VAR}` placeholders, never the secrets they expand to).
- */
-export function mcpCacheServer(server: McpToolRef["server"]): string {
-  return server.kind === "url"
-    ? `mcp:url:${server.url}`
-    : `mcp:command:${JSON.stringify(server.command)}`;
-}
-
-/**
  * Whether some system of `config` offers a built-in that runs in the sandbox
  * worker: a plan of this config starts the worker (one without never does).
  */
@@ -279,7 +254,9 @@ function builtinsOffered(config: Config): string[] {
   const names = new Set<string>();
   for (const system of config.systems) {
     for (const name of SYSTEMS.get(system.type)?.alwaysTools ?? []) names.add(name);
-    for (const tool of system.tools) if (tool.kind === "builtin") names.add(tool.name);
+    for (const ref of system.tools) {
+      for (const name of sourceOf(ref).workerTools(ref)) names.add(name);
+    }
   }
   names.delete(search.name);
   return [...names];
@@ -297,64 +274,4 @@ export function defaultRetrieverChoice(config: Pick<Config, "retrievers">): Retr
     name: DEFAULT_RETRIEVER,
     config: named.get(DEFAULT_RETRIEVER) ?? retrieverSchema.parse({}),
   };
-}
-
-/** The offered form of a built-in tool. */
-export function offerBuiltin(
-  name: string,
-  options: Record<string, unknown>,
-  host: ToolHost,
-  config: { tools: { timeout_s: number } },
-): OfferedTool {
-  const def = BUILTIN_TOOLS.get(name);
-  if (!def) throw new TypeError(`built-in tool "${name}" is not registered`);
-  return {
-    name: def.name,
-    description: def.description,
-    sideEffects: def.sideEffects,
-    parameters: parametersJsonSchema(def),
-    options,
-    timeoutMs: config.tools.timeout_s * 1000,
-    host,
-  };
-}
-
-/**
- * Starts a custom tool's first process and returns its offered form; the
- * caller owns (and must close) `host`.
- *
- * @throws {RagbenchError} when the module cannot be loaded.
- */
-export async function offerCustom(
-  ref: ToolRef & { kind: "custom" },
-  env: { corpus: Corpus; now: string; maxProcesses: number; progress?: (text: string) => void },
-  config: { tools: { timeout_s: number } },
-): Promise<OfferedTool> {
-  const { startCustomTool } = await import("../../tools/sandbox/subprocess_host.ts");
-  const host = await startCustomTool({
-    name: ref.name,
-    module: ref.module,
-    exportName: ref.exportName,
-    sideEffects: ref.side_effects,
-    ...(ref.description === undefined ? {} : { description: ref.description }),
-    ...(ref.memory_mb === undefined ? {} : { memoryMb: ref.memory_mb }),
-  }, {
-    ...env,
-    ...(ref.load_timeout_s === undefined ? {} : { loadTimeoutMs: ref.load_timeout_s * 1000 }),
-  });
-  return {
-    name: ref.name,
-    description: host.info.description,
-    sideEffects: ref.side_effects,
-    parameters: host.info.parameters,
-    options: {},
-    timeoutMs: (ref.timeout_s ?? config.tools.timeout_s) * 1000,
-    host,
-  };
-}
-
-/** A built-in's options with every default applied. */
-export function defaultOptions(name: string): Record<string, unknown> {
-  const def = BUILTIN_TOOLS.get(name);
-  return (def?.options?.parse({}) ?? {}) as Record<string, unknown>;
 }

@@ -13,7 +13,8 @@
 
 import type { Config } from "../config/types.ts";
 import type { ModelConfig } from "../config/schema.ts";
-import type { EmbeddingConfig } from "../config/retriever_schema.ts";
+import type { EmbeddingConfig, RetrieverConfig } from "../config/retriever_schema.ts";
+import { kindOf } from "../retrieval/kinds/registry.ts";
 import { RagbenchError } from "../errors.ts";
 import { resolvePrices, type ResolvePricesOptions, type RunPrices } from "../llm/pricing.ts";
 import { usesEndpoint } from "../dense/embedders.ts";
@@ -43,10 +44,12 @@ export interface Unpriced {
 
 /** The embedding configs a run calls an endpoint with (none in `--mock`, where they are hashed). */
 function endpointEmbeddings(config: Config, mock: boolean): EmbeddingConfig[] {
-  return systemRetrievers(config)
-    .map((u) => u.retriever.config)
-    .filter((r) => r.kind !== "bm25" && usesEndpoint(r.embedding, mock))
-    .map((r) => r.embedding);
+  return systemRetrievers(config).flatMap((u) => calledEmbeddings(u.retriever.config, mock));
+}
+
+/** The embeddings a retriever's kind calls an endpoint with (none in `--mock`). */
+function calledEmbeddings(config: RetrieverConfig, mock: boolean): EmbeddingConfig[] {
+  return kindOf(config).embeddings(config).filter((e) => usesEndpoint(e, mock));
 }
 
 /**
@@ -87,17 +90,17 @@ export function unpricedOf(
     }, system.name);
   }
   for (const { system, retriever } of systemRetrievers(config)) {
-    const r = retriever.config;
-    if (r.kind === "bm25" || !usesEndpoint(r.embedding, options.mock)) continue;
-    if (prices.embedding(r.embedding).per_mtok !== null) continue;
-    note({
-      kind: "embedding",
-      name: r.embedding.model,
-      baseUrl: r.embedding.base_url,
-      give: retriever.key.startsWith("inline:")
-        ? `embedding: {price_per_mtok: N} in the retriever: of system ${system}`
-        : `retrievers.${retriever.name}.embedding.price_per_mtok: N`,
-    }, system);
+    for (const embedding of calledEmbeddings(retriever.config, options.mock)) {
+      if (prices.embedding(embedding).per_mtok !== null) continue;
+      note({
+        kind: "embedding",
+        name: embedding.model,
+        baseUrl: embedding.base_url,
+        give: retriever.key.startsWith("inline:")
+          ? `embedding: {price_per_mtok: N} in the retriever: of system ${system}`
+          : `retrievers.${retriever.name}.embedding.price_per_mtok: N`,
+      }, system);
+    }
   }
   return [...found.values()];
 }
@@ -182,23 +185,23 @@ export function manifestPrices(
   }
   const embeddings = new Map<string, ManifestPrices["embeddings"][number]>();
   for (const { system, retriever } of systemRetrievers(config)) {
-    const r = retriever.config;
-    if (r.kind === "bm25" || !usesEndpoint(r.embedding, options.mock)) continue;
-    const found = prices.embedding(r.embedding);
-    const id = JSON.stringify([r.embedding.model, r.embedding.base_url, found.per_mtok]);
-    const known = embeddings.get(id);
-    if (known) {
-      if (!known.systems.includes(system)) known.systems.push(system);
-      continue;
+    for (const embedding of calledEmbeddings(retriever.config, options.mock)) {
+      const found = prices.embedding(embedding);
+      const id = JSON.stringify([embedding.model, embedding.base_url, found.per_mtok]);
+      const known = embeddings.get(id);
+      if (known) {
+        if (!known.systems.includes(system)) known.systems.push(system);
+        continue;
+      }
+      embeddings.set(id, {
+        model: embedding.model,
+        base_url: embedding.base_url,
+        systems: [system],
+        input_per_mtok: found.per_mtok,
+        source: found.source,
+        catalog_entry: found.entry,
+      });
     }
-    embeddings.set(id, {
-      model: r.embedding.model,
-      base_url: r.embedding.base_url,
-      systems: [system],
-      input_per_mtok: found.per_mtok,
-      source: found.source,
-      catalog_entry: found.entry,
-    });
   }
   return {
     catalog: prices.catalog,

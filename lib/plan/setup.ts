@@ -8,7 +8,6 @@
 
 import { loadConfig } from "../config/load.ts";
 import type { Config, Registries } from "../config/types.ts";
-import { offeredNames } from "../config/mcp_ref.ts";
 import { loadCorpora, type SkippedFile } from "../data/corpus.ts";
 import type { Question } from "../data/question_schema.ts";
 import { loadQuestionSets } from "../data/questions.ts";
@@ -22,11 +21,13 @@ import type { ProgressSink } from "../util/load_progress.ts";
 import { SYSTEMS } from "../../systems/registry.ts";
 import { depthWarnings } from "./depth_warnings.ts";
 import { BUILTIN_TOOLS } from "../../tools/registry.ts";
+import { offeredNamesOf, TOOL_SOURCES } from "./tool_sources/registry.ts";
 
 /** The registries every config is checked against. */
 export const REGISTRIES: Registries = {
   systems: SYSTEMS,
   tools: BUILTIN_TOOLS,
+  toolSources: [...TOOL_SOURCES.values()],
 };
 
 /** Everything a run reads, loaded and checked. */
@@ -83,9 +84,7 @@ export async function loadData(
   const toolNames = [
     ...BUILTIN_TOOLS.keys(),
     ...new Set(
-      config.systems.flatMap((s) =>
-        s.tools.flatMap((t) => t.kind === "mcp" ? offeredNames(t) : t.name)
-      ),
+      config.systems.flatMap((s) => s.tools.flatMap(offeredNamesOf)),
     ),
   ];
   const modelNames = [...new Set(config.systems.map((s) => s.model.name))];

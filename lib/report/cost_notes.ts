@@ -4,7 +4,7 @@
  * simulated (the mock's estimated tokens at each model's price; nothing was
  * spent), and which systems' cost is unknown because a model or embedding
  * model they use has no known price (their cost cells are empty, `?` in the
- * console). Worked out from the systems' model ids and summaries alone, so
+ * console), or because a deployed pipeline reports no cost. Worked out from the systems' model ids and summaries alone, so
  * `ragbench report` on any run directory says the same as `run` did.
  *
  * @module
@@ -33,10 +33,11 @@ export function costNotes(rows: readonly CostNoteRow[]): string[] {
     notes.push(
       `Cost unknown for ${
         unknown.map((r) => r.model ? `${r.system} (${r.model})` : r.system).join(", ")
-      }: each uses a model or embedding model with no known price, so the cost cells are ` +
+      }: each uses a model or embedding model with no known price, or is a deployed pipeline ` +
+        "(type http or command) whose replies report no cost, so the cost cells are " +
         'empty ("?" in the console), never $0. Give the price in the config (a model\'s price: ' +
-        "{input_per_mtok, output_per_mtok}; an embedding's price_per_mtok); ragbench validate " +
-        "names each.",
+        "{input_per_mtok, output_per_mtok}; an embedding's price_per_mtok; a pipeline's " +
+        "response.cost_usd path); ragbench validate names each model.",
     );
   }
   return notes;

@@ -10,7 +10,7 @@
 
 import { plainYaml } from "../util/plain_yaml.ts";
 import { yamlLibrary } from "../util/yaml_library.ts";
-import type { Config } from "../config/types.ts";
+import type { Config, ToolRef } from "../config/types.ts";
 import type { Pricing } from "../llm/model.ts";
 
 /** Run facts beside the config. */
@@ -25,6 +25,8 @@ export interface RunFacts {
   concurrency: number;
   /** Offered tool names by system name. */
   tools: ReadonlyMap<string, readonly string[]>;
+  /** A tool reference's entry in the file (its tool source says: `lib/plan/tool_sources/`). */
+  toolEntry(ref: ToolRef): Record<string, unknown>;
 }
 
 /** The YAML text of the resolved config. */
@@ -50,9 +52,7 @@ export function resolvedConfigYaml(config: Config, facts: RunFacts): string {
         id: facts.models.get(s.name)?.id ?? null,
         price: facts.models.get(s.name)?.pricing ?? null,
       },
-      tools: s.tools.map((t) =>
-        t.kind === "builtin" ? { name: t.name, ...t.options } : { ...t, kind: undefined }
-      ),
+      tools: s.tools.map((t) => facts.toolEntry(t)),
       offered_tools: facts.tools.get(s.name) ?? [],
     })),
   };

@@ -19,7 +19,7 @@
  * @module
  */
 
-import type { Bm25Config } from "../config/retriever_schema.ts";
+import type { Bm25Config } from "../lexical/bm25_config.ts";
 import type { Document } from "../types.ts";
 import { Bm25Index, type Bm25Options } from "../lexical/bm25.ts";
 import type { Passage } from "../lexical/passages.ts";

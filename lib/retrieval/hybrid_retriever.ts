@@ -9,7 +9,8 @@
  * @module
  */
 
-import { DEFAULT_TOP_K, type RetrieverConfig } from "../config/retriever_schema.ts";
+import type { FusionConfig } from "../dense/fusion_config.ts";
+import { DEFAULT_TOP_K } from "./kinds/kind.ts";
 import { addCost } from "../llm/model.ts";
 import { reciprocalRankFusion } from "../dense/fusion.ts";
 import type { Passage } from "../lexical/passages.ts";
@@ -18,6 +19,7 @@ import {
   buildVectorRetriever,
   type VectorRetriever,
   type VectorRetrieverDeps,
+  type VectorSettings,
 } from "./vector_retriever.ts";
 
 /** Depth to which each ranking is retrieved before fusion (when k asked is smaller). */
@@ -33,7 +35,7 @@ export const HYBRID_DEPTH = 100;
  */
 export async function buildHybridRetriever(
   name: string,
-  config: RetrieverConfig,
+  config: VectorSettings & { fusion: FusionConfig },
   passages: readonly Passage[],
   deps: VectorRetrieverDeps & {
     bm25: Retriever;

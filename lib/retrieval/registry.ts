@@ -1,16 +1,17 @@
 /**
  * The retrievers of a run: each distinct retriever a config uses is built
  * once, in the main process, and shared by every system (and every `search`
- * tool) that names it. Builders are looked up by `kind` with `Map.get`;
- * adding a kind is one builder function and one line in
- * {@link RETRIEVER_BUILDERS}.
+ * tool) that names it. Each kind (`kinds/`, looked up by `kind` with
+ * `Map.get`) says what a build depends on and how it is built; this file
+ * knows no kind.
  *
  * Builds are shared by settings, not only by name: two retrievers with
  * equal build settings (a named one and an inline copy of it, say) share one
  * index, each keeping its own name and `top_k`. Build settings are the keys
- * the kind uses (`chunk` and `bm25` for BM25; `chunk` and the embedding the
- * run really uses for vector, after the `--mock` substitution; all of them
- * for hybrid), so a `top_k` or an unused key never causes a second build.
+ * the kind uses (its `settings`: `chunk` and `bm25` for BM25; `chunk` and the
+ * embedding the run really uses for vector, after the `--mock` substitution;
+ * all of them for hybrid), so a `top_k` or an unused key never causes a
+ * second build, and a kind's settings are never another kind's.
  * A hybrid asks the run for its BM25 and vector parts like any retriever
  * ({@link RetrieverBuildRequest.part}), so it shares them with BM25 and
  * vector retrievers of the same settings. Passages are shared too:
@@ -19,107 +20,49 @@
  * @module
  */
 
-import { DEFAULT_TOP_K, type RetrieverConfig } from "../config/retriever_schema.ts";
 import { resolveCacheDir } from "../cache/cache_dir.ts";
 import type { Corpus } from "../types.ts";
 import { canonicalJson } from "../util/canonical_json.ts";
-import { createBm25Retriever } from "./bm25_retriever.ts";
 import { chunkCorpus } from "../lexical/chunking.ts";
 import { createEmbedderPool, type EmbedderPool } from "../dense/embedders.ts";
 import type { Passage } from "../lexical/passages.ts";
 import type { Retriever } from "./types.ts";
-import type { VectorRetriever } from "./vector_retriever.ts";
+import {
+  DEFAULT_TOP_K,
+  type IndexingCost,
+  type RetrieverBase,
+  type RetrieverBuilder,
+  type RetrieverKind,
+} from "./kinds/kind.ts";
+import { kindOf, RETRIEVER_KINDS } from "./kinds/registry.ts";
 
-/** Everything a builder gets to build one retriever. */
-export interface RetrieverBuildRequest {
-  /** The retriever's name (a `retrievers:` key, or the system's name for an inline one). */
-  name: string;
-  config: RetrieverConfig;
-  corpus: Corpus;
-  /** The corpus cut by `config.chunk`, in corpus order (shared by equal chunk settings). */
-  passages: readonly Passage[];
-  /** Aborted when the run is cancelled while indexes are built. */
-  signal: AbortSignal;
-  /** The run's embedders (vector and hybrid). */
-  embedders: EmbedderPool;
-  /**
-   * The run's build for `config` (same corpus, same signal), shared with
-   * every retriever of the same build settings: how a hybrid gets its parts.
-   */
-  part(config: RetrieverConfig): Promise<Retriever>;
-  /** Progress lines while indexing. */
-  progress?: (line: string) => void;
-}
-
-/** Builds one retriever of a kind. Rejects with a RagbenchError a user can act on. */
-export type RetrieverBuilder = (request: RetrieverBuildRequest) => Promise<Retriever>;
+export type { RetrieverBuilder, RetrieverBuildRequest } from "./kinds/kind.ts";
+export { buildBm25Retriever } from "./kinds/bm25.ts";
 
 /** A retriever a system uses: which build (`key`), its name and its settings. */
 export interface RetrieverRequest {
   /** Systems with the same key share one build. */
   key: string;
   name: string;
-  config: RetrieverConfig;
+  /** The retriever's config (`lib/config/retriever_schema.ts`: the common keys and every kind's sections). */
+  config: RetrieverBase;
 }
 
-/** Builds a `kind: bm25` retriever. */
-// deno-lint-ignore require-await
-export async function buildBm25Retriever(request: RetrieverBuildRequest): Promise<Retriever> {
-  request.signal.throwIfAborted();
-  return createBm25Retriever({
-    name: request.name,
-    topK: request.config.top_k ?? DEFAULT_TOP_K,
-    bm25: request.config.bm25,
-    passages: request.passages,
-    documents: request.corpus.documents,
-  });
-}
+/** The build of each retriever kind (its kind's `build`); a test may hand `RunRetrievers` others. */
+export const RETRIEVER_BUILDERS: ReadonlyMap<string, RetrieverBuilder> = builderMap(
+  RETRIEVER_KINDS,
+);
 
-/** Builds a `kind: vector` retriever: embeds every passage (through the embedding cache). */
-export async function buildVector(request: RetrieverBuildRequest): Promise<Retriever> {
-  // The dense retrievers' modules load only in a run that builds one.
-  const { buildVectorRetriever } = await import("./vector_retriever.ts");
-  return await buildVectorRetriever(request.name, request.config, request.passages, {
-    embedderFor: request.embedders.embedderFor,
-    signal: request.signal,
-    ...(request.progress ? { onProgress: request.progress } : {}),
-  });
+function builderMap(
+  kinds: ReadonlyMap<string, RetrieverKind>,
+): ReadonlyMap<string, RetrieverBuilder> {
+  return new Map([...kinds].map(([name, kind]) => [name, (request) => kind.build(request)]));
 }
-
-/** Builds a `kind: hybrid` retriever over the run's BM25 and vector builds of its settings. */
-export async function buildHybrid(request: RetrieverBuildRequest): Promise<Retriever> {
-  const [lexical, dense] = await Promise.all([
-    request.part({ ...request.config, kind: "bm25" }),
-    request.part({ ...request.config, kind: "vector" }),
-  ]);
-  if (!isVectorRetriever(dense)) {
-    throw new TypeError(`hybrid retriever ${request.name}: the vector part has no index`);
-  }
-  const { buildHybridRetriever } = await import("./hybrid_retriever.ts");
-  return await buildHybridRetriever(request.name, request.config, request.passages, {
-    embedderFor: request.embedders.embedderFor,
-    signal: request.signal,
-    bm25: lexical,
-    vector: dense,
-  });
-}
-
-function isVectorRetriever(retriever: Retriever): retriever is VectorRetriever {
-  return "index" in retriever && "embedder" in retriever;
-}
-
-/** The builder of each retriever kind. */
-export const RETRIEVER_BUILDERS: ReadonlyMap<string, RetrieverBuilder> = new Map<
-  string,
-  RetrieverBuilder
->([
-  ["bm25", buildBm25Retriever],
-  ["vector", buildVector],
-  ["hybrid", buildHybrid],
-]);
 
 /** Options of {@link RunRetrievers}. */
 export interface RunRetrieversOptions {
+  /** The retriever kinds (default {@link RETRIEVER_KINDS}, every kind this version has). */
+  kinds?: ReadonlyMap<string, RetrieverKind>;
   /** Default {@link RETRIEVER_BUILDERS}. */
   builders?: ReadonlyMap<string, RetrieverBuilder>;
   /**
@@ -134,45 +77,29 @@ export interface RunRetrieversOptions {
   progress?: (line: string) => void;
 }
 
-/** The settings a build of `config` depends on (see the module comment). */
-export function buildSettings(config: RetrieverConfig, embedders: EmbedderPool): unknown {
-  const { kind, chunk, bm25, fusion } = config;
-  if (kind === "bm25") return { kind, chunk, bm25 };
-  const embedding = embedders.effective(config.embedding);
-  if (kind === "vector") return { kind, chunk, embedding };
-  return { kind, chunk, bm25, embedding, fusion };
-}
-
 /**
  * What building one retriever's passage embeddings cost (one record per
  * embedding build: a hybrid's vector part and a vector retriever with the
  * same settings share one). Written to run.json and summary.md, because
  * `$/question` does not include it.
  */
-export interface IndexingRecord {
+export interface IndexingRecord extends IndexingCost {
   /** The retriever that asked for the build first. */
   retriever: string;
   passages: number;
-  /** The embedder's id (model, dimensions, prefixes). */
-  embedder: string;
-  /** Tokens embedded in this run (0 when every passage came from the cache). */
-  tokens: number;
-  /** US dollars; null when tokens were billed at an unknown price. */
-  cost_usd: number | null;
-  /** Passages whose vectors came from the embedding cache. */
-  cached: number;
 }
 
 /** The retrievers of one run over one corpus, each built on first request and kept. */
 export class RunRetrievers {
   readonly #corpus: Corpus;
+  readonly #kinds: ReadonlyMap<string, RetrieverKind>;
   readonly #builders: ReadonlyMap<string, RetrieverBuilder>;
   readonly #embedders: EmbedderPool;
   /** The pool this object made (and closes), when none was given. */
   readonly #ownPool: EmbedderPool | null;
   readonly #progress: ((line: string) => void) | undefined;
-  /** Builds by canonical settings. */
-  readonly #built = new Map<string, Promise<Retriever>>();
+  /** Builds by canonical settings, with their kind. */
+  readonly #built = new Map<string, { kind: RetrieverKind; retriever: Promise<Retriever> }>();
   /** Retrievers by request key (a build under the request's name). */
   readonly #named = new Map<string, Promise<Retriever>>();
   readonly #passages = new Map<string, Passage[]>();
@@ -181,7 +108,8 @@ export class RunRetrievers {
   /** Retrievers over `corpus`. */
   constructor(corpus: Corpus, options: RunRetrieversOptions = {}) {
     this.#corpus = corpus;
-    this.#builders = options.builders ?? RETRIEVER_BUILDERS;
+    this.#kinds = options.kinds ?? RETRIEVER_KINDS;
+    this.#builders = options.builders ?? builderMap(this.#kinds);
     this.#ownPool = options.embedders ? null : createEmbedderPool({
       mock: options.mock ?? false,
       cacheDir: () => resolveCacheDir(undefined).dir,
@@ -201,21 +129,19 @@ export class RunRetrievers {
    * running; a build that failed is left out).
    */
   async indexing(): Promise<IndexingRecord[]> {
-    const settled = await Promise.allSettled(this.#built.values());
+    const builds = [...this.#built.values()];
+    const settled = await Promise.allSettled(builds.map((b) => b.retriever));
     const records: IndexingRecord[] = [];
-    for (const outcome of settled) {
-      if (outcome.status !== "fulfilled") continue;
-      const built = outcome.value as Partial<VectorRetriever>;
-      if (built.indexing === undefined || built.embedder === undefined || built.kind !== "vector") {
-        continue;
-      }
+    settled.forEach((outcome, i) => {
+      if (outcome.status !== "fulfilled") return;
+      const cost = builds[i].kind.indexing(outcome.value);
+      if (cost === null) return;
       records.push({
         retriever: outcome.value.name,
         passages: outcome.value.passages.length,
-        embedder: built.embedder.id,
-        ...built.indexing,
+        ...cost,
       });
-    }
+    });
     return records;
   }
 
@@ -244,17 +170,20 @@ export class RunRetrievers {
   }
 
   /** The shared build of `config`'s build settings, started by the first asker (`name`). */
-  #builtFor(name: string, config: RetrieverConfig, signal: AbortSignal): Promise<Retriever> {
-    const settings = canonicalJson(buildSettings(config, this.#embedders));
+  #builtFor(name: string, config: RetrieverBase, signal: AbortSignal): Promise<Retriever> {
+    const kind = kindOf(config, this.#kinds);
+    const settings = canonicalJson(
+      kind.settings(config, { effective: (e) => this.#embedders.effective(e) }),
+    );
     let built = this.#built.get(settings);
     if (built === undefined) {
-      built = this.#build(name, config, signal);
+      built = { kind, retriever: this.#build(name, config, signal) };
       this.#built.set(settings, built);
     }
-    return built;
+    return built.retriever;
   }
 
-  async #build(name: string, config: RetrieverConfig, signal: AbortSignal): Promise<Retriever> {
+  async #build(name: string, config: RetrieverBase, signal: AbortSignal): Promise<Retriever> {
     const builder = this.#builders.get(config.kind);
     if (builder === undefined) {
       throw new TypeError(`retriever kind "${config.kind}" passed validation but has no builder`);
@@ -267,12 +196,14 @@ export class RunRetrievers {
       passages: this.#passagesFor(config),
       signal,
       embedders: this.#embedders,
-      part: (partConfig) => this.#builtFor(name, partConfig, signal),
+      // The run's build of the same settings as another kind: shared like any other.
+      part: <R extends Retriever>(other: { readonly kind: string }) =>
+        this.#builtFor(name, { ...config, kind: other.kind }, signal) as Promise<R>,
       ...(this.#progress ? { progress: this.#progress } : {}),
     });
   }
 
-  #passagesFor(config: RetrieverConfig): Passage[] {
+  #passagesFor(config: RetrieverBase): Passage[] {
     const { size, overlap, unit } = config.chunk;
     const key = `${size}/${overlap}/${unit}`;
     let passages = this.#passages.get(key);

@@ -1,6 +1,6 @@
 /**
  * The default retriever of a corpus outside a run: BM25 with every default
- * of `retrieverSchema` (Snowball stemming, English stopwords, 200-word
+ * of a `retrievers:` entry (Snowball stemming, English stopwords, 200-word
  * passages), built once per corpus object. Runs build their retrievers in
  * `registry.ts` instead; this serves callers that have a corpus and no
  * config: the `search` tool run on its own (`ragbench tools`, in-process
@@ -13,7 +13,9 @@
  * @module
  */
 
-import { DEFAULT_TOP_K, retrieverSchema } from "../config/retriever_schema.ts";
+import { bm25Schema } from "../lexical/bm25_config.ts";
+import { chunkSchema } from "../lexical/chunk_config.ts";
+import { DEFAULT_TOP_K } from "./kinds/kind.ts";
 import type { Corpus } from "../types.ts";
 import { createBm25Retriever } from "./bm25_retriever.ts";
 import { chunkCorpus } from "../lexical/chunking.ts";
@@ -25,12 +27,11 @@ const cache = new WeakMap<Corpus, Retriever>();
 export function retrieverFor(corpus: Corpus): Retriever {
   let retriever = cache.get(corpus);
   if (retriever === undefined) {
-    const config = retrieverSchema.parse({});
     retriever = createBm25Retriever({
       name: "default",
-      topK: config.top_k ?? DEFAULT_TOP_K,
-      bm25: config.bm25,
-      passages: chunkCorpus(corpus, config.chunk),
+      topK: DEFAULT_TOP_K,
+      bm25: bm25Schema.parse({}),
+      passages: chunkCorpus(corpus, chunkSchema.parse({})),
       documents: corpus.documents,
     });
     cache.set(corpus, retriever);

@@ -28,7 +28,8 @@ export interface RetrievalOutcome {
 /** A named retriever, built once per run and shared by every system that names it. */
 export interface Retriever {
   readonly name: string;
-  readonly kind: "bm25" | "vector" | "hybrid";
+  /** Its kind (`lib/retrieval/kinds/`): `bm25`, `vector`, `hybrid`, ... */
+  readonly kind: string;
   /** Passages returned when the caller does not ask for a number. */
   readonly topK: number;
   /** Every passage, in the order that breaks ties. */

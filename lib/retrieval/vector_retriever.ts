@@ -12,17 +12,14 @@
  * @module
  */
 
-import {
-  DEFAULT_TOP_K,
-  type EmbeddingConfig,
-  type RetrieverConfig,
-} from "../config/retriever_schema.ts";
+import type { EmbeddingConfig } from "../dense/embedding_config.ts";
 import { RagbenchError } from "../errors.ts";
 import { addCost, ModelCallError } from "../llm/model.ts";
 import { EmbeddingError } from "../dense/embedding_error.ts";
 import { EMBEDDING_REPLAY_MISS_PREFIX } from "../dense/replay_embedder.ts";
 import type { Passage } from "../lexical/passages.ts";
 import type { Embedder } from "../dense/embedder.ts";
+import { DEFAULT_TOP_K } from "./kinds/kind.ts";
 import type { RetrievalOutcome, Retriever } from "./types.ts";
 import { VectorIndex } from "../dense/vector_index.ts";
 import { plural } from "../util/plural.ts";
@@ -42,9 +39,15 @@ export interface VectorRetrieverDeps {
   onProgress?: (line: string) => void;
 }
 
+/** What a vector index is built from: the embedding, and for messages and `topK` the kind and `top_k`. */
+export interface VectorSettings {
+  kind: string;
+  top_k: number | null;
+  embedding: EmbeddingConfig;
+}
+
 /** A vector retriever, with what the hybrid one reuses. */
 export interface VectorRetriever extends Retriever {
-  readonly kind: "vector" | "hybrid";
   readonly embedder: Embedder;
   readonly index: VectorIndex;
   /** Tokens and cost of embedding the passages (0 when they all came from the cache). */
@@ -64,7 +67,7 @@ export function passageText(passage: Passage): string {
  */
 export async function buildVectorRetriever(
   name: string,
-  config: RetrieverConfig,
+  config: VectorSettings,
   passages: readonly Passage[],
   deps: VectorRetrieverDeps,
 ): Promise<VectorRetriever> {

@@ -98,6 +98,7 @@ const modelStep = z.object({
   recorded_usage: usage.optional(),
   recorded_cost_usd: finite.nullable().optional(),
   restored: z.array(z.object({ tool_call_id: z.string(), framework_text: z.string() })).optional(),
+  service: z.string().optional(),
   ...retryFields,
 });
 
@@ -114,7 +115,14 @@ const retrievalStep = z.object({
   retriever: z.string(),
   query: z.string(),
   k: count.optional(),
-  results: z.array(z.object({ passage_id: z.string(), doc_id: z.string(), score: finite })),
+  results: z.array(
+    z.object({
+      passage_id: z.string(),
+      doc_id: z.string(),
+      score: finite,
+      text: z.string().optional(),
+    }),
+  ),
   latency_ms: finite,
   embedding_tokens: finite,
   cost_usd: finite.nullable(),

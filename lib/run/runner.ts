@@ -265,6 +265,8 @@ async function runJob(job: Job, options: RunOptions): Promise<Trace> {
   } catch (caught) {
     error = classify(caught, signal, options, job);
   } finally {
+    // The trace is taken now: a system that goes on after a timeout changes nothing of it.
+    recorder.close();
     session.close();
   }
   return {
@@ -315,7 +317,9 @@ function classify(
     return { kind: "model", message: caught.message, ...caught.attempts };
   }
   if (caught instanceof RetrievalFailedError) return { kind: "retrieval", message: caught.message };
-  if (caught instanceof SystemFailedError) return { kind: "system", message: caught.message };
+  if (caught instanceof SystemFailedError) {
+    return { kind: "system", message: caught.message, ...caught.attempts };
+  }
   const error = caught instanceof Error ? caught : new Error(String(caught));
   return { kind: "internal", message: `${error.name}: ${error.message}` };
 }

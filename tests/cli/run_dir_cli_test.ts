@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join, relative } from "node:path";
 import { readJsonl } from "../../lib/report/jsonl.ts";
 import type { QuestionResult } from "../../lib/types.ts";
-import { execCli, ROOT, runCli, spawnCli, taskCli } from "../support/cli.ts";
+import { execCli, ROOT, runCli, spawnCli, taskCli, withoutLoadNotes } from "../support/cli.ts";
 import { slowEndpointRun, waitForLines } from "../support/slow_run.ts";
 import { tempTree } from "../support/temp.ts";
 
@@ -225,10 +225,9 @@ Deno.test("a live run's folder is refused to a second run, whether named relativ
     ], { cwd });
     assert.equal(second.code, 2, second.stderr);
     assert.match(
-      second.stderr,
+      withoutLoadNotes(second.stderr),
       new RegExp(
-        // (A loaded machine prints a slow load's time first.)
-        `^(\\w+: loaded .*\\n)*"${rel}" is in use by another run \\(ragbench pid ${child.pid}, started [0-9T:.Z-]+\\)\\. Wait for it to finish, or write this run elsewhere with --out\\.\\n$`,
+        `^"${rel}" is in use by another run \\(ragbench pid ${child.pid}, started [0-9T:.Z-]+\\)\\. Wait for it to finish, or write this run elsewhere with --out\\.\\n$`,
       ),
     );
   } finally {

@@ -149,3 +149,12 @@ export function spawnLauncher(
     detached: options.detached ?? false,
   }).spawn();
 }
+
+/**
+ * `stderr` without the notes a load that took over a second prints
+ * (`lib/util/load_progress.ts`): on a loaded machine they may come before
+ * anything else.
+ */
+export function withoutLoadNotes(stderr: string): string {
+  return stderr.replace(/^(corpus|questions): .* (in |\()[0-9.]+ s\)?\n/gm, "");
+}

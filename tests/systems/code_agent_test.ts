@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { ChatRequest, Model } from "../../lib/llm/model.ts";
 import { createMockModel } from "../../lib/llm/mock_model.ts";
+import { MOCK_POLICIES } from "../../systems/registry.ts";
 import { parseMockScript } from "../../lib/llm/mock_script_load.ts";
 import { TraceRecorder } from "../../lib/trace/trace_recorder.ts";
 import type { ToolStep } from "../../lib/types.ts";
@@ -13,7 +14,9 @@ const PRICING = { input_per_mtok: 1, output_per_mtok: 1 };
 
 /** The mock model over `yaml`, keeping a copy of every request. */
 function scripted(yaml: string) {
-  const mock = createMockModel(parseMockScript(yaml, "mock.yaml"), "m", PRICING);
+  const mock = createMockModel(parseMockScript(yaml, "mock.yaml"), "m", PRICING, {
+    policies: MOCK_POLICIES,
+  });
   const requests: ChatRequest[] = [];
   const model: Model = {
     ...mock,

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { retrieverSchema } from "../../lib/config/retriever_schema.ts";
 import { groundingPassages } from "../../lib/llm/grounded_prompt.ts";
 import { createMockModel } from "../../lib/llm/mock_model.ts";
+import { MOCK_POLICIES } from "../../systems/registry.ts";
 import { parseMockScript } from "../../lib/llm/mock_script_load.ts";
 import type { ChatRequest } from "../../lib/llm/model.ts";
 import { RunRetrievers } from "../../lib/retrieval/registry.ts";
@@ -87,7 +88,9 @@ Deno.test("rag under the mock model gives the scripted answer, or quotes the fir
     '"Eiffel Tower":\n  - {call: search, args: {query: Eiffel}}\n  - {answer: "It is 330 m [eiffel]."}\n  - {recall: "About 300 m."}\n',
     "mock.yaml",
   );
-  const model = createMockModel(script, "gpt-4o-mini", { input_per_mtok: 0, output_per_mtok: 0 });
+  const model = createMockModel(script, "gpt-4o-mini", { input_per_mtok: 0, output_per_mtok: 0 }, {
+    policies: MOCK_POLICIES,
+  });
   const retriever = await retrieverOf(2);
   const scripted = await rag.run(
     rag.options.parse({ type: "rag" }),

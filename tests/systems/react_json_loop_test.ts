@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { ChatRequest } from "../../lib/llm/model.ts";
 import { createMockModel } from "../../lib/llm/mock_model.ts";
+import { MOCK_POLICIES } from "../../systems/registry.ts";
 import { parseMockScript } from "../../lib/llm/mock_script_load.ts";
 import { INVALID_ACTION_PREFIX, REACT_JSON_HEADER } from "../../lib/llm/react_json.ts";
 import { TraceRecorder } from "../../lib/trace/trace_recorder.ts";
@@ -126,7 +127,9 @@ Deno.test("agent_search with agent_mode react_json on the mock: scripted turns b
   );
   const runOnce = async () => {
     const recorder = new TraceRecorder(
-      createMockModel(script, "gpt-4o-mini", { input_per_mtok: 1, output_per_mtok: 1 }),
+      createMockModel(script, "gpt-4o-mini", { input_per_mtok: 1, output_per_mtok: 1 }, {
+        policies: MOCK_POLICIES,
+      }),
     );
     const session = toolboxOf([fakeSearch]).session("q");
     const options = agentSearch.options.parse({ type: "agent_search", agent_mode: "react_json" });
@@ -162,7 +165,9 @@ Deno.test("agent_search with agent_mode react_json on the mock: scripted turns b
 
 Deno.test("the mock in react_json mode follows its default policy for an unscripted question", async () => {
   const recorder = new TraceRecorder(
-    createMockModel({ entries: [] }, "m", { input_per_mtok: 0, output_per_mtok: 0 }),
+    createMockModel({ entries: [] }, "m", { input_per_mtok: 0, output_per_mtok: 0 }, {
+      policies: MOCK_POLICIES,
+    }),
   );
   const session = toolboxOf([fakeSearch]).session("q");
   const outcome = await runReactJsonLoop(

@@ -1,5 +1,6 @@
 /**
- * The Deno permissions the MCP servers of a config need: a command server
+ * The Deno permissions the server of an MCP tool reference needs (the MCP
+ * tool source, `lib/plan/tool_sources/mcp.ts`, asks): a command server
  * needs `--allow-run` for every program, not only its executable: it runs a
  * process on this machine (a filesystem side effect), and ragbench stops it
  * by killing its whole process group (what a wrapper such as `npx` or
@@ -14,7 +15,6 @@
  * @module
  */
 
-import type { Config } from "../../lib/config/types.ts";
 import { type McpToolRef, serverLabel, templateVariables } from "../../lib/config/mcp_ref.ts";
 import { DEFAULT_ENV_VARS } from "./default_env.ts";
 
@@ -25,47 +25,40 @@ export interface McpNeed {
   why: string;
 }
 
-/** What the MCP servers of `config` need (nothing in a mock run). */
-export function mcpNeeds(config: Config, options: { mock: boolean }): McpNeed[] {
+/** What the server of one MCP reference needs (nothing in a mock run). */
+export function mcpNeeds(ref: McpToolRef, options: { mock: boolean }): McpNeed[] {
   if (options.mock) return [];
   const needs: McpNeed[] = [];
-  for (const ref of mcpRefs(config)) {
-    const server = ref.server;
-    const label = `MCP server "${serverLabel(server)}"`;
-    if (server.kind === "command") {
+  const server = ref.server;
+  const label = `MCP server "${serverLabel(server)}"`;
+  if (server.kind === "command") {
+    needs.push({
+      name: "run",
+      value: "",
+      why: `starting ${label} (runs a process: filesystem side effects) and stopping ` +
+        "every process it starts (Deno signals a process group only with --allow-run for every program)",
+    });
+    for (const variable of DEFAULT_ENV_VARS) {
       needs.push({
-        name: "run",
-        value: "",
-        why: `starting ${label} (runs a process: filesystem side effects) and stopping ` +
-          "every process it starts (Deno signals a process group only with --allow-run for every program)",
+        name: "env",
+        value: variable,
+        why: "the default environment of MCP command servers",
       });
-      for (const variable of DEFAULT_ENV_VARS) {
-        needs.push({
-          name: "env",
-          value: variable,
-          why: "the default environment of MCP command servers",
-        });
-      }
-      for (const variable of templateVariables(Object.values(server.env))) {
-        needs.push({ name: "env", value: variable, why: `\${${variable}} in the env of ${label}` });
-      }
-    } else {
-      needs.push({ name: "net", value: hostOf(server.url), why: `${label} (network tool)` });
-      for (const variable of templateVariables(Object.values(server.headers))) {
-        needs.push({
-          name: "env",
-          value: variable,
-          why: `\${${variable}} in the headers of ${label}`,
-        });
-      }
+    }
+    for (const variable of templateVariables(Object.values(server.env))) {
+      needs.push({ name: "env", value: variable, why: `\${${variable}} in the env of ${label}` });
+    }
+  } else {
+    needs.push({ name: "net", value: hostOf(server.url), why: `${label} (network tool)` });
+    for (const variable of templateVariables(Object.values(server.headers))) {
+      needs.push({
+        name: "env",
+        value: variable,
+        why: `\${${variable}} in the headers of ${label}`,
+      });
     }
   }
   return needs;
-}
-
-/** Every MCP entry of the config, in order. */
-export function mcpRefs(config: Config): McpToolRef[] {
-  return config.systems.flatMap((s) => s.tools.filter((t) => t.kind === "mcp"));
 }
 
 function hostOf(url: string): string {

@@ -4,6 +4,7 @@ import type { ChatMessage } from "../../../lib/llm/model.ts";
 import { createMockModel } from "../../../lib/llm/mock_model.ts";
 import { parseMockScript } from "../../../lib/llm/mock_script_load.ts";
 import { codeAgentPrompt } from "../../../systems/code_program.ts";
+import { MOCK_POLICIES } from "../../../systems/registry.ts";
 
 const SCRIPT = parseMockScript(
   `
@@ -18,7 +19,9 @@ const SCRIPT = parseMockScript(
 `,
   "mock.yaml",
 );
-const model = createMockModel(SCRIPT, "m", { input_per_mtok: 1, output_per_mtok: 1 });
+const model = createMockModel(SCRIPT, "m", { input_per_mtok: 1, output_per_mtok: 1 }, {
+  policies: MOCK_POLICIES,
+});
 const signal = new AbortController().signal;
 const spec = (name: string) => ({ name, description: `the ${name} tool`, parameters: {} });
 
@@ -37,6 +40,7 @@ async function reply(question: string, tools: string[], turn = 0): Promise<strin
       ...history,
     ],
     tools: [],
+    protocol: "code",
   }, signal);
   assert.deepEqual(response.tool_calls, []);
   return response.content;

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { ConfigError } from "../../../lib/errors.ts";
 import { groundedMessages, groundingPassages } from "../../../lib/llm/grounded_prompt.ts";
-import { mockCodeReply } from "../../../lib/llm/mock_code.ts";
 import { createMockModel, UNKNOWN_ANSWER } from "../../../lib/llm/mock_model.ts";
 import { entryFor, type MockScript, withEvidence } from "../../../lib/llm/mock_script.ts";
 import { parseMockScript } from "../../../lib/llm/mock_script_load.ts";
@@ -16,6 +15,8 @@ import { readDocument } from "../../../tools/read_document.ts";
 import { search } from "../../../tools/search.ts";
 import { toolMessageText } from "../../../tools/toolbox.ts";
 import { contextFor, corpusOf } from "../../support/tool_context.ts";
+import { mockCodeReply } from "../../../systems/code_agent_mock.ts";
+import { MOCK_POLICIES } from "../../../systems/registry.ts";
 
 const QUESTION = "How tall is the harbor crane?";
 const corpus = corpusOf([
@@ -92,7 +93,7 @@ function afterSearch(question: string, result: string): ChatRequest {
 }
 
 Deno.test("the mock gives a scripted answer only after a tool output showed an evidence document", async () => {
-  const model = createMockModel(script(), "m", PRICING);
+  const model = createMockModel(script(), "m", PRICING, { policies: MOCK_POLICIES });
   const hit = await output(search, { query: "harbor crane tall", top_k: 2 });
   const answered = await model.chat(afterSearch(QUESTION, hit), signal);
   assert.equal(answered.content, "It is 52 metres tall [truth].");
@@ -113,7 +114,7 @@ Deno.test("the mock gives a scripted answer only after a tool output showed an e
 });
 
 Deno.test("an answer marked from_memory is given whatever was shown; recall is never held back", async () => {
-  const model = createMockModel(script(), "m", PRICING);
+  const model = createMockModel(script(), "m", PRICING, { policies: MOCK_POLICIES });
   const miss = await output(search, { query: "harbor crane painted", top_k: 1 });
   const remembered = await model.chat(
     afterSearch("How tall is the crane remembered?", miss),
@@ -128,24 +129,29 @@ Deno.test("an answer marked from_memory is given whatever was shown; recall is n
 });
 
 Deno.test("the mock answers a rag prompt from the script only when its passages hold evidence", async () => {
-  const model = createMockModel(script(), "m", PRICING);
+  const model = createMockModel(script(), "m", PRICING, { policies: MOCK_POLICIES });
   const passage = (doc_id: string, text: string) => ({ doc_id, passage_id: `${doc_id}#0`, text });
   const hit = await model.chat({
     messages: groundedMessages(QUESTION, [passage("decoy", "blue"), passage("truth", "52 m")]),
     tools: [],
+    protocol: "grounded",
   }, signal);
   assert.equal(hit.content, "It is 52 metres tall [truth].");
   const miss = await model.chat({
     messages: groundedMessages(QUESTION, [passage("decoy", "The harbor crane is blue.")]),
     tools: [],
+    protocol: "grounded",
   }, signal);
   assert.equal(miss.content, "From the documents: The harbor crane is blue. [decoy]");
-  const none = await model.chat({ messages: groundedMessages(QUESTION, []), tools: [] }, signal);
+  const none = await model.chat(
+    { messages: groundedMessages(QUESTION, []), tools: [], protocol: "grounded" },
+    signal,
+  );
   assert.equal(none.content, UNKNOWN_ANSWER);
 });
 
 Deno.test("a react_json agent is held to the same rule through its observations", async () => {
-  const model = createMockModel(script(), "m", PRICING);
+  const model = createMockModel(script(), "m", PRICING, { policies: MOCK_POLICIES });
   const prompt = REACT_JSON_PROMPTS[0].replace("{tools}", "search");
   const react = (result: string): ChatRequest => ({
     messages: [
@@ -158,6 +164,7 @@ Deno.test("a react_json agent is held to the same rule through its observations"
       { role: "user", content: `${OBSERVATION_PREFIX}${result}` },
     ] as ChatMessage[],
     tools: [],
+    protocol: "react_json",
   });
   const hit = await output(search, { query: "harbor crane tall", top_k: 2 });
   const miss = await output(search, { query: "harbor crane painted", top_k: 1 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { ChatMessage, ChatRequest, ToolSpec } from "../../../lib/llm/model.ts";
 import { createMockModel, UNKNOWN_ANSWER } from "../../../lib/llm/mock_model.ts";
+import { MOCK_POLICIES } from "../../../systems/registry.ts";
 import { entryFor } from "../../../lib/llm/mock_script.ts";
 import { parseMockScript } from "../../../lib/llm/mock_script_load.ts";
 import { ConfigError } from "../../../lib/errors.ts";
@@ -249,13 +250,16 @@ Deno.test("mock model answers a grounded (rag) request from the script or the fi
 `,
     "mock.yaml",
   );
-  const model = createMockModel(script, "gpt-4o-mini", PRICING);
+  const model = createMockModel(script, "gpt-4o-mini", PRICING, { policies: MOCK_POLICIES });
   const passages = [
     { doc_id: "eiffel_tower", passage_id: "eiffel_tower#0", text: "The Eiffel Tower\nis 330 m." },
     { doc_id: "tokyo_tower", passage_id: "tokyo_tower#0", text: "Tokyo Tower is 333 m." },
   ];
   const ask = async (question: string, shown = passages) =>
-    (await model.chat({ messages: groundedMessages(question, shown), tools: [] }, signal)).content;
+    (await model.chat(
+      { messages: groundedMessages(question, shown), tools: [], protocol: "grounded" },
+      signal,
+    )).content;
   assert.equal(await ask("Which tower that inspired Tokyo Tower?"), "330 metres [eiffel_tower]");
   // The calculator the entry would call is not offered to a rag system.
   assert.equal(await ask("What was the growth rate?"), "About 26%.");

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { offerCustom } from "../../../lib/plan/plan.ts";
+import { offerCustom } from "../../../lib/plan/tool_sources/custom.ts";
 import { PROBES, probeSession } from "../../support/probe_host.ts";
 
 Deno.test("a custom tool's memory_mb from the config caps its processes", async () => {

@@ -143,6 +143,47 @@ Deno.test("runner: a question past its timeout is an error and the steps so far 
   assert.equal(calls, 2);
 });
 
+Deno.test("runner: a system that goes on after its question timed out changes nothing of the written result", async () => {
+  // The system ignores the question's signal: it records a model call once the runner has
+  // recorded the question as timed out and handed the result to the sink.
+  let release!: () => void;
+  const late = new Promise<void>((resolve) => release = resolve);
+  let finished!: Promise<unknown>;
+  const stubborn = defineSystem({
+    type: "stubborn",
+    description: "goes on after its timeout",
+    acceptsTools: false,
+    alwaysTools: [],
+    options: systemBaseSchema,
+    run(_options, ctx) {
+      finished = late.then(() =>
+        ctx.recorder.chat({ messages: [], tools: [] }, AbortSignal.any([]))
+      );
+      return finished.then(() => ({ answer: "330", flags: NO_FLAGS }));
+    },
+  });
+  const written: string[] = [];
+  const o = options(answering, {
+    systems: [system("s", stubborn as typeof closedBook)],
+    questions: [QUESTIONS[0]],
+    questionTimeoutMs: 1,
+    sink: (r) => {
+      o.lines.push(r);
+      written.push(JSON.stringify(r));
+      return Promise.resolve();
+    },
+  });
+  await runQuestions(o);
+  assert.equal(o.lines[0].error?.kind, "timeout");
+  release();
+  // Its model call is refused: it stops spending on a question that is over.
+  await assert.rejects(finished, /the question is over: nothing more is recorded/);
+  // What the run holds (its summaries and report) is what the file has.
+  assert.equal(JSON.stringify(o.lines[0]), written[0]);
+  assert.deepEqual(o.lines[0].steps, []);
+  assert.deepEqual(o.lines[0].usage, { input_tokens: 0, output_tokens: 0 });
+});
+
 Deno.test("runner: cancelling stops starting questions; the one in progress finishes and is recorded", async () => {
   const controller = new AbortController();
   let started = 0;

@@ -1,5 +1,6 @@
 /**
- * The scripted mock model's replies to a code agent: JavaScript programs.
+ * The scripted mock model's replies to a code agent (the `code` protocol:
+ * `systems/code_agent.ts`): JavaScript programs.
  *
  * An entry's `code` turns are sent in order, one a reply (each in a ```js
  * block); after them, and for an entry with no `code` turns after its first
@@ -22,8 +23,38 @@
  * @module
  */
 
-import type { MockEntry } from "./mock_script.ts";
-import { documentsShown } from "./shown_documents.ts";
+import { codeFunctionNames } from "../lib/llm/code_prompt.ts";
+import { type MockPolicy, text } from "../lib/llm/mock_policy.ts";
+import type { MockEntry } from "../lib/llm/mock_script.ts";
+import { documentsShown } from "../lib/llm/shown_documents.ts";
+
+/** The `ChatRequest.protocol` of a code agent's calls. */
+export const CODE_PROTOCOL = "code";
+
+const NO_EVIDENCE: readonly string[] = [];
+
+/**
+ * The mock's policy for a code agent: the question is the first user
+ * message, the offered functions are those the system prompt lists, and what
+ * the earlier programs did is in the user messages after the question.
+ */
+export const codeMock: MockPolicy = {
+  protocol: CODE_PROTOCOL,
+  reply(request, ctx) {
+    const system = request.messages.find((m) => m.role === "system")?.content ?? "";
+    const question = request.messages.find((m) => m.role === "user")?.content ?? "";
+    const entry = ctx.entryFor(question);
+    return text(mockCodeReply(entry, {
+      question,
+      turn: request.messages.filter((m) => m.role === "assistant").length,
+      offered: new Set(codeFunctionNames(system)),
+      evidence: entry?.fromMemory ? NO_EVIDENCE : ctx.evidenceOf(question),
+      observations: request.messages.slice(2).filter((m) => m.role === "user").map((m) =>
+        m.content
+      ),
+    }));
+  },
+};
 
 /** What the mock needs to know about the conversation. */
 export interface CodeSituation {
