@@ -58,6 +58,10 @@ const COMMANDS = new Map<string, Command>([
     spec: async () => (await import("./lib/cli/compare_command.ts")).COMPARE_SPEC,
     run: async (a, io) => (await import("./lib/cli/compare_command.ts")).compareCommand(a, io),
   }],
+  ["merge", {
+    spec: async () => (await import("./lib/cli/merge_command.ts")).MERGE_SPEC,
+    run: async (a, io) => (await import("./lib/cli/merge_command.ts")).mergeCommand(a, io),
+  }],
   ["validate", {
     spec: async () => (await import("./lib/cli/validate_command.ts")).VALIDATE_SPEC,
     run: async (a, io) => (await import("./lib/cli/validate_command.ts")).validateCommand(a, io),
@@ -78,6 +82,8 @@ export async function commandSpec(name: string): Promise<CommandSpec | undefined
 
 /** The command a custom tool's subprocess runs (see tools/sandbox/subprocess_host.ts). */
 const HIDDEN_TOOL_HOST = "__tool-host";
+/** The command a custom system's subprocess runs (see systems/custom/system_host.ts). */
+const HIDDEN_SYSTEM_HOST = "__system-host";
 /** The command the PDF reader's subprocess runs (see lib/data/formats/pdf_process.ts). */
 const HIDDEN_PDF_TEXT = "__pdf-text";
 
@@ -87,6 +93,7 @@ const SUMMARIES: ReadonlyArray<[string, string]> = [
   ["validate CONFIG", "Check a config and the files it names; start nothing."],
   ["report RUN_DIR", "Re-render a run's summaries and report.html from its results."],
   ["compare RUN_A RUN_B", "Per-system changes between two runs; a CI regression gate."],
+  ["merge OUT SHARD_DIR...", "Join the folders of run --shard I/N into the whole run's folder."],
   ["permissions CONFIG", "Print the minimal Deno permission flags a run of CONFIG needs."],
   ["tools", "List the built-in tools, their parameters and options."],
   ["tool NAME --args JSON", "Make one tool call in the sandbox and print its result."],
@@ -142,6 +149,10 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   }
   if (name === HIDDEN_TOOL_HOST) {
     await (await import("./tools/sandbox/custom_tool_child.ts")).serveCustomTool(rest);
+    return 0;
+  }
+  if (name === HIDDEN_SYSTEM_HOST) {
+    await (await import("./systems/custom/system_child.ts")).serveCustomSystem(rest);
     return 0;
   }
   if (name === HIDDEN_PDF_TEXT) {

@@ -129,6 +129,8 @@ export interface RetryFields {
   http_statuses: number[];
   /** Time slept between attempts, ms (included in `latency_ms`). */
   backoff_ms: number;
+  /** Time waited for `model.rate_limit` before sending, ms (included in `latency_ms`). */
+  throttle_ms: number;
 }
 
 /**
@@ -200,9 +202,12 @@ export const MAX_CONTEXT_TEXT_CHARS = 4000;
 
 /**
  * One retrieval a system made itself, outside any tool (the `rag` and
- * `retrieval_only` systems). The scorer treats it like a `search` call.
+ * `retrieval_only` systems). The scorer treats it like a `search` call. A
+ * retriever that calls a service over HTTP (a reranker, the user's
+ * retrieval service) adds its retries (`retries`, `http_statuses`,
+ * `backoff_ms`, as on {@link ModelStep}); the others never set them.
  */
-export interface RetrievalStep {
+export interface RetrievalStep extends Partial<RetryFields> {
   type: "retrieval";
   /** Name of the retriever (a `retrievers:` key, or the system's name for an inline one). */
   retriever: string;
@@ -266,6 +271,12 @@ export interface Trace {
   format_errors: number;
   /** Set when the question could not be completed (model error, bug, timeout). */
   error: StepError | null;
+  /**
+   * The documents the answer cites, as a custom system returned them (each a
+   * document of the corpus); absent for other systems. Recorded, not scored:
+   * retrieval is scored on the retrieval and tool calls of `steps`.
+   */
+  cited?: string[];
 }
 
 /** Result of one check of a question. */

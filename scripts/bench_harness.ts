@@ -8,7 +8,7 @@
  *
  *   deno run --allow-read --allow-write --allow-run --allow-env \
  *     scripts/bench_harness.ts [--small 200] [--large 2000] [--rounds 5] [--skip-promptfoo] \
- *       [--root DIR] [--code-small 10] [--code-large 40]
+ *       [--root DIR] [--code-small 10] [--code-large 40] [--skip-per-loop]
  *
  * ragbench is measured twice: with `closed_book` alone (the like-for-like
  * peer of promptfoo's one echo provider), and with the loops of issue 8
@@ -21,7 +21,10 @@
  * `code_agent` is left out of that figure: it starts a sandboxed
  * subprocess per question, so its cost is of another order; it is
  * measured on its own (per question, from `--code-small` against
- * `--code-large` questions) and printed below.
+ * `--code-large` questions) and printed below. Then each of the five loops
+ * is measured alone (unless `--skip-per-loop`), the same way: its per-pair
+ * and fixed figures, and its fixed figure less closed_book's (what the loop
+ * adds to a run's start: its index, the sandbox worker, its modules).
  *
  * From the medians of `--rounds` runs: marginal cost per pair =
  * (t(large) − t(small)) / ((large − small) × systems), fixed cost =
@@ -59,17 +62,21 @@ const rounds = Number(flag("rounds", "5"));
 const codeSmall = Number(flag("code-small", "10"));
 const codeLarge = Number(flag("code-large", "40"));
 const skipPromptfoo = Deno.args.includes("--skip-promptfoo");
+const skipPerLoop = Deno.args.includes("--skip-per-loop");
 
-/** The systems of each ragbench side, as YAML flow mappings. */
+/** The five loops measured together, by name, as YAML flow mappings. */
+const LOOPS = new Map<string, string>([
+  ["closed_book", "{type: closed_book, name: closed_book}"],
+  ["agent_native", "{type: agent_search, name: agent_native}"],
+  ["agent_react", "{type: agent_search, name: agent_react, agent_mode: react_json}"],
+  ["rag_bm25", "{type: rag, name: rag_bm25, retriever: bm25}"],
+  ["grep_agent", "{type: grep_agent, name: grep_agent}"],
+]);
+
+/** The systems of each ragbench side: the loops together, each loop alone, code_agent. */
 const SYSTEM_SETS = new Map<string, string[]>([
-  ["closed_book", ["{type: closed_book, name: closed_book}"]],
-  ["loops", [
-    "{type: closed_book, name: closed_book}",
-    "{type: agent_search, name: agent_native}",
-    "{type: agent_search, name: agent_react, agent_mode: react_json}",
-    "{type: rag, name: rag_bm25, retriever: bm25}",
-    "{type: grep_agent, name: grep_agent}",
-  ]],
+  ...[...LOOPS].map(([name, system]): [string, string[]] => [name, [system]]),
+  ["loops", [...LOOPS.values()]],
   ["code_agent", ["{type: code_agent, name: code_agent}"]],
 ]);
 
@@ -296,6 +303,28 @@ try {
         rb.fixed <= 300 ? "met" : "not met"
       }; single rounds ${rb.fixedSpread.map((f) => (f / 1000).toFixed(2)).join("–")} s)`,
     );
+  }
+  if (!skipPerLoop) {
+    // Each loop alone, in its own processes: what it costs a pair, and what it adds to the fixed
+    // cost of a run of closed_book alone (its index, its worker, its modules).
+    console.log(
+      `per loop (each alone; N = ${small} and ${large}; fixed over closed_book alone = what the ` +
+        `loop adds to a run's start):`,
+    );
+    console.log(
+      "loop | t(small) s | t(large) s | per pair ms | fixed s | fixed over closed_book s",
+    );
+    for (const loop of LOOPS.keys()) {
+      const r = loop === "closed_book" ? closedBook : await measure(ragbenchSide(loop, [
+        small,
+        large,
+      ]));
+      console.log(
+        `${loop} | ${row(r).split(" | ").slice(1).join(" | ")} | ${
+          ((r.fixed - closedBook.fixed) / 1000).toFixed(2)
+        }`,
+      );
+    }
   }
   const code = await measure(ragbenchSide("code_agent", [codeSmall, codeLarge]));
   console.log(

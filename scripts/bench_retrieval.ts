@@ -8,7 +8,17 @@
  *     deno run --allow-read --allow-write --allow-env --allow-run --allow-sys=loadavg \
  *       --v8-flags=--expose-gc scripts/bench_retrieval.ts
  *
- * Quick run: add `--docs 10000`. Other options: `--queries N` (default 200), `--top K` (default 10).
+ * Quick run: add `--docs 10000`. Other options: `--queries N` (default 200), `--top K` (default 10),
+ * `--rounds N` (default 2), `--corpus both|synthetic|cranfield|npl|med` (default both),
+ * `--datasets DIR`.
+ *
+ * Two corpora (`--corpus both`): the synthetic one (scripts/synthetic_corpus.ts: made-up syllable
+ * words, Zipf frequencies, short lines, 2-4 word queries drawn from the same distribution) and a
+ * real one (scripts/real_corpus.ts: Cranfield's abstracts repeated to the same size, ~1,000
+ * characters of English each, queried with Cranfield's own 225 questions, long and full of
+ * stopwords). A missing real collection is skipped with a message. Each engine runs once per
+ * round, the three in turn, `--rounds` rounds (the machine is shared: a change in its load falls
+ * on every engine alike); the figures are medians over rounds.
  *
  * The same work: the same passages (ours cut them, FTS5 gets them ready-made, one row each
  * holding the text our index sees: title + passage text), both sides stemming (FTS5's
@@ -40,197 +50,22 @@
  * @module
  */
 
-import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
-import { syntheticCorpus, syntheticQueries } from "./synthetic_corpus.ts";
-import { retrieverSchema } from "../lib/config/retriever_schema.ts";
-import { createBm25Retriever } from "../lib/retrieval/bm25_retriever.ts";
-import { chunkCorpus } from "../lib/lexical/chunking.ts";
-import { DEFAULT_ANALYSIS, tokenize } from "../lib/lexical/tokenizer.ts";
-
-/** Content words, unstemmed: what FTS5 (which stems itself) is asked for. */
-const FTS_ANALYSIS = { ...DEFAULT_ANALYSIS, stemmer: "none" } as const;
-import type { Passage } from "../lib/lexical/passages.ts";
-
-const WARMUP_QUERIES = 20;
-
-/** Timings of one engine. */
-interface Measured {
-  name: string;
-  buildS: number;
-  /** Retained RSS growth (MB). */
-  rssMb: number;
-  /** Peak RSS growth during the build (MB), NaN when unknown. */
-  peakMb: number;
-  p50: number;
-  p95: number;
-}
+import { corporaOf, type RealCollection, realCorpus } from "./real_corpus.ts";
+import {
+  type ChildReport,
+  corpusAndQueries,
+  type Engine,
+  ENGINES,
+  fmt,
+  runEngine,
+  type Setup,
+  wholeNumber,
+} from "./bench_retrieval_engines.ts";
 
 function print(line = ""): void {
   // deno-lint-ignore no-console
   console.log(line);
-}
-
-function collectGarbage(): void {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc) {
-    gc();
-    gc();
-  }
-}
-
-function rssMb(): number {
-  return Deno.memoryUsage().rss / (1024 * 1024);
-}
-
-/** Runs `build`, returning its result, seconds and RSS growth (MB). */
-function measureBuild<T>(build: () => T): { value: T; s: number; rss: number } {
-  collectGarbage();
-  const before = rssMb();
-  const started = performance.now();
-  const value = build();
-  const s = (performance.now() - started) / 1000;
-  collectGarbage();
-  return { value, s, rss: rssMb() - before };
-}
-
-/** The value at fraction `q` of sorted `values` (nearest rank). */
-function percentile(sorted: number[], q: number): number {
-  const rank = Math.ceil(q * sorted.length) - 1;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))];
-}
-
-function latencies(queries: string[], warmup: string[], run: (q: string) => unknown): number[] {
-  for (const q of warmup) run(q);
-  const times: number[] = [];
-  for (const q of queries) {
-    const started = performance.now();
-    run(q);
-    times.push(performance.now() - started);
-  }
-  return times.sort((a, b) => a - b);
-}
-
-/** The text FTS5 indexes for a passage: what our index sees (title rule of bm25.ts). */
-function indexedText(p: Passage): string {
-  return p.title !== "" && p.title !== p.doc_id ? `${p.title}\n${p.text}` : p.text;
-}
-
-/** An FTS5 MATCH expression: the query's content words, each quoted, joined by OR. */
-function ftsQuery(query: string): string {
-  return [...new Set(tokenize(query, FTS_ANALYSIS))].map((t) => `"${t.replaceAll('"', '""')}"`)
-    .join(" OR ");
-}
-
-/** Every other query with stopwords around it, as users type them. */
-function withStopwords(queries: string[]): string[] {
-  return queries.map((q, i) => (i % 2 === 0 ? `what is the ${q} of the` : q));
-}
-
-/** A command-line value that must be a whole number >= 1. */
-function wholeNumber(option: string, raw: string): number {
-  const value = Number(raw);
-  if (!/^\d+$/.test(raw) || value < 1) {
-    throw new RangeError(`${option} must be a whole number of at least 1, got "${raw}".`);
-  }
-  return value;
-}
-
-function fmt(value: number, digits: number): string {
-  return value.toFixed(digits);
-}
-
-/** What a child process reports for its engine. */
-interface ChildReport extends Measured {
-  /** RSS (MB) just before the build, after a forced GC. */
-  rssBeforeMb: number;
-  passages: number;
-  /** Top-K passage ids of each measured query, for the agreement check. */
-  top: string[][];
-}
-
-const ENGINES = ["ours", "fts_bare", "fts_full"] as const;
-type Engine = typeof ENGINES[number];
-
-interface Setup {
-  docs: number;
-  queryCount: number;
-  top: number;
-}
-
-/** Builds one engine and measures it, in this process (the child side). */
-function runEngine(engine: Engine, setup: Setup): ChildReport {
-  const corpus = syntheticCorpus({ documents: setup.docs });
-  const allQueries = withStopwords(syntheticQueries(setup.queryCount + WARMUP_QUERIES));
-  const queries = allQueries.slice(0, setup.queryCount);
-  const warmup = allQueries.slice(setup.queryCount);
-  const defaults = retrieverSchema.parse({});
-  const top = setup.top;
-  if (engine === "ours") {
-    collectGarbage();
-    const before = rssMb();
-    const built = measureBuild(() =>
-      createBm25Retriever({
-        name: "default",
-        topK: top,
-        bm25: defaults.bm25,
-        passages: chunkCorpus(corpus, defaults.chunk),
-      }).index
-    );
-    const index = built.value;
-    const times = latencies(queries, warmup, (q) => index.search(q, top));
-    return {
-      name: "ragbench BM25",
-      buildS: built.s,
-      rssMb: built.rss,
-      rssBeforeMb: before,
-      peakMb: NaN,
-      p50: percentile(times, 0.5),
-      p95: percentile(times, 0.95),
-      passages: index.passages.length,
-      top: queries.map((q) => index.search(q, top).map((h) => h.passage.id)),
-    };
-  }
-  // FTS5, handed our passages ready-made, with and without stored text.
-  const passages = chunkCorpus(corpus, defaults.chunk);
-  const texts = passages.map(indexedText);
-  const options = engine === "fts_bare" ? ", content=''" : "";
-  collectGarbage();
-  const before = rssMb();
-  const built = measureBuild(() => {
-    const db = new DatabaseSync(":memory:");
-    db.exec(
-      `CREATE VIRTUAL TABLE passages USING fts5(body, tokenize='porter unicode61'${options})`,
-    );
-    const insert = db.prepare("INSERT INTO passages(rowid, body) VALUES (?, ?)");
-    db.exec("BEGIN");
-    for (let i = 0; i < texts.length; i++) insert.run(i, texts[i]);
-    db.exec("COMMIT");
-    return db;
-  });
-  const db = built.value;
-  const select = db.prepare(
-    "SELECT rowid, bm25(passages) AS score FROM passages WHERE passages MATCH ? " +
-      "ORDER BY score LIMIT ?",
-  );
-  const search = (q: string) => {
-    const match = ftsQuery(q);
-    return match === "" ? [] : select.all(match, top) as Array<{ rowid: number }>;
-  };
-  const times = latencies(queries, warmup, search);
-  const report: ChildReport = {
-    name: engine === "fts_bare" ? "FTS5 OR, content=''" : "FTS5 OR, default",
-    buildS: built.s,
-    rssMb: built.rss,
-    rssBeforeMb: before,
-    peakMb: NaN,
-    p50: percentile(times, 0.5),
-    p95: percentile(times, 0.95),
-    passages: passages.length,
-    top: queries.map((q) => search(q).map((row) => passages[row.rowid].id)),
-  };
-  db.close();
-  return report;
 }
 
 const TIME = "/usr/bin/time";
@@ -247,6 +82,8 @@ async function childRun(engine: Engine, setup: Setup): Promise<ChildReport> {
     `--docs=${setup.docs}`,
     `--queries=${setup.queryCount}`,
     `--top=${setup.top}`,
+    `--corpus=${setup.corpus}`,
+    ...(setup.datasets ? [`--datasets=${setup.datasets}`] : []),
     `--engine=${engine}`,
   ];
   let timeAvailable = true;
@@ -282,13 +119,17 @@ async function main(): Promise<number> {
       docs: { type: "string", default: "100000" },
       queries: { type: "string", default: "200" },
       top: { type: "string", default: "10" },
+      rounds: { type: "string", default: "2" },
+      corpus: { type: "string" },
+      datasets: { type: "string" },
       engine: { type: "string" },
     },
   });
-  const setup: Setup = {
+  const base = {
     docs: wholeNumber("--docs", values.docs),
     queryCount: wholeNumber("--queries", values.queries),
     top: wholeNumber("--top", values.top),
+    ...(values.datasets ? { datasets: values.datasets } : {}),
   };
   if (values.engine !== undefined) {
     if (!(ENGINES as readonly string[]).includes(values.engine)) {
@@ -296,24 +137,72 @@ async function main(): Promise<number> {
         `--engine must be one of ${ENGINES.join(", ")}, got "${values.engine}".`,
       );
     }
-    print(JSON.stringify(runEngine(values.engine as Engine, setup)));
+    const setup = { ...base, corpus: values.corpus ?? "synthetic" };
+    print(JSON.stringify(await runEngine(values.engine as Engine, setup)));
     return 0;
   }
-  const gcExposed = typeof (globalThis as { gc?: unknown }).gc === "function";
-  const corpus = syntheticCorpus({ documents: setup.docs });
+  const rounds = wholeNumber("--rounds", values.rounds);
+  let passed = true;
+  for (const corpus of corporaOf(values.corpus)) {
+    if (corpus !== "synthetic") {
+      const missing = await realCorpus(corpus as RealCollection, { chars: 1, ...base });
+      if ("missing" in missing) {
+        print(`skipping the ${corpus} corpus: ${missing.missing}`);
+        continue;
+      }
+    }
+    passed = await benchCorpus({ ...base, corpus }, rounds) && passed;
+  }
+  if (typeof (globalThis as { gc?: unknown }).gc !== "function") {
+    print("note: run with --v8-flags=--expose-gc for meaningful RSS figures");
+  }
+  return passed ? 0 : 1;
+}
+
+/** The median of `values`. */
+function median(values: number[]): number {
+  const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Every engine on one corpus, `rounds` rounds in turn; prints the table and the targets. */
+async function benchCorpus(setup: Setup, rounds: number): Promise<boolean> {
+  const { corpus } = await corpusAndQueries(setup);
   let chars = 0;
   for (const d of corpus.documents) chars += d.text.length;
+  print();
   print(
-    `corpus: ${setup.docs} documents, ${fmt(chars / 1e6, 1)} MB of text; ${setup.queryCount} ` +
-      `OR queries (half with stopwords), top ${setup.top}; the same passages and the same OR of ` +
-      `content words on every side; each engine in a fresh child process; load average ${
+    `== corpus ${setup.corpus}: ${corpus.documents.length} documents, ${fmt(chars / 1e6, 1)} MB ` +
+      `of text; ${setup.queryCount} OR queries${
+        setup.corpus === "synthetic" ? " (half with stopwords)" : " (the collection's own)"
+      }, top ${setup.top}; the same passages and the same OR of content words on every side; ` +
+      `each engine in a fresh child process, ${rounds} round(s) in turn; load average ${
         Deno.loadavg().map((l) => l.toFixed(2)).join(" ")
       }`,
   );
   const top = setup.top;
-  const ours = await childRun("ours", setup);
-  const bare = await childRun("fts_bare", setup);
-  const full = await childRun("fts_full", setup);
+  const runs: Record<Engine, ChildReport[]> = { ours: [], fts_bare: [], fts_full: [] };
+  for (let round = 0; round < rounds; round++) {
+    for (const engine of ENGINES) runs[engine].push(await childRun(engine, setup));
+  }
+  const medianOf = (engine: Engine): ChildReport => {
+    const all = runs[engine];
+    const pick = (key: "buildS" | "rssMb" | "peakMb" | "p50" | "p95") =>
+      median(all.map((r) => r[key]));
+    return {
+      ...all[0],
+      buildS: pick("buildS"),
+      rssMb: pick("rssMb"),
+      peakMb: pick("peakMb"),
+      p50: pick("p50"),
+      p95: pick("p95"),
+    };
+  };
+  const ours = medianOf("ours");
+  const bare = medianOf("fts_bare");
+  const full = medianOf("fts_full");
 
   // Agreement (a sanity check, not a target): share of FTS5's top K that ours also returns.
   let shared = 0;
@@ -353,6 +242,12 @@ async function main(): Promise<number> {
       ratio(ours.p95, peer.p95),
     ]));
   }
+  const perRound = (key: "buildS" | "p95", peer: Engine) =>
+    runs.ours.map((r, i) => fmt(r[key] / runs[peer][i][key], 3)).join(", ");
+  print(
+    `per round: build / content='' ${perRound("buildS", "fts_bare")}; ` +
+      `p95 / default ${perRound("p95", "fts_full")}`,
+  );
   print();
   print(
     `passages: ${ours.passages}; agreement: ${fmt(total ? (100 * shared) / total : 100, 1)}% ` +
@@ -378,10 +273,9 @@ async function main(): Promise<number> {
       ours.p95 <= 0.02 * full.p95,
     ],
   ];
-  for (const [what, ok] of targets) print(`${ok ? "PASS" : "FAIL"} ${what}`);
+  for (const [what, ok] of targets) print(`${ok ? "PASS" : "FAIL"} ${setup.corpus}: ${what}`);
   print(`load average at the end: ${Deno.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-  if (!gcExposed) print("note: run with --v8-flags=--expose-gc for meaningful RSS figures");
-  return targets.every(([, ok]) => ok) ? 0 : 1;
+  return targets.every(([, ok]) => ok);
 }
 
 if (import.meta.main) {

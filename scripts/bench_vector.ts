@@ -39,7 +39,7 @@
 
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { retrieverSchema } from "../lib/config/retriever_schema.ts";
+import { parseOwnRetriever } from "../lib/config/retriever_schema.ts";
 import { Bm25Index } from "../lib/lexical/bm25.ts";
 import { EmbeddingCache } from "../lib/dense/embedding_cache.ts";
 import { createEmbedderPool } from "../lib/dense/embedders.ts";
@@ -290,7 +290,7 @@ async function benchHybrid(docs: number, q: number, k: number, failures: string[
       Promise.resolve({ hits: index.search(query, depth), embedding_tokens: 0, cost_usd: 0 }),
   };
   const bm25S = (performance.now() - started) / 1000;
-  const config = retrieverSchema.parse({
+  const config = parseOwnRetriever({
     kind: "hybrid",
     top_k: k,
     embedding: { provider: "hashing" },

@@ -34,15 +34,23 @@ export interface KernelSpec {
 }
 
 /**
- * `text` (WebAssembly text format) assembled and validated, as `wat2wasm` with
- * its default features (SIMD among them) writes it; throws WABT's message
- * (naming `file`) when the text does not parse or validate.
+ * Features on top of WABT's defaults (SIMD among them): threads, for the
+ * grep kernel's shared memory. Features only decide what parses and
+ * validates; the bytes of a module that needs none of them do not change.
+ */
+const FEATURES = { threads: true };
+
+/**
+ * `text` (WebAssembly text format) assembled and validated, as `wat2wasm
+ * --enable-threads` writes it; throws WABT's message (naming `file`) when the
+ * text does not parse or validate.
  */
 export async function assemble(file: string, text: string): Promise<Uint8Array<ArrayBuffer>> {
   const wabt = await initWabt();
-  const module = wabt.parseWat(file, text);
+  const module = wabt.parseWat(file, text, FEATURES);
   try {
-    module.validate();
+    // `validate` takes the features too (the package's typings leave the argument out).
+    (module.validate as (features: typeof FEATURES) => void)(FEATURES);
     return new Uint8Array(module.toBinary({}).buffer);
   } finally {
     module.destroy();

@@ -15,6 +15,7 @@
 import { addCost, type ChatMessage } from "../lib/llm/model.ts";
 import type { TraceRecorder } from "../lib/trace/trace_recorder.ts";
 import { toolMessageText } from "../tools/toolbox.ts";
+import type { AgentTexts } from "./agent_prompts.ts";
 import type { SystemContext, SystemOutcome } from "./system.ts";
 
 /** Per-question limits of an agent (null: no cap). */
@@ -74,11 +75,12 @@ export function stopReason(rec: TraceRecorder, limits: AgentLimits): StopReason 
 /**
  * Runs the loop for one question.
  *
- * @param prompts the system prompt; the user message is the question text.
+ * @param prompts the system prompt (the user message is the question text)
+ *   and the final-answer message ({@link FINAL_ANSWER_PROMPT} when absent).
  */
 export async function runAgentLoop(
   ctx: SystemContext,
-  prompts: { system: string },
+  prompts: AgentTexts,
   limits: AgentLimits,
 ): Promise<SystemOutcome> {
   const { recorder, tools, signal } = ctx;
@@ -107,7 +109,7 @@ export async function runAgentLoop(
       messages.push({ role: "tool", tool_call_id: call.id, content });
     }
   }
-  messages.push({ role: "user", content: FINAL_ANSWER_PROMPT });
+  messages.push({ role: "user", content: prompts.final ?? FINAL_ANSWER_PROMPT });
   const reply = await recorder.chat({ messages, tools: [] }, signal, true);
   return {
     answer: reply.content,

@@ -35,11 +35,22 @@ import {
   observation,
   TOOLS_WITHHELD,
 } from "./code_program.ts";
+import { agentPromptSet, type AgentTexts, agentTexts } from "./agent_prompts.ts";
 import { CODE_PROTOCOL, codeMock } from "./code_agent_mock.ts";
 import { defineSystem, type SystemContext, type SystemOutcome } from "./system.ts";
 
+/**
+ * Its prompts (`system`, `final_answer`: see `agent_prompts.ts`); the program
+ * rules and the tool functions follow the configured `system` text, fixed.
+ */
+export const CODE_AGENT_PROMPTS = agentPromptSet(
+  { system: AGENT_SEARCH_PROMPT, final_answer: CODE_FINAL_PROMPT },
+  [CODE_PROGRAM_RULES, TOOLS_WITHHELD],
+);
+
 /** The code agent's options. */
 export const codeAgentSchema = toolSystemBaseSchema.extend({
+  prompts: CODE_AGENT_PROMPTS.schema.optional(),
   /** Run time of one program in seconds, tool calls excluded. */
   program_timeout_s: z.number().positive().max(600).default(5),
   /** Memory limit of the program's process (MiB): V8 heap and resident memory. */
@@ -57,7 +68,7 @@ export const codeAgent = defineSystem({
     "Agent that writes a JavaScript program per reply, calling search (always) and its tools: list as functions, in a sandbox.",
   acceptsTools: true,
   alwaysTools: ["search"],
-  prompts: [AGENT_SEARCH_PROMPT, CODE_PROGRAM_RULES, CODE_FINAL_PROMPT, TOOLS_WITHHELD],
+  prompts: CODE_AGENT_PROMPTS,
   mock: [codeMock],
   options: codeAgentSchema,
   async run(options, ctx) {
@@ -72,7 +83,7 @@ export const codeAgent = defineSystem({
     try {
       return await codeLoop(
         ctx,
-        options,
+        { ...options, texts: agentTexts(CODE_AGENT_PROMPTS, options, ctx) },
         (program, tools, call) => sandbox.run({ program, tools, call, signal: ctx.signal }),
       );
     } finally {
@@ -87,16 +98,20 @@ type RunProgram = (
   call: (tool: string, args: string) => Promise<string>,
 ) => Promise<ProgramOutcome>;
 
-/** The reply loop; `runProgram` runs one program in the sandbox. */
+/**
+ * The reply loop; `runProgram` runs one program in the sandbox. `limits.texts`
+ * are the system's prompts for the question (default: its type's defaults).
+ */
 export async function codeLoop(
   ctx: SystemContext,
-  limits: AgentLimits,
+  limits: AgentLimits & { texts?: AgentTexts },
   runProgram: RunProgram,
 ): Promise<SystemOutcome> {
   const { recorder, tools, signal } = ctx;
   const names = functionNames(tools.specs);
+  const texts = limits.texts ?? { system: AGENT_SEARCH_PROMPT };
   const messages: ChatMessage[] = [
-    { role: "system", content: codeAgentPrompt(tools.specs, AGENT_SEARCH_PROMPT) },
+    { role: "system", content: codeAgentPrompt(tools.specs, texts.system) },
     { role: "user", content: ctx.question.question },
   ];
   let calls = 0;
@@ -126,7 +141,7 @@ export async function codeLoop(
     recorder.formatError();
     messages.push({ role: "user", content: observation(outcome) });
   }
-  messages.push({ role: "user", content: CODE_FINAL_PROMPT });
+  messages.push({ role: "user", content: texts.final ?? CODE_FINAL_PROMPT });
   const reply = await recorder.chat({ messages, tools: [], protocol: CODE_PROTOCOL }, signal, true);
   // deno-lint-ignore require-await
   const outcome = await attempt(reply.content, async () => TOOLS_WITHHELD);

@@ -14,6 +14,7 @@ import { toolSystemBaseSchema } from "../lib/config/schema.ts";
 import { FINAL_ANSWER_PROMPT } from "./agent_loop.ts";
 import { AGENT_MODE_MOCKS, agentModeSchema, loopOf } from "./agent_mode.ts";
 import { REACT_JSON_PROMPTS } from "../lib/llm/react_json.ts";
+import { agentPromptSet, agentTexts } from "./agent_prompts.ts";
 import { defineSystem } from "./system.ts";
 
 /** The instructions the agent gets. */
@@ -27,6 +28,12 @@ export const GREP_AGENT_PROMPT = "You answer questions about a document collecti
 /** The tools of every grep_agent, in offered order. */
 export const GREP_AGENT_TOOLS = ["list_documents", "corpus_grep", "read_document"] as const;
 
+/** Its prompts (`system`, `final_answer`: see `agent_prompts.ts`) and the react_json protocol's. */
+export const GREP_AGENT_PROMPTS = agentPromptSet(
+  { system: GREP_AGENT_PROMPT, final_answer: FINAL_ANSWER_PROMPT },
+  REACT_JSON_PROMPTS,
+);
+
 /** The grep_agent system. */
 export const grepAgent = defineSystem({
   type: "grep_agent",
@@ -36,12 +43,13 @@ export const grepAgent = defineSystem({
   noToolsReason:
     "it is index-free and its tools are fixed (list_documents, corpus_grep, read_document)",
   alwaysTools: GREP_AGENT_TOOLS,
-  prompts: [GREP_AGENT_PROMPT, FINAL_ANSWER_PROMPT, ...REACT_JSON_PROMPTS],
+  prompts: GREP_AGENT_PROMPTS,
   mock: AGENT_MODE_MOCKS,
   options: toolSystemBaseSchema.omit({ tools: true, retriever: true }).extend({
     agent_mode: agentModeSchema,
+    prompts: GREP_AGENT_PROMPTS.schema.optional(),
   }),
   run(options, ctx) {
-    return loopOf(options.agent_mode)(ctx, { system: GREP_AGENT_PROMPT }, options);
+    return loopOf(options.agent_mode)(ctx, agentTexts(GREP_AGENT_PROMPTS, options, ctx), options);
   },
 });

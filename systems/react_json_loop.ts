@@ -18,9 +18,11 @@ import {
   invalidActionMessage,
   OBSERVATION_PREFIX,
   parseAction,
+  REACT_FINAL_FORMAT,
   REACT_FINAL_PROMPT,
   reactJsonSystemPrompt,
 } from "../lib/llm/react_json.ts";
+import type { AgentTexts } from "./agent_prompts.ts";
 import { toolMessageText } from "../tools/toolbox.ts";
 import { type AgentLimits, stopReason, toolCallCapReached } from "./agent_loop.ts";
 import { REACT_JSON_PROTOCOL } from "./react_json_mock.ts";
@@ -32,10 +34,14 @@ import type { SystemContext, SystemOutcome } from "./system.ts";
  */
 export const MAX_ECHOED_REPLY_CHARS = 20_000;
 
-/** Runs the react_json loop for one question. */
+/**
+ * Runs the react_json loop for one question. The final call's message is
+ * {@link REACT_FINAL_PROMPT}, or the configured `prompts.final` followed by
+ * the protocol's answer format ({@link REACT_FINAL_FORMAT}).
+ */
 export async function runReactJsonLoop(
   ctx: SystemContext,
-  prompts: { system: string },
+  prompts: AgentTexts,
   limits: AgentLimits,
 ): Promise<SystemOutcome> {
   const { recorder, tools, signal } = ctx;
@@ -75,7 +81,12 @@ export async function runReactJsonLoop(
       );
     messages.push({ role: "user", content: `${OBSERVATION_PREFIX}${content}` });
   }
-  messages.push({ role: "user", content: REACT_FINAL_PROMPT });
+  messages.push({
+    role: "user",
+    content: prompts.final === undefined
+      ? REACT_FINAL_PROMPT
+      : `${prompts.final}\n\n${REACT_FINAL_FORMAT}`,
+  });
   const reply = await recorder.chat(
     { messages, tools: [], protocol: REACT_JSON_PROTOCOL },
     signal,

@@ -20,9 +20,9 @@ import {
   text,
 } from "../lib/llm/mock_policy.ts";
 import {
+  INVALID_ACTION_PREFIX,
   OBSERVATION_PREFIX,
   parseAction,
-  REACT_FINAL_PROMPT,
   reactJsonToolNames,
 } from "../lib/llm/react_json.ts";
 import { documentsShown } from "../lib/llm/shown_documents.ts";
@@ -64,8 +64,20 @@ function reactSituation(messages: ChatMessage[], tools: string[]): Situation {
     sawToolResult: last !== undefined,
     lastResult: last === undefined ? null : last.slice(OBSERVATION_PREFIX.length),
     shown: results.flatMap((r) => documentsShown(r.slice(OBSERVATION_PREFIX.length))),
-    final: users.at(-1) === REACT_FINAL_PROMPT,
+    final: isReactFinal(users),
   };
+}
+
+/**
+ * Whether the last user message is the forced final call's: not the
+ * question, a tool result or an invalid-action message. Told by the
+ * protocol's own prefixes, not by the final message's words, which a system's
+ * `prompts.final_answer` may change.
+ */
+function isReactFinal(users: readonly string[]): boolean {
+  const last = users.at(-1);
+  return users.length > 1 && last !== undefined && !last.startsWith(OBSERVATION_PREFIX) &&
+    !last.startsWith(INVALID_ACTION_PREFIX);
 }
 
 /** A planned reply as one react_json action (raw replies are sent as they are). */

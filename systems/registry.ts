@@ -18,6 +18,7 @@ import type { MockPolicy } from "../lib/llm/mock_policy.ts";
 import { TOOLS_PROTOCOL } from "../lib/llm/model.ts";
 import { FRAMEWORKS } from "./frameworks/registry.ts";
 import { frameworkSystem } from "./frameworks/framework_system.ts";
+import { customSystem } from "./custom/custom_system.ts";
 
 /** System types by name. */
 export const SYSTEMS: ReadonlyMap<string, SystemDef> = new Map<string, SystemDef>([
@@ -27,6 +28,7 @@ export const SYSTEMS: ReadonlyMap<string, SystemDef> = new Map<string, SystemDef
   [retrievalOnly.type, retrievalOnly],
   [codeAgent.type, codeAgent],
   [grepAgent.type, grepAgent],
+  [customSystem.type, customSystem],
   // Deployed pipelines: a service over HTTP, or a program per question.
   [http.type, http],
   [command.type, command],

@@ -8,6 +8,7 @@
 
 import type { z } from "zod";
 import type { Question } from "../lib/data/question_schema.ts";
+import type { PromptSet } from "../lib/prompts/prompt_set.ts";
 import type { MockPolicy } from "../lib/llm/mock_policy.ts";
 import type { Retriever } from "../lib/retrieval/types.ts";
 import type { TraceRecorder } from "../lib/trace/trace_recorder.ts";
@@ -96,6 +97,8 @@ export interface RetrievalDepth {
 export interface SystemOutcome {
   answer: string | null;
   flags: TraceFlags;
+  /** The documents the answer cites, when the system says (a custom system). */
+  cited?: string[];
 }
 
 /** The definition of a system type. */
@@ -111,11 +114,13 @@ export interface SystemDef<O extends z.ZodObject = z.ZodObject> {
   /** Tools it always has, whatever its `tools:` list says. */
   alwaysTools: readonly string[];
   /**
-   * Every fixed text it sends the model (system prompts, follow-up
-   * instructions), hashed into `run.json` so a changed prompt stops a resume.
-   * The first is its system prompt (the pre-flight estimate counts it).
+   * Its prompts (`lib/prompts/prompt_set.ts`): the slots a config may set per
+   * system under `prompts:`, with their defaults, and the protocol texts it
+   * sends unchanged. Every text is hashed into `run.json` so a changed prompt
+   * stops a resume; the first slot is its system prompt (the pre-flight
+   * estimate counts it). Absent for a type that sends no prompt.
    */
-  prompts?: readonly string[];
+  prompts?: PromptSet;
   /** Strict schema of its config entry (see `lib/config/schema.ts` bases). */
   options: O;
   /**
@@ -149,6 +154,8 @@ export interface SystemDef<O extends z.ZodObject = z.ZodObject> {
    * framework's process): the plan calls it once per system, uses the
    * instance's `run` instead of {@link SystemDef.run}, waits for `ready`
    * before the system's first question, and closes it with the plan.
+   * `env.configFile` (the config's absolute path) anchors paths the options
+   * give (a custom system's module).
    */
   start?(options: z.output<O>, env: SystemStartEnv): SystemInstance;
   /**

@@ -76,6 +76,7 @@ export const calculator = defineTool({
     "numbers out yourself.",
   parameters,
   sideEffects: "none",
+  readsCorpus: false,
   load: engine,
   async run(args) {
     const { calculate, CalcError } = await engine();

@@ -55,9 +55,9 @@ export const corpusGrep = defineTool({
   sideEffects: "none",
   load: engine,
   async prepare(corpus) {
-    // The UTF-8 form every scan reads (and the kernel it compiles): built here, it is not charged
-    // to the first call's latency and timeout.
-    (await engine()).prepareGrep(corpus);
+    // The line index over the UTF-8 form every scan reads: built here, it is not charged to the
+    // first call's latency and timeout.
+    await (await engine()).prepareGrep(corpus);
   },
   async run(args, ctx) {
     return await (await engine()).runGrep(args, ctx);

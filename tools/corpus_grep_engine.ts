@@ -17,7 +17,6 @@ import type { Corpus } from "../lib/types.ts";
 import type { Document } from "../lib/types.ts";
 import { closestMatch } from "../lib/util/did_you_mean.ts";
 import {
-  byteSegments,
   cutLinesIn,
   documentRange,
   isCut,
@@ -25,8 +24,9 @@ import {
   type LineRange,
   type LineStore,
   lineStore,
-  lineText,
+  lineTexts,
   lowerForScan,
+  prepareLineStore,
   SCAN_CHARS,
 } from "../lib/grep/line_store.ts";
 import { type LineHit, type ScanResult, scanWords } from "../lib/grep/line_scan.ts";
@@ -46,9 +46,13 @@ const SHOWN_BEFORE = 80;
 /** Ids listed in a not-found message when none is close. */
 const MAX_IDS_LISTED = 10;
 
-/** Builds the corpus's line store and its UTF-8 form (see `prepare` in corpus_grep.ts). */
-export function prepareGrep(corpus: Corpus): void {
-  byteSegments(lineStore(corpus));
+/**
+ * Builds the corpus's line store over its UTF-8 form (see `prepare` in
+ * corpus_grep.ts), a slice at a time: the worker serves other calls between
+ * slices.
+ */
+export async function prepareGrep(corpus: Corpus): Promise<LineStore> {
+  return await prepareLineStore(corpus);
 }
 
 /** One `corpus_grep` call. */
@@ -190,10 +194,11 @@ function report(store: LineStore, scan: ScanResult, opts: ReportOptions): ToolRe
   for (const group of groups(store, shown, opts.context)) {
     if (lines.length > 1) push("--");
     const docId = store.documents[group.doc].id;
+    const texts = lineTexts(store, group.from, group.to);
     for (let line = group.from; line < group.to; line++) {
       const number = line - store.docFirstLine[group.doc] + 1;
       const hit = matched.get(line);
-      const text = excerpt(lineText(store, line), hit?.column ?? 0);
+      const text = excerpt(texts[line - group.from], hit?.column ?? 0);
       if (hit !== undefined && isCut(store, line)) {
         const lineChars = store.lineLength[line];
         push(

@@ -87,6 +87,7 @@ export const dateCalc = defineTool({
     "counting days yourself. `today` is a fixed date for the whole run.",
   parameters,
   sideEffects: "none",
+  readsCorpus: false,
   run(args, ctx) {
     const misuse = unusedArgument(args);
     if (misuse) return toolError("invalid_args", misuse);

@@ -73,6 +73,14 @@ export interface ToolDef<
   /** Options a config may set for the tool (`{name: corpus_grep, max_results: 10}`). */
   options?: O;
   /**
+   * Whether `run` reads `ctx.corpus` (default true). The sandbox worker gets
+   * a large corpus some time after it starts (the main thread first writes
+   * the text into shared memory); a built-in that declares `false` is served
+   * from the start, before and while the corpus tools prepare, and sees an
+   * empty corpus.
+   */
+  readsCorpus?: boolean;
+  /**
    * Builds what the tool needs from the corpus (an index, say) before the run's
    * first call, so that cost is never charged to a call's timeout. Optional.
    */
@@ -126,6 +134,9 @@ export function defineTool<P extends z.ZodObject, O extends z.ZodObject = z.ZodO
     throw new TypeError(
       `Tool "${def.name}": sideEffects must be "none", "filesystem" or "network".`,
     );
+  }
+  if (def.readsCorpus !== undefined && typeof def.readsCorpus !== "boolean") {
+    throw new TypeError(`Tool "${def.name}": readsCorpus must be true or false.`);
   }
   if (def.prepare !== undefined && typeof def.prepare !== "function") {
     throw new TypeError(`Tool "${def.name}": prepare must be a function of the corpus.`);

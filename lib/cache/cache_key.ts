@@ -75,3 +75,21 @@ export function modelKey(parts: ModelKeyParts): string {
 export function toolKey(parts: ToolKeyParts): string {
   return sha256(canonicalJson({ v: CACHE_KEY_VERSION, kind: "tool", ...parts }, STRICT));
 }
+
+/**
+ * What decides a retriever service's answer (a reranker's scores, the
+ * user's retrieval service's hits): the retriever kind, the endpoint as the
+ * config writes it (`${VAR}` templates, never the values they expand to)
+ * and the request body and settings that shape the answer.
+ */
+export interface RetrievalKeyParts {
+  /** The retriever kind (`rerank`, `http`). */
+  retriever_kind: string;
+  endpoint: string;
+  request: unknown;
+}
+
+/** The key of a retriever service's answer. */
+export function retrievalKey(parts: RetrievalKeyParts): string {
+  return sha256(canonicalJson({ v: CACHE_KEY_VERSION, kind: "retrieval", ...parts }, STRICT));
+}

@@ -22,8 +22,8 @@ export interface CommandSpec {
   name: string;
   /** One line for the command list. */
   summary: string;
-  /** Positional arguments, e.g. `CONFIG`. */
-  positionals: ReadonlyArray<{ name: string; optional?: boolean }>;
+  /** Positional arguments, e.g. `CONFIG`; the last may be `variadic` (one or more: `DIR...`). */
+  positionals: ReadonlyArray<{ name: string; optional?: boolean; variadic?: boolean }>;
   options: readonly OptionSpec[];
   /** Extra paragraphs for `--help`. */
   notes?: string;
@@ -101,7 +101,8 @@ export function parseArgs(
   }
   if (options.has("help")) return { positionals, options };
   const required = spec.positionals.filter((p) => !p.optional).length;
-  if (positionals.length < required || positionals.length > spec.positionals.length) {
+  const most = spec.positionals.at(-1)?.variadic ? Infinity : spec.positionals.length;
+  if (positionals.length < required || positionals.length > most) {
     const usage = usageLine(spec, program);
     const missing = spec.positionals[positionals.length];
     throw new UsageError(
@@ -117,7 +118,10 @@ export function parseArgs(
 
 /** `ragbench run CONFIG [options]` (`program` in place of `ragbench`). */
 export function usageLine(spec: CommandSpec, program = "ragbench"): string {
-  const args = spec.positionals.map((p) => (p.optional ? `[${p.name}]` : p.name)).join(" ");
+  const args = spec.positionals.map((p) => {
+    const name = p.variadic ? `${p.name}...` : p.name;
+    return p.optional ? `[${name}]` : name;
+  }).join(" ");
   return `${program} ${spec.name}${args ? ` ${args}` : ""} [options]`;
 }
 

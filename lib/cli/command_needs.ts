@@ -19,7 +19,7 @@ import { folderHolds } from "../data/corpus_files.ts";
 import { embeddingNeeds } from "../plan/embedding_needs.ts";
 import { INIT_DEFAULT_DOCS, initNeeds } from "../plan/init_needs.ts";
 import type { Need } from "../plan/need.ts";
-import { runNeeds, sandboxSourceNeeds } from "../plan/permissions.ts";
+import { PROMPT_FILE_WHY, runNeeds, sandboxSourceNeeds } from "../plan/permissions.ts";
 import { REGISTRIES } from "../plan/setup.ts";
 import { toolRefsOf } from "../plan/tool_sources/registry.ts";
 import { kindOf } from "../retrieval/kinds/registry.ts";
@@ -39,6 +39,7 @@ export const COMMAND_NEEDS: ReadonlyMap<string, CommandNeeds> = new Map<string, 
   ["tool", toolNeeds],
   ["report", (args) => Promise.resolve(reportNeeds(args))],
   ["compare", (args) => Promise.resolve(args.positionals.map((dir) => readOf(dir, "a run")))],
+  ["merge", (args) => Promise.resolve(mergeNeeds(args))],
   [
     "init",
     (args) =>
@@ -73,7 +74,8 @@ function readOf(path: string, why: string): Need {
 function inputReads(config: Config): Need[] {
   return runNeeds(config, { mock: true, runDir: "runs" }).filter((n) =>
     (n.name === "read" &&
-      ["the config", "the corpus", "the questions", "the mock script"].includes(n.why)) ||
+      (["the config", "the corpus", "the questions", "the mock script"].includes(n.why) ||
+        n.why.startsWith(PROMPT_FILE_WHY))) ||
     (n.name === "run" && n.why.startsWith("reading the corpus's PDF files"))
   );
 }
@@ -123,6 +125,19 @@ async function toolNeeds(args: ParsedArgs): Promise<Need[]> {
     );
   }
   return needs;
+}
+
+/**
+ * `merge OUT SHARD_DIR...`: the shard folders, read; OUT, written and read (its files are renamed
+ * into place, and the summaries are made from the merged results file).
+ */
+function mergeNeeds(args: ParsedArgs): Need[] {
+  const [out, ...shards] = args.positionals.map((p) => p.replace(/(?<=.)\/+$/, ""));
+  return [
+    ...shards.map((dir) => readOf(dir, "a shard")),
+    readOf(out, "the merged run"),
+    { name: "write", value: out, why: "the merged run" },
+  ];
 }
 
 /** `report RUN_DIR`: the run folder, read and written; the JUnit file. */

@@ -11,6 +11,7 @@
  * @module
  */
 
+import { effectivePrompts } from "../prompts/prompt_set.ts";
 import type { Config } from "../config/types.ts";
 import { RagbenchError } from "../errors.ts";
 import { describeModel } from "../llm/select.ts";
@@ -55,7 +56,9 @@ export function estimateSystems(
       modelId: model.id,
       pricing: model.pricing,
       calls: modelCallsOf(def, system.options),
-      fixedChars: (def.prompts?.[0]?.length ?? DEFAULT_PROMPT_CHARS) + toolChars,
+      fixedChars: (def.prompts
+        ? effectivePrompts(def.prompts, system.options)[0].length
+        : DEFAULT_PROMPT_CHARS) + toolChars,
       maxOutputTokens: system.model.max_output_tokens,
     };
   });

@@ -67,6 +67,7 @@ export async function reportCommand(args: ParsedArgs, io: CliIO): Promise<number
     summaries,
     indexing: run.indexing,
     ...(run.retrievalK ? { retrievalK: run.retrievalK } : {}),
+    ...(run.warnings.length ? { notes: run.warnings } : {}),
     ...(args.options.has("junit") ? { junitPath: args.options.get("junit")! } : {}),
   });
   printResults(io, summaries.systems, report, {

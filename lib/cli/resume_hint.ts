@@ -20,6 +20,8 @@ export interface ResumeArgs {
   systems?: string;
   /** `--limit` as given, if any. */
   limit?: string;
+  /** `--shard` as given, if any. */
+  shard?: string;
   /** `--cache`, `--cache-tools`, `--cache-dir` as given (name without dashes, value). */
   cache?: ReadonlyArray<[string, string]>;
   /** `--junit` as given, if any. */
@@ -39,6 +41,7 @@ export function resumeCommand(
   if (args.mock) words.push("--mock");
   if (args.systems !== undefined) words.push("--systems", args.systems);
   if (args.limit !== undefined) words.push("--limit", args.limit);
+  if (args.shard !== undefined) words.push("--shard", args.shard);
   if (args.junit !== undefined) words.push("--junit", args.junit);
   for (const [name, value] of args.cache ?? []) words.push(`--${name}`, value);
   const invocation = how.invocation ?? DEFAULT_INVOCATION;

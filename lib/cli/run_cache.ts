@@ -18,12 +18,18 @@ import { TOOL_REPLAY_MISS_PREFIX, type ToolCacheSetup } from "../../tools/cached
 import { REPLAY_MISS_PREFIX } from "../llm/cached_model.ts";
 import { EMBEDDING_REPLAY_MISS_PREFIX } from "../dense/replay_embedder.ts";
 import type { QuestionResult } from "../types.ts";
+import {
+  RETRIEVAL_REPLAY_MISS_PREFIX,
+  type RetrievalCacheSetup,
+} from "../retrieval/remote/cached_call.ts";
 import { plural } from "../util/plural.ts";
 
-/** The cache of a run; `model` / `tools` are null when that part is not cached. */
+/** The cache of a run; `model` / `tools` / `retrieval` are null when that part is not cached. */
 export interface RunCache extends Disposable {
   readonly model: ModelCacheSetup | null;
   readonly tools: ToolCacheSetup | null;
+  /** Answers of retriever services (rerank, http), under `--cache` like model calls. */
+  readonly retrieval: RetrievalCacheSetup | null;
   /**
    * Answers of deployed pipelines (`type: http` / `command`): under `--cache` like model calls
    * in a live run, replayed in `--mock`.
@@ -62,9 +68,11 @@ export function replayMisses(
         : step.type === "tool"
         ? step.result.error?.detail
         : undefined;
-      const at = embedding?.indexOf(EMBEDDING_REPLAY_MISS_PREFIX) ?? -1;
-      if (embedding !== undefined && at >= 0) {
-        misses.push(`${embedding.slice(at)} — ${where}, step ${index + 1}`);
+      for (const prefix of [EMBEDDING_REPLAY_MISS_PREFIX, RETRIEVAL_REPLAY_MISS_PREFIX]) {
+        const at = embedding?.indexOf(prefix) ?? -1;
+        if (embedding !== undefined && at >= 0) {
+          misses.push(`${embedding.slice(at)} — ${where}, step ${index + 1}`);
+        }
       }
     });
   }
@@ -89,12 +97,16 @@ export function openRunCache(config: Config, use: CacheUse, options: { mock: boo
   }
   const modelStats = emptyCacheStats();
   const toolStats = emptyCacheStats();
+  const retrievalStats = emptyCacheStats();
   const serviceStats = emptyCacheStats();
   const model = cache !== null && use.mode !== "off" && !options.mock
     ? { cache, mode: use.mode, stats: modelStats }
     : null;
   const tools = cache !== null && use.toolMode !== "off" && !options.mock
     ? { cache, mode: use.toolMode, stats: toolStats }
+    : null;
+  const retrieval = cache !== null && use.mode !== "off"
+    ? { cache, mode: use.mode, stats: retrievalStats }
     : null;
   const serviceMode = options.mock ? "replay" : use.mode;
   const serviceSetup = cache !== null && services && serviceMode !== "off"
@@ -103,6 +115,7 @@ export function openRunCache(config: Config, use: CacheUse, options: { mock: boo
   return {
     model,
     tools,
+    retrieval,
     services: serviceSetup,
     summaryLine() {
       if (cache === null) return null;
@@ -110,6 +123,9 @@ export function openRunCache(config: Config, use: CacheUse, options: { mock: boo
       const parts = [];
       if (model && used(modelStats)) parts.push(`model calls ${describe(model.mode, modelStats)}`);
       if (tools && used(toolStats)) parts.push(`tool results ${describe(tools.mode, toolStats)}`);
+      if (retrieval && used(retrievalStats)) {
+        parts.push(`retrieval calls ${describe(retrieval.mode, retrievalStats)}`);
+      }
       if (serviceSetup && used(serviceStats)) {
         parts.push(`service answers ${describe(serviceSetup.mode, serviceStats)}`);
       }

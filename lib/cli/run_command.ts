@@ -34,6 +34,7 @@ import { claimRunDir, recordRun } from "./run_record.ts";
 import { readRunRequest, runIO } from "./run_request.ts";
 import { RunStack } from "./run_stack.ts";
 import { startRun } from "./run_start.ts";
+import { SHARD_OPTION } from "./run_shard.ts";
 
 /** Declaration of `ragbench run`. */
 export const RUN_SPEC: CommandSpec = {
@@ -62,6 +63,7 @@ export const RUN_SPEC: CommandSpec = {
     },
     { name: "systems", value: "A,B", description: "Run only these systems (by name)." },
     { name: "limit", value: "N", description: "Run only the first N questions." },
+    SHARD_OPTION,
     {
       name: "force",
       description: "Go on regardless: with --resume, even when run.json differs from this " +

@@ -77,7 +77,11 @@ export async function executeRun(
         concurrency: started.concurrency,
         questionTimeoutMs: config.evaluation.question_timeout_s * 1000,
         // A --mock run spends nothing: its simulated dollars never stop it.
-        maxCostUsd: request.mock ? null : config.evaluation.max_cost_usd,
+        // A shard spends its share of the run's cap: n shards together stay under it.
+        maxCostUsd: request.mock || config.evaluation.max_cost_usd === null
+          ? null
+          : config.evaluation.max_cost_usd / (request.shard?.count ?? 1),
+        ...(started.shard ? { include: started.shard.include } : {}),
         retrievalK: config.evaluation.retrieval_k,
         done: new Set(ctx.previous.map((r) => jobKey(r.system, r.question_id, r.repeat))),
         // Once quitting, nothing more is written: the line in progress was flushed.

@@ -139,9 +139,9 @@ export function reportOutcome(
   let code = replayMisses(finished.known, io.alert);
   if (outcome.stoppedBy === "max_cost_usd") {
     io.alert(
-      `stopped: evaluation.max_cost_usd (${config.evaluation.max_cost_usd}) reached; ${
-        plural(outcome.notRun, "question")
-      } not run`,
+      `stopped: evaluation.max_cost_usd (${config.evaluation.max_cost_usd}${
+        run.request.shard ? `; this shard's share: 1/${run.request.shard.count} of it` : ""
+      }) reached; ${plural(outcome.notRun, "question")} not run`,
     );
     code = 1;
   }

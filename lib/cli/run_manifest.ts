@@ -7,6 +7,8 @@
  * @module
  */
 
+import { persistedRetriever } from "../config/retriever_secrets.ts";
+import { effectivePrompts } from "../prompts/prompt_set.ts";
 import { corpusSourcePath } from "../data/corpus.ts";
 import { questionSourcePath } from "../data/questions.ts";
 import { join } from "../util/paths.ts";
@@ -26,8 +28,10 @@ import {
   type RunManifest,
 } from "../run/manifest.ts";
 import { manifestDifferences } from "../run/manifest_diff.ts";
+import { customSystemsOf } from "../plan/custom_system_needs.ts";
 import { toolRefsOf } from "../plan/tool_sources/registry.ts";
 import { describeFsError, writeFileAtomic } from "../util/fs.ts";
+import type { ShardBlock } from "../run/shard.ts";
 
 /** What the manifest of this run is built from. */
 export interface ManifestContext {
@@ -48,6 +52,8 @@ export interface ManifestContext {
   indexing?: readonly IndexingRecord[];
   /** Aborts the hashing (the file being read stops at the next 1 MiB). */
   signal?: AbortSignal;
+  /** `--shard`: this shard and the whole run's layout. */
+  shard?: ShardBlock;
 }
 
 /** Hashes the run's files and builds its manifest. */
@@ -55,7 +61,11 @@ export async function currentManifest(ctx: ManifestContext): Promise<RunManifest
   const { config } = ctx;
   // The files each tool's source says decide its results (a custom tool's module).
   const toolFiles = [
-    ...new Set(toolRefsOf(config).flatMap(({ ref, source }) => source.files(ref))),
+    ...new Set([
+      ...toolRefsOf(config).flatMap(({ ref, source }) => source.files(ref)),
+      // A custom system's module decides its answers too.
+      ...customSystemsOf(config).map((s) => s.module),
+    ]),
   ];
   // A system's retriever settings decide its results: hash them, not just the name it gives.
   const retrievers = new Map(config.systems.map((s) => [s.name, s.retriever]));
@@ -85,7 +95,7 @@ export async function currentManifest(ctx: ManifestContext): Promise<RunManifest
       name: s.name,
       type: s.def.type,
       options: withRetriever(s.options, retrievers.get(s.name) ?? null),
-      prompts: s.def.prompts ?? [],
+      prompts: s.def.prompts ? effectivePrompts(s.def.prompts, s.options) : [],
       toolSpecs: s.toolbox.specs,
       model: shown.get(s.name)?.model ?? null,
       networkTools: shown.get(s.name)?.networkTools ?? [],
@@ -93,6 +103,7 @@ export async function currentManifest(ctx: ManifestContext): Promise<RunManifest
     startedAt: ctx.startedAt,
     machine: currentMachine(),
     ...(ctx.indexing ? { indexing: ctx.indexing } : {}),
+    ...(ctx.shard ? { shard: ctx.shard } : {}),
   });
 }
 
@@ -154,5 +165,7 @@ function withRetriever(
   options: Record<string, unknown>,
   choice: RetrieverChoice | null,
 ): Record<string, unknown> {
-  return choice ? { ...options, retriever: { name: choice.name, ...choice.config } } : options;
+  return choice
+    ? { ...options, retriever: { name: choice.name, ...persistedRetriever(choice.config) } }
+    : options;
 }

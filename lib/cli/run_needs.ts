@@ -14,7 +14,7 @@ import { UsageError } from "../errors.ts";
 import { CACHE_DIR_VARIABLES } from "../cache/cache_dir.ts";
 import { configEmbeddings } from "../plan/embedding_needs.ts";
 import type { Need } from "../plan/need.ts";
-import { runNeeds } from "../plan/permissions.ts";
+import { PROMPT_FILE_WHY, runNeeds } from "../plan/permissions.ts";
 import type { OptionSpec, ParsedArgs } from "./args.ts";
 import { cacheUseFromArgs } from "./cache_options.ts";
 
@@ -93,14 +93,19 @@ export function runArgsNeeds(config: Config, args: ParsedArgs): Need[] {
 
 /**
  * What `ragbench permissions CONFIG` with the same options needs: read of the
- * config and, when the run uses a cache folder, the variables that locate it
- * (so it prints the folder, not only the variables).
+ * config and its prompt files (loading the config reads them) and, when the
+ * run uses a cache folder, the variables that locate it (so it prints the
+ * folder, not only the variables).
  */
 export function permissionsArgsNeeds(config: Config, args: ParsedArgs): Need[] {
   const cacheVariables = runArgsNeeds(config, args).filter((n) =>
     n.name === "env" && (CACHE_DIR_VARIABLES as readonly string[]).includes(n.value)
   );
-  return [{ name: "read", value: config.file, why: "the config" }, ...cacheVariables];
+  // Loading the config reads its prompt files too.
+  const prompts = runArgsNeeds(config, args).filter((n) =>
+    n.name === "read" && n.why.startsWith(PROMPT_FILE_WHY)
+  );
+  return [{ name: "read", value: config.file, why: "the config" }, ...prompts, ...cacheVariables];
 }
 
 /** `args`' options of {@link NEED_OPTIONS} as command-line words, in that order. */
@@ -118,5 +123,6 @@ export function needOptionWords(args: ParsedArgs): string[] {
 /** A read of one of the run's inputs (all that --dry-run needs). */
 function isInputRead(need: Need): boolean {
   return need.name === "read" &&
-    ["the config", "the corpus", "the questions", "the mock script"].includes(need.why);
+    (["the config", "the corpus", "the questions", "the mock script"].includes(need.why) ||
+      need.why.startsWith(PROMPT_FILE_WHY));
 }

@@ -95,6 +95,7 @@ export async function recordRun(
     summary: plan.summary,
     startedAt: started.startedAt,
     indexing: await plan.retrievers.indexing(),
+    ...(started.shard ? { shard: started.shard.block } : {}),
     // Not io.signal: a first Ctrl-C here must stop the run like one during loading (exit 130
     // with the summaries written), not abort the hashing with an error.
   });
@@ -142,6 +143,7 @@ function printBanner(run: PreparedRun, started: StartedRun, io: CliIO): void {
       modelsLine(plan.summary)
     }, writing ${run.dir}`,
   );
+  if (started.shard) io.progress(started.shard.line);
   for (const line of describeSkipped(loaded.skipped)) io.progress(line);
   for (const warning of loaded.warnings) io.progress(`warning: ${warning}`);
   for (const warning of run.priceLines) io.progress(`warning: ${warning}`);

@@ -22,6 +22,8 @@ import type { CliIO } from "./io.ts";
 import type { ProgressMode } from "./progress.ts";
 import { resumeCommand } from "./resume_hint.ts";
 import { runArgsNeeds, systemsOption } from "./run_needs.ts";
+import { shardOption } from "./run_shard.ts";
+import type { ShardSpec } from "../run/shard.ts";
 
 /** One `ragbench run` invocation, its arguments checked. */
 export interface RunRequest {
@@ -39,6 +41,8 @@ export interface RunRequest {
   force: boolean;
   /** `--junit FILE`, when given. */
   junit: string | undefined;
+  /** `--shard I/N`, when given (lib/run/shard.ts). */
+  shard: ShardSpec | undefined;
 }
 
 /**
@@ -70,6 +74,7 @@ export function readRunRequest(args: ParsedArgs, io: Pick<CliIO, "redraw">): Run
     dryRun: args.options.has("dry-run"),
     force: args.options.has("force"),
     junit: args.options.get("junit"),
+    shard: shardOption(args),
   };
 }
 
@@ -94,6 +99,7 @@ export function resumeHintOf(
     mock: request.mock,
     systems: args.options.get("systems"),
     limit: args.options.get("limit"),
+    shard: args.options.get("shard"),
     junit: request.junit,
     cache: ["cache", "cache-tools", "cache-dir"].flatMap((name): Array<[string, string]> => {
       const value = args.options.get(name);

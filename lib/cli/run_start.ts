@@ -23,6 +23,8 @@ import { checkEstimate } from "./preflight.ts";
 import { openRunCache, type RunCache } from "./run_cache.ts";
 import type { PreparedRun } from "./run_prepare.ts";
 import type { RunStack } from "./run_stack.ts";
+import { HostLimiters } from "../llm/rate_limiter.ts";
+import { type RunShard, runShard } from "./run_shard.ts";
 
 /** The run's models and tools, started. */
 export interface StartedRun {
@@ -38,6 +40,8 @@ export interface StartedRun {
   concurrency: number;
   /** When the run started (ISO time; run.json's `started_at`): before its tools started. */
   startedAt: string;
+  /** `--shard`: which jobs this process runs (run_shard.ts); null for the whole run. */
+  shard: RunShard | null;
 }
 
 /**
@@ -63,6 +67,8 @@ export async function startRun(
     prices,
     mockPolicies: MOCK_POLICIES,
     ...(runCache.model === null ? {} : { cache: runCache.model }),
+    // model.rate_limit: shard i/n sends 1/n of it, so the n shards together stay under it.
+    limiters: new HostLimiters({ share: 1 / (request.shard?.count ?? 1) }),
   });
   const runModel = describeModel(config.model, mock, prices);
   // After the key checks, so a missing key is reported first; before any tool starts. A replay
@@ -91,6 +97,7 @@ export async function startRun(
       progress: io.progress,
       embedders,
       toolCache: runCache.tools,
+      retrievalCache: runCache.retrieval,
       serviceCache: runCache.services,
       // A Ctrl-C during an MCP server's start-up stops it at once, not when its handshake ends.
       mcp: { signal: io.signal },
@@ -101,5 +108,10 @@ export async function startRun(
     return "cancelled";
   }
   tools.defer(() => plan.close());
-  return { plan, tools, models, runModel, runCache, concurrency, startedAt };
+  const shard = request.shard === undefined ? null : runShard(request.shard, {
+    systems: plan.systems,
+    questions: run.loaded.questions,
+    repeats: config.evaluation.repeats,
+  });
+  return { plan, tools, models, runModel, runCache, concurrency, startedAt, shard };
 }

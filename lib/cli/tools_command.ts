@@ -243,6 +243,6 @@ export async function toolCommand(args: ParsedArgs, io: CliIO): Promise<number> 
     return 0;
   } finally {
     await Promise.all([shared.closeAll(), made.worker?.close(), made.search?.close()]);
-    made.retrievers?.close();
+    await made.retrievers?.close();
   }
 }

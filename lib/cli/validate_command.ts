@@ -20,7 +20,9 @@ import {
   unpricedOf,
 } from "../plan/price_checks.ts";
 import { RagbenchError } from "../errors.ts";
-import { callsModel } from "../../systems/registry.ts";
+import { callsModel, SYSTEMS } from "../../systems/registry.ts";
+import { promptIsSet, promptText } from "../prompts/prompt_set.ts";
+import { dirname, relativePath } from "../util/paths.ts";
 import { plural } from "../util/plural.ts";
 
 /** Declaration of `ragbench validate`. */
@@ -58,6 +60,7 @@ export async function validateCommand(args: ParsedArgs, io: CliIO): Promise<numb
       `  systems:   ${config.systems.map((s) => `${s.name} (${s.type})`).join(", ")}`,
       ...(retrieverLine ? [`  retrievers: ${retrieverLine}`] : []),
       `  tools:     ${tools.size ? [...tools].join(", ") : "none beyond each system's own"}`,
+      ...promptLines(config),
       `  models:    ${modelsSummary(config.systems)}`,
       `  prices:    ${pricesSummary(config, prices)}`,
       `  corpus:    ${plural(corpus.documents.length, "document")}, ${
@@ -124,4 +127,32 @@ function modelsSummary(
   }
   if (users.size === 0) return "none (no system calls a model)";
   return [...users].map(([label, names]) => `${label} (${names.join(", ")})`).join("; ");
+}
+
+/**
+ * One line a system that sends prompts (a file's path as the config gives it): `defaults (system, final_answer)`, or
+ * each prompt the config sets (inline or its file, and its length) beside the
+ * defaults it keeps.
+ */
+function promptLines(config: Config): string[] {
+  const lines: string[] = [];
+  for (const s of config.systems) {
+    const set = SYSTEMS.get(s.type)?.prompts;
+    if (set === undefined || !callsModel(s)) continue;
+    const slots = [...set.slots.keys()];
+    const own = slots.filter((slot) => promptIsSet(s.options, slot));
+    const kept = slots.filter((slot) => !own.includes(slot));
+    const parts = own.map((slot) => {
+      const file = s.prompt_files?.[slot];
+      const where = file === undefined
+        ? "inline"
+        : `from ${relativePath(dirname(config.file), file)}`;
+      return `${slot} ${where} (${plural(promptText(set, s.options, slot).length, "character")})`;
+    });
+    if (kept.length) {
+      parts.push(own.length ? `default ${kept.join(", ")}` : `defaults (${kept.join(", ")})`);
+    }
+    lines.push(`${lines.length ? "             " : "  prompts:   "}${s.name}: ${parts.join("; ")}`);
+  }
+  return lines;
 }

@@ -16,6 +16,13 @@ import { type RetrieverConfig, retrieverSchema } from "./retriever_schema.ts";
 import { type ModelOverride, modelSchema, nameSchema, type RawConfig } from "./schema.ts";
 import { systemModel } from "./system_model.ts";
 import { checkToolRefs } from "./check_tools.ts";
+import { checkPrompts } from "./check_prompts.ts";
+import {
+  type BaseContext,
+  baseContext,
+  resolveBase,
+  resolveNamedRetrievers,
+} from "./retriever_bases.ts";
 import {
   DEFAULT_RETRIEVER,
   type Registries,
@@ -40,7 +47,18 @@ export function checkSystems(
 ): SystemConfig[] {
   const systems: SystemConfig[] = [];
   const names = new Map<string, number>();
+  // Tools the config defines for every system (a plug-in's), named alone like a built-in.
   const defined = new Map<string, ToolRef>();
+  for (const kind of registries.toolSources) {
+    const refs = kind.predefine({
+      source,
+      configPath,
+      rules: raw.tools,
+      builtins: registries.tools,
+      problems,
+    });
+    for (const ref of refs) defined.set(ref.name, ref);
+  }
   const typeNames = [...registries.systems.keys()];
   const runModel = raw.model ?? modelSchema.parse({});
   raw.systems.forEach((entry, index) => {
@@ -104,6 +122,20 @@ export function checkSystems(
       if (checked.success) options = checked.data as Record<string, unknown>;
       else problems.push(...issuesFromZod(source, checked.error, info.options, path, checkedEntry));
     }
+    let promptFiles: Record<string, string> = {};
+    if (options && info?.prompts && options.prompts) {
+      const prompts = checkPrompts(
+        options.prompts as Record<string, unknown>,
+        info.prompts,
+        [...path, "prompts"],
+        { source, configPath, problems },
+      );
+      // The texts themselves (a file's read in): what the system sends and the run records.
+      if (prompts) {
+        options = { ...options, prompts: prompts.texts };
+        promptFiles = prompts.files;
+      }
+    }
     let retriever: RetrieverChoice | null = null;
     if (takesRetriever) {
       retriever = chooseRetriever(entry.retriever, name, [...path, "retriever"], raw, source, {
@@ -133,6 +165,7 @@ export function checkSystems(
         tools,
         retriever,
         model: systemModel(runModel, options.model as ModelOverride | undefined),
+        ...(Object.keys(promptFiles).length ? { prompt_files: promptFiles } : {}),
       });
     }
   });
@@ -177,7 +210,42 @@ function chooseRetriever(
     run.problems.push(...issuesFromZod(source, parsed.error, retrieverSchema, at, given));
     return undefined;
   }
-  return { key: `inline:${systemName}`, name: systemName, config: parsed.data };
+  const config = resolveBase(parsed.data, at, [], contextFor(raw, source, run.problems));
+  if (config === null) return undefined;
+  return { key: `inline:${systemName}`, name: systemName, config };
+}
+
+/** One resolution context a config (so a failed named entry is reported once). */
+const contexts = new WeakMap<object, BaseContext>();
+
+function contextFor(
+  raw: Pick<RawConfig, "retrievers">,
+  source: YamlSource,
+  problems: ConfigIssue[],
+): BaseContext {
+  let context = contexts.get(raw);
+  if (context === undefined) {
+    context = baseContext(raw, source, problems);
+    contexts.set(raw, context);
+  }
+  return context;
+}
+
+/**
+ * Resolves every reranker's `base` among the `retrievers:` entries (see
+ * retriever_bases.ts), writing each resolved entry back into `raw`.
+ */
+export function resolveRetrieverBases(
+  raw: Pick<RawConfig, "retrievers">,
+  source: YamlSource,
+  problems: ConfigIssue[],
+): void {
+  const context = contextFor(raw, source, problems);
+  resolveNamedRetrievers(context);
+  for (const key of Object.keys(raw.retrievers)) {
+    const resolved = context.resolved.get(restoreProtoKey(key));
+    if (resolved) raw.retrievers[key] = resolved;
+  }
 }
 
 /** The `retrievers:` entries by the names the config wrote (validation shields `__proto__`). */

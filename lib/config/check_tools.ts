@@ -49,7 +49,8 @@ export function checkToolRefs(refs: unknown[], path: ValuePath, run: ToolRefsRun
     const entry: ToolEntry = bare ? { name: ref } : ref as ToolEntry;
     // A tool an earlier system defined under a name (a custom tool) may be named alone.
     const name = String(entry.name);
-    const defined = bare && !run.registries.tools.has(name) ? run.defined.get(name) : undefined;
+    const alone = bare || (Object.keys(entry).length === 1 && typeof entry.name === "string");
+    const defined = alone && !run.registries.tools.has(name) ? run.defined.get(name) : undefined;
     if (defined) {
       if (claimName(name, at, ctx)) out.push(defined);
       return;
@@ -95,7 +96,7 @@ export function checkAllowList(
       problems.push({
         position: source.positionOf(["tools", "allow", i]),
         message:
-          `tools.allow names "${name}", which is neither a built-in nor a custom tool of this config`,
+          `tools.allow names "${name}", which is neither a built-in nor a custom or plug-in tool of this config`,
         hint: suggestion(name, [...known]),
       });
     }

@@ -14,7 +14,7 @@ import { readTextFile } from "../util/fs.ts";
 import { shieldProtoKeys } from "../util/proto_keys.ts";
 import { issuesFromZod, parseYaml } from "../util/yaml_source.ts";
 import { configSchema, toolRulesSchema } from "./schema.ts";
-import { checkRetrieverNames, checkSystems } from "./check_systems.ts";
+import { checkRetrieverNames, checkSystems, resolveRetrieverBases } from "./check_systems.ts";
 import { checkAllowList } from "./check_tools.ts";
 import type { Config, Registries } from "./types.ts";
 
@@ -60,6 +60,7 @@ export function parseConfig(
         tools: rules.success ? rules.data : toolRulesSchema.parse({}),
         retrievers: retrievers.success ? retrievers.data : {},
       };
+      resolveRetrieverBases(partial, source, problems);
       const systems = checkSystems(partial, source, registries, where.absolute, problems);
       if (rules.success) checkAllowList(partial, systems, source, registries, problems);
     }
@@ -68,6 +69,7 @@ export function parseConfig(
   const raw = parsed.data;
   const problems: ConfigIssue[] = [];
   checkRetrieverNames(raw, source, problems);
+  resolveRetrieverBases(raw, source, problems);
   const systems = checkSystems(raw, source, registries, where.absolute, problems);
   checkAllowList(raw, systems, source, registries, problems);
   if (problems.length) throw new ConfigError("config", problems);

@@ -10,6 +10,7 @@
 import { z } from "zod";
 import { modelOverrideSchema, modelSchema } from "../llm/model_config.ts";
 import { retrieverSchema } from "./retriever_schema.ts";
+import { pluginSchema } from "./plugin_schema.ts";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
@@ -119,6 +120,8 @@ export const toolRulesSchema = z.strictObject({
    * repository's docs and 1.6 % on 118 npm package READMEs.
    */
   max_output_chars: z.int().min(100).max(1_000_000).default(DEFAULT_MAX_OUTPUT_CHARS),
+  /** Packages and modules that contribute tools (`plugin_schema.ts`). */
+  plugins: z.array(pluginSchema).max(50).default([]),
 });
 
 /**

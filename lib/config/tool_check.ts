@@ -87,6 +87,21 @@ export interface ToolRefChecker<R extends ToolRef = ToolRef> {
   check(ref: ToolEntryAt, ctx: ToolCheckContext): R | undefined;
   /** The names a model sees for the tools of `ref`. */
   offeredNames(ref: R): string[];
+  /**
+   * The tools it defines for the whole config, before any system names them
+   * (a plug-in's, from `tools.plugins`): a system then names one alone, like
+   * a built-in. Adds problems to `ctx` for those it cannot define.
+   */
+  predefine(ctx: PredefineContext): R[];
+}
+
+/** What {@link ToolRefChecker.predefine} gets. */
+export interface PredefineContext {
+  source: YamlSource;
+  configPath: string;
+  rules: ToolRules;
+  builtins: ReadonlyMap<string, ToolInfo>;
+  problems: ConfigIssue[];
 }
 
 /**

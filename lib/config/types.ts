@@ -10,6 +10,7 @@
 import type { z } from "zod";
 import type { CorpusSource } from "../data/corpus.ts";
 import type { QuestionSource } from "../data/questions.ts";
+import type { PromptSet } from "../prompts/prompt_set.ts";
 import type { RetrieverConfig } from "./retriever_schema.ts";
 import type { EvaluationConfig, ModelConfig, RawConfig, ToolRules } from "./schema.ts";
 import type { ToolInfo, ToolRef, ToolRefChecker } from "./tool_check.ts";
@@ -24,6 +25,8 @@ export interface SystemSchemaInfo {
   acceptsTools: boolean;
   /** Why it takes no `tools:` list, said in the error. */
   noToolsReason?: string;
+  /** Its configurable prompts (`prompts:`), checked after the schema. */
+  prompts?: PromptSet;
 }
 
 /** The registries a config is checked against (injected, so this layer imports no system or tool). */
@@ -63,6 +66,11 @@ export interface SystemConfig {
   retriever: RetrieverChoice | null;
   /** Its model: the system's `model:` merged over the run's. */
   model: ModelConfig;
+  /**
+   * The file each prompt set from one was read from (absolute), by slot; the
+   * text itself is in `options.prompts`. Absent when none is.
+   */
+  prompt_files?: Record<string, string>;
 }
 
 /** A loaded, validated config with every path absolute. */

@@ -15,7 +15,7 @@
  * @module
  */
 
-import { type KernelWord, MAX_WORD_BYTES, type PairByte } from "./grep_kernel.ts";
+import { type KernelWord, MAX_WORD_BYTES, needleWords, type PairByte } from "./grep_kernel.ts";
 import type { ByteSegment } from "./line_store.ts";
 
 /** Bytes sampled for a segment's byte counts: one in this many. */
@@ -87,13 +87,55 @@ export class ByteWordFinder {
     // The rarest byte alone when it is expected less than once in SINGLE_SPAN bytes.
     const single = other < 0 || sampled * SAMPLE_STEP * SINGLE_SPAN < segment.bytes.length;
     const [a, b] = single ? [rarest, rarest] : [Math.min(rarest, other), Math.max(rarest, other)];
-    this.#word = { text: word, needle, first: pairByte(a), second: pairByte(b), fold, single };
+    this.#word = {
+      text: word,
+      needle,
+      words: needleWords(needle),
+      first: pairByte(a),
+      second: pairByte(b),
+      fold,
+      single,
+    };
   }
 
   /** The first start >= `from` of the word ending by the end, or -1. */
   find(from: number): number {
     return this.#segment.kernel.findWord(this.#word, from, this.#lastStart);
   }
+}
+
+/** Windows of a segment sampled by {@link sampledOccurrences}, and the bytes of each. */
+const SAMPLE_WINDOWS = 8;
+const WINDOW_BYTES = 16 * 1024;
+const occurrences = new WeakMap<ByteSegment, Map<string, number>>();
+
+/**
+ * About how many times `word` (byte-searchable, ASCII letters folded) occurs
+ * in `segment`: the finds in {@link SAMPLE_WINDOWS} windows spread over it,
+ * scaled to its size; kept per segment and word. Counting the word itself
+ * rather than its rarest byte matters: in English "q" is rare, yet "qu" is on
+ * most lines that hold a "q".
+ */
+export function sampledOccurrences(segment: ByteSegment, word: string): number {
+  let known = occurrences.get(segment);
+  if (known === undefined) occurrences.set(segment, known = new Map());
+  const cached = known.get(word);
+  if (cached !== undefined) return cached;
+  const length = segment.bytes.length;
+  const windows = Math.min(SAMPLE_WINDOWS, Math.ceil(length / WINDOW_BYTES));
+  const step = windows > 1 ? (length - WINDOW_BYTES) / (windows - 1) : 0;
+  let found = 0;
+  let sampled = 0;
+  for (let w = 0; w < windows; w++) {
+    const from = Math.floor(w * step);
+    const end = Math.min(from + WINDOW_BYTES, length);
+    sampled += end - from;
+    const finder = new ByteWordFinder(segment, word, { caseSensitive: false, end });
+    for (let at = finder.find(from); at >= 0; at = finder.find(at + 1)) found++;
+  }
+  const estimate = sampled === 0 ? 0 : found * length / sampled;
+  known.set(word, estimate);
+  return estimate;
 }
 
 function isUpper(b: number): boolean {

@@ -2,22 +2,21 @@
  * The regex scan of `corpus_grep` ({@link scanRegex}): runs of candidate
  * lines go to the RE2 engine as one UTF-8 subject, sized by bytes and, with a
  * deadline, by time; literal prefilters (`requiredLiterals` in
- * re2_prefilter.ts, searched with `indexOf` or a plain alternation) and the
- * lazy line DFA (line_dfa.ts) pick the candidate lines first. Results are
+ * re2_prefilter.ts, searched with the SIMD byte scan: literal_filter.ts) and
+ * the lazy line DFA (line_dfa.ts) pick the candidate lines first. Results are
  * those of line_scan.ts ({@link ScanResult}).
  *
  * @module
  */
 
-import { DfaLineFilter, LineDfa, RememberingLineFilter } from "./line_dfa.ts";
+import { DfaLineFilter, LineDfa } from "./line_dfa.ts";
+import { literalFilter } from "./literal_filter.ts";
 import type { ByteNfa } from "../regex/byte_nfa.ts";
 import {
   type ByteSegment,
   byteSegments,
   type LineRange,
   type LineStore,
-  type TextSegment,
-  textSegments,
   upperBound,
 } from "./line_store.ts";
 import type { LineHit, ScanResult } from "./line_scan.ts";
@@ -52,7 +51,7 @@ export interface SubjectMatcher {
  *
  * With `prefilter` (sets of lower-case strings, see `requiredLiterals` in
  * re2_prefilter.ts: a line can only match when it holds a string of every set),
- * the lower-cased text is searched for candidate lines first and the engine
+ * the text is searched for candidate lines first (literal_filter.ts) and the engine
  * sees only runs of candidates, which skips most of the text for most
  * patterns. With `automaton` (re2_automaton.ts, a sound over-approximation
  * of the pattern), a lazy DFA (line_dfa.ts) picks the candidate lines, or,
@@ -82,7 +81,6 @@ export function scanRegex(
   const range = options.range ?? { from: 0, to: store.lineCount };
   const hits: LineHit[] = [];
   const segments = byteSegments(store);
-  const lower = options.prefilter ? textSegments(store, true) : undefined;
   const dfa = options.automaton ? new LineDfa(options.automaton) : undefined;
   const timed = options.deadline !== undefined;
   // Timed, the first subject is small: how fast the engine is on this pattern is not known yet.
@@ -94,7 +92,7 @@ export function scanRegex(
     let line = Math.max(range.from - segment.firstLine, 0);
     const to = Math.min(range.to - segment.firstLine, count);
     if (line >= to) continue;
-    const literal = lower ? new CandidateFilter(lower[s], options.prefilter!) : undefined;
+    const literal = options.prefilter ? literalFilter(store, s, options.prefilter) : undefined;
     const filter = dfa ? new DfaLineFilter(dfa, segment, literal) : literal;
     let calls = 0;
     while (line < to) {
@@ -151,101 +149,6 @@ export function scanRegex(
     }
   }
   return { hits, stoppedAtLimit: false };
-}
-
-/**
- * Finds lines of a lower-cased segment that hold a string of every set: the
- * most selective set is searched for (indexOf for one string, a V8 RegExp of
- * plain alternatives for several: no quantifiers, so linear), the other sets
- * are checked on each line it finds.
- */
-class CandidateFilter extends RememberingLineFilter {
-  readonly #segment: TextSegment;
-  readonly #single: string | undefined;
-  readonly #alternatives: RegExp | undefined;
-  readonly #others: readonly (readonly string[])[];
-
-  constructor(segment: TextSegment, sets: readonly (readonly string[])[]) {
-    super();
-    this.#segment = segment;
-    let primary = 0;
-    for (let i = 1; i < sets.length; i++) {
-      if (selectivity(sets[i]) > selectivity(sets[primary])) primary = i;
-    }
-    const chosen = sets[primary];
-    if (chosen.length === 1) this.#single = chosen[0];
-    else this.#alternatives = new RegExp(alternation(chosen), "g");
-    this.#others = sets.filter((_, i) => i !== primary);
-  }
-
-  protected search(line: number, to: number): number {
-    const { text, offsets } = this.#segment;
-    const end = offsets[to] - 1;
-    while (line < to) {
-      let at: number;
-      if (this.#single !== undefined) {
-        at = text.indexOf(this.#single, offsets[line]);
-      } else {
-        const pattern = this.#alternatives!;
-        pattern.lastIndex = offsets[line];
-        at = pattern.exec(text)?.index ?? -1;
-      }
-      if (at < 0 || at >= end) return to;
-      const candidate = upperBound(offsets, at, line, to) - 1;
-      if (this.#others.length === 0) return candidate;
-      const lineText = text.slice(offsets[candidate], offsets[candidate + 1] - 1);
-      if (this.#others.every((set) => set.some((s) => lineText.includes(s)))) return candidate;
-      line = candidate + 1;
-    }
-    return to;
-  }
-}
-
-/** Longer shortest string first, then fewer strings. */
-function selectivity(set: readonly string[]): number {
-  return Math.min(...set.map((s) => s.length)) * 100 - set.length;
-}
-
-/** A V8 regex source matching any of `strings` literally, sharing common prefixes. */
-function alternation(strings: readonly string[]): string {
-  const root = new Map<string, unknown>();
-  for (const s of strings) {
-    let node = root;
-    for (const ch of s) {
-      let child = node.get(ch) as Map<string, unknown> | undefined;
-      if (child === undefined) node.set(ch, child = new Map());
-      node = child;
-    }
-    node.set("", true);
-  }
-  const emit = (node: Map<string, unknown>): string => {
-    const ends = node.has("");
-    const branches = [...node.entries()].filter(([ch]) => ch !== "");
-    if (branches.length === 0) return "";
-    const leaves = branches.every(([, child]) =>
-      (child as Map<string, unknown>).size === 1 &&
-      (child as Map<string, unknown>).has("")
-    );
-    let body: string;
-    if (leaves && branches.length > 1) {
-      body = `[${branches.map(([ch]) => escapeClass(ch)).join("")}]`;
-    } else {
-      const parts = branches.map(([ch, child]) =>
-        escapeRegex(ch) + emit(child as Map<string, unknown>)
-      );
-      body = parts.length === 1 ? parts[0] : `(?:${parts.join("|")})`;
-    }
-    return ends ? `(?:${body})?` : body;
-  };
-  return emit(root);
-}
-
-function escapeRegex(ch: string): string {
-  return /[\\^$.*+?()[\]{}|\/-]/.test(ch) ? `\\${ch}` : ch;
-}
-
-function escapeClass(ch: string): string {
-  return /[\\\]^-]/.test(ch) ? `\\${ch}` : ch;
 }
 
 /** A column of `line` in code points, in UTF-16 units (astral characters take two). */

@@ -118,7 +118,7 @@ export function withModelCache(model: Model, config: ModelConfig, setup: ModelCa
 export function withResponseCache(model: Model, options: CachedModelOptions): Model {
   const { cache, mode, stats } = options;
   const inFlight = new Map<string, Promise<ChatResponse>>();
-  const live = async (key: string, request: ChatRequest, signal?: AbortSignal) => {
+  const live = async (key: string, request: ChatRequest, signal: AbortSignal) => {
     const reply = await model.chat(request, signal);
     if (writesCache(mode)) {
       try {

@@ -36,19 +36,28 @@ export interface GroundingPassage {
   text: string;
 }
 
-/** The messages of a grounded answer: instructions and passages, then the question. */
+/** The text shown in place of the passages when the retrieval found none. */
+export const NO_PASSAGE = "(no passage was found)";
+
+/**
+ * The messages of a grounded answer: instructions and passages, then the
+ * question. `options.instructions` replaces {@link GROUNDED_INSTRUCTIONS}
+ * (a system's configured prompt); the passages block after it is fixed.
+ */
 export function groundedMessages(
   question: string,
   passages: readonly GroundingPassage[],
+  options: { instructions?: string } = {},
 ): ChatMessage[] {
   const blocks = passages.map((p, i) =>
     `[${i + 1}] doc_id: ${p.doc_id} | passage: ${p.passage_id}${
       p.page === undefined ? "" : ` | page: ${p.page}`
     }\n` + shownText(p.text)
   );
-  const shown = blocks.length ? blocks.join("\n\n") : "(no passage was found)";
+  const shown = blocks.length ? blocks.join("\n\n") : NO_PASSAGE;
+  const instructions = options.instructions ?? GROUNDED_INSTRUCTIONS;
   return [
-    { role: "system", content: `${GROUNDED_INSTRUCTIONS}\n\n${PASSAGES_HEADER}\n\n${shown}` },
+    { role: "system", content: `${instructions}\n\n${PASSAGES_HEADER}\n\n${shown}` },
     { role: "user", content: question },
   ];
 }
@@ -58,15 +67,20 @@ const BLOCK_HEAD = /^\[(\d+)\] doc_id: (.*) \| passage: (.*?)(?: \| page: (\d+))
 /**
  * The passages of a grounded request, in order; null when the request is not
  * one (its first message is not {@link groundedMessages}'s system message).
+ * The passages are found by their fixed header, not by the instructions
+ * before it, which a config may change: the first `Passages:` line, after a
+ * blank line, that is followed by a blank line and the first block's head
+ * (or by {@link NO_PASSAGE}).
  * A block's text is every line up to the blank line before the next block's
  * head (a passage line that looks like the next head ends it early: only the
  * scripted mock reads prompts back).
  */
 export function groundingPassages(messages: readonly ChatMessage[]): GroundingPassage[] | null {
   const first = messages[0];
-  const prefix = `${GROUNDED_INSTRUCTIONS}\n\n${PASSAGES_HEADER}\n\n`;
-  if (first?.role !== "system" || !first.content.startsWith(prefix)) return null;
-  const lines = first.content.slice(prefix.length).split("\n");
+  if (first?.role !== "system") return null;
+  const start = passagesStart(first.content);
+  if (start < 0) return null;
+  const lines = first.content.slice(start).split("\n");
   const passages: GroundingPassage[] = [];
   let text: string[] | null = null;
   const close = () => {
@@ -92,4 +106,16 @@ export function groundingPassages(messages: readonly ChatMessage[]): GroundingPa
   }
   close();
   return passages;
+}
+
+/** Offset of the first passage block (or of {@link NO_PASSAGE}) in a grounded system message; -1 when none. */
+function passagesStart(system: string): number {
+  const header = `\n\n${PASSAGES_HEADER}\n\n`;
+  for (let at = system.indexOf(header); at >= 0; at = system.indexOf(header, at + 1)) {
+    const start = at + header.length;
+    if (system.startsWith("[1] doc_id: ", start) || system.startsWith(NO_PASSAGE, start)) {
+      return start;
+    }
+  }
+  return -1;
 }

@@ -75,7 +75,7 @@ export class HostBreaker {
 }
 
 /** `scheme://host:port` of a URL (the port made explicit), or the text itself when it is no URL. */
-function hostOf(baseUrl: string): string {
+export function hostOf(baseUrl: string): string {
   try {
     const url = new URL(baseUrl);
     const port = url.port || (url.protocol === "https:" ? "443" : "80");

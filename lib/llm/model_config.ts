@@ -32,6 +32,17 @@ const modelFields = {
   /** Model calls in a row with no response from the host that stop the run calling it. */
   max_connection_failures: z.int().min(1).max(1_000_000),
   price: priceSchema,
+  /**
+   * The provider's limits for the model's host, per minute; each process throttles itself to
+   * its share (rate_limiter.ts). Null: no throttling.
+   */
+  rate_limit: z.strictObject({
+    requests_per_minute: z.number().positive().max(1e9).optional(),
+    tokens_per_minute: z.number().positive().max(1e12).optional(),
+  }).refine(
+    (l) => l.requests_per_minute !== undefined || l.tokens_per_minute !== undefined,
+    "give requests_per_minute, tokens_per_minute or both",
+  ).nullable(),
 };
 
 /** `model:` — the run's model, used by every system that sets no `model:` of its own. */
@@ -46,6 +57,7 @@ export const modelSchema = z.strictObject({
   max_retries: modelFields.max_retries.default(2),
   max_connection_failures: modelFields.max_connection_failures.default(5),
   price: modelFields.price.optional(),
+  rate_limit: modelFields.rate_limit.default(null),
 });
 
 /**
@@ -63,6 +75,7 @@ export const modelOverrideSchema = z.strictObject({
   max_retries: modelFields.max_retries.optional(),
   max_connection_failures: modelFields.max_connection_failures.optional(),
   price: modelFields.price.optional(),
+  rate_limit: modelFields.rate_limit.optional(),
 });
 
 /** `model:` after defaults. */

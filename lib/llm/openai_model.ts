@@ -38,6 +38,7 @@ import {
 
 import { OPENAI_BASE_URL } from "./endpoint_text.ts";
 import { DEFAULT_MAX_CONNECTION_FAILURES, type HostBreaker, HostBreakers } from "./host_breaker.ts";
+import { estimateRequestTokens, type HostLimiter } from "./rate_limiter.ts";
 
 export { OPENAI_BASE_URL };
 /** Default time one HTTP attempt may take, in milliseconds. */
@@ -77,6 +78,8 @@ export interface OpenAIModelOptions {
    * default: a breaker of this model alone at the default limit.
    */
   breaker?: HostBreaker;
+  /** Paces the requests to `model.rate_limit` (rate_limiter.ts); absent or null: none. */
+  limiter?: HostLimiter | null;
 }
 
 type ApiMessage = OpenAI.Chat.ChatCompletionMessageParam;
@@ -142,14 +145,27 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
       const stopped = breaker.stopped();
       if (stopped !== null) throw new ModelCallError(stopped);
       const body = requestBody(request.messages, request.tools);
+      const limiter = options.limiter ?? null;
+      // Each attempt is a request: it waits for the limiter, and the wait is recorded.
+      const estimated = limiter === null ? 0 : estimateRequestTokens(
+        JSON.stringify(body.messages).length + JSON.stringify(body.tools ?? []).length,
+        options.maxTokens ?? null,
+      );
+      let throttleMs = 0;
+      const throttled = <R extends { throttle_ms?: number }>(report: R): R =>
+        limiter === null ? report : { ...report, throttle_ms: throttleMs };
       let outcome;
       try {
         outcome = await withRetries(
-          (attemptSignal) => client.chat.completions.create(body, { signal: attemptSignal }),
+          async (attemptSignal) => {
+            if (limiter !== null) throttleMs += await limiter.acquire(estimated, attemptSignal);
+            return await client.chat.completions.create(body, { signal: attemptSignal });
+          },
           { maxRetries, clock: options.clock ?? SYSTEM_CLOCK, signal, classify: classifyAttempt },
         );
       } catch (error) {
         if (!(error instanceof RetriesExhausted)) throw error;
+        if (limiter !== null) error.report.throttle_ms = throttleMs;
         const failure = describeFailure(error.cause, signal, {
           ...context,
           maxRetries: error.report.retries,
@@ -164,7 +180,9 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
         throw failure;
       }
       breaker.answered();
-      return { ...parseReply(outcome.value, context), attempts: outcome.report };
+      const reply = parseReply(outcome.value, context);
+      limiter?.settle(estimated, reply.usage.input_tokens + reply.usage.output_tokens);
+      return { ...reply, attempts: throttled(outcome.report) };
     },
   };
 }

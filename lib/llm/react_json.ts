@@ -41,6 +41,13 @@ export const INVALID_ACTION_PREFIX = "Invalid action: ";
 export const REACT_FINAL_PROMPT = "Stop using tools now. Reply with the final answer as " +
   '{"answer": "..."}, using what you have found so far; if that is not enough, say so in the answer.';
 
+/**
+ * What follows a configured final-answer message (a system's
+ * `prompts.final_answer`) in react_json mode, so the model still knows the
+ * reply format.
+ */
+export const REACT_FINAL_FORMAT = 'Reply with exactly one JSON object: {"answer": "..."}.';
+
 /** The fixed texts of the protocol (hashed into `run.json` with each system's prompts). */
 export const REACT_JSON_PROMPTS: readonly string[] = [
   buildReactJsonSystemPrompt("", []),
@@ -58,6 +65,12 @@ export type ReactAction =
 const builtPrompts = new WeakMap<readonly ToolSpec[], Map<string, string>>();
 
 /**
+ * Instructions kept per tool list: a configured prompt with `{{question}}`
+ * differs on every question, and must not grow the map without bound.
+ */
+const MAX_BUILT_PER_TOOLS = 16;
+
+/**
  * The system prompt of a react_json agent: its instructions, then the
  * protocol and the tools. Built once per tool list (a toolbox's `specs`,
  * which are not changed after they are made) and instructions.
@@ -71,6 +84,7 @@ export function reactJsonSystemPrompt(instructions: string, specs: readonly Tool
   let prompt = byInstructions.get(instructions);
   if (prompt === undefined) {
     prompt = buildReactJsonSystemPrompt(instructions, specs);
+    if (byInstructions.size >= MAX_BUILT_PER_TOOLS) byInstructions.clear();
     byInstructions.set(instructions, prompt);
   }
   return prompt;

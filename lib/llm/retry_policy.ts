@@ -26,6 +26,8 @@ export interface RetryReport {
   http_statuses: number[];
   /** Total time slept between attempts, milliseconds. */
   backoff_ms: number;
+  /** Time waited for `model.rate_limit` before the attempts (rate_limiter.ts); absent without one. */
+  throttle_ms?: number;
 }
 
 /** Time and randomness, injected so that tests are deterministic. */

@@ -17,7 +17,8 @@ import type { MockScript } from "./mock_script.ts";
 import type { RunPrices } from "./pricing.ts";
 import { type ModelCacheSetup, withModelCache } from "./cached_model.ts";
 import { OPENAI_BASE_URL } from "./endpoint_text.ts";
-import { HostBreakers } from "./host_breaker.ts";
+import { HostBreakers, hostOf } from "./host_breaker.ts";
+import { HostLimiters } from "./rate_limiter.ts";
 
 /**
  * Builds one model per distinct model config of `systems`, returned by
@@ -34,6 +35,8 @@ export async function createModels(
     script: MockScript;
     prices: RunPrices;
     cache?: ModelCacheSetup;
+    /** The run's rate limiters (one per host; a shard's take its share); default: whole limits. */
+    limiters?: HostLimiters;
     /** The mock's policies of the systems' reply protocols (`mock_model.ts`). */
     mockPolicies?: ReadonlyMap<string, MockPolicy>;
   },
@@ -65,11 +68,12 @@ export async function createModels(
   const bySystem = new Map<string, Model>();
   // One count of connection failures per host, whichever of the run's models call it.
   const breakers = new HostBreakers();
+  const limiters = options.limiters ?? new HostLimiters();
   for (const s of systems) {
     const key = modelKey(s.model);
     let model = byKey.get(key);
     if (!model) {
-      model = await createModel(s.model, { ...options, breakers });
+      model = await createModel(s.model, { ...options, breakers, limiters });
       byKey.set(key, model);
     }
     bySystem.set(s.name, model);
@@ -109,6 +113,8 @@ export async function createModel(
     cache?: ModelCacheSetup;
     /** The run's hosts (host_breaker.ts); default: this model's own. */
     breakers?: HostBreakers;
+    /** The run's rate limiters (rate_limiter.ts); default: this model's own. */
+    limiters?: HostLimiters;
     /** The mock's policies of the systems' reply protocols (`mock_model.ts`). */
     mockPolicies?: ReadonlyMap<string, MockPolicy>;
   },
@@ -135,6 +141,11 @@ export async function createModel(
     ),
     temperature: config.temperature,
     ...(config.max_output_tokens === null ? {} : { maxTokens: config.max_output_tokens }),
+    // A replay sends nothing: nothing to pace.
+    limiter: replay ? null : (options.limiters ?? new HostLimiters()).for(
+      hostOf(config.base_url ?? OPENAI_BASE_URL),
+      config.rate_limit,
+    ),
   });
   return options.cache === undefined ? model : withModelCache(model, config, options.cache);
 }

@@ -115,19 +115,26 @@ export function embeddingNeeds(
 
 /**
  * What the retrievers of `config`'s systems need besides their embeddings
- * (each kind says: a search server's host or key; none of today's kinds
- * needs anything). Each retriever counts once.
+ * (each kind says: an engine's host or socket, a key's variable, the
+ * variables of its `${VAR}` templates; a reranker's base's too). Each
+ * retriever counts once.
  */
 export function retrieverNeeds(
   config: Pick<Config, "systems" | "retrievers">,
-  options: { mock: boolean },
+  options: { mock: boolean; env?: (name: string) => string | undefined },
 ): Need[] {
   const seen = new Set<string>();
   const needs: Need[] = [];
   for (const { retriever } of systemRetrievers(config)) {
     if (seen.has(retriever.key)) continue;
     seen.add(retriever.key);
-    needs.push(...kindOf(retriever.config).needs(retriever.config, options));
+    needs.push(
+      ...kindOf(retriever.config).needs(retriever.config, {
+        mock: options.mock,
+        name: retriever.name,
+        ...(options.env ? { env: options.env } : {}),
+      }),
+    );
   }
   return needs;
 }

@@ -9,8 +9,8 @@
 
 /** One permission a run needs, and why. */
 export interface Need {
-  name: "read" | "write" | "env" | "net" | "run";
-  /** Path, variable, host:port or executable. */
+  name: "read" | "write" | "env" | "net" | "run" | "sys";
+  /** Path, variable, host:port (or `unix:` and a socket path), executable, or a sys API name. */
   value: string;
   why: string;
 }

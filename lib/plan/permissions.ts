@@ -26,6 +26,7 @@ import {
   responseCacheNeeds,
 } from "./cache_needs.ts";
 import { frameworkNeeds } from "./framework_needs.ts";
+import { customSystemCompiledNeeds } from "./custom_system_needs.ts";
 import { modelHost, type Need } from "./need.ts";
 import { toolRefsOf } from "./tool_sources/registry.ts";
 
@@ -64,6 +65,9 @@ export interface RunNeedsOptions {
   junit?: string;
 }
 
+/** Starts the reason of a read of a system's prompt file (the config loader reads it). */
+export const PROMPT_FILE_WHY = "the prompt file";
+
 /** Read of ragbench's own tool code, which the sandbox worker's modules are loaded from. */
 export function sandboxSourceNeeds(): Need[] {
   return SANDBOX_SOURCES.map((path): Need => ({
@@ -81,6 +85,15 @@ export function runNeeds(config: Config, options: RunNeedsOptions): Need[] {
   }
   for (const source of config.questions) {
     needs.push({ name: "read", value: questionSourcePath(source), why: "the questions" });
+  }
+  for (const system of config.systems) {
+    for (const [slot, path] of Object.entries(system.prompt_files ?? {})) {
+      needs.push({
+        name: "read",
+        value: path,
+        why: `${PROMPT_FILE_WHY} of ${system.name} (${slot})`,
+      });
+    }
   }
   if (options.mock) {
     for (const path of config.mock_script) {
@@ -188,13 +201,14 @@ export function compileNeeds(config: Config, options: RunNeedsOptions): Need[] {
   if (readsPdf(config)) {
     needs.push({ name: "run", value: "ragbench", why: "reading the corpus's PDF files" });
   }
+  needs.push(...customSystemCompiledNeeds(config));
   return dedupe(needs);
 }
 
 /** The permission flags for `needs`, paths relative to `cwd` where they lie inside it. */
 export function permissionFlags(needs: readonly Need[], cwd: string): string[] {
   const flags: string[] = [];
-  for (const name of ["read", "write", "env", "net", "run"] as const) {
+  for (const name of ["read", "write", "env", "net", "run", "sys"] as const) {
     const values = needs.filter((n) => n.name === name).map((n) =>
       name === "read" || name === "write" ? displayPath(n.value, cwd) : n.value
     );
@@ -231,6 +245,8 @@ function descriptor(need: Need): Deno.PermissionDescriptor {
       return need.value ? { name: "net", host: need.value } : { name: "net" };
     case "run":
       return need.value ? { name: "run", command: need.value } : { name: "run" };
+    case "sys":
+      return { name: "sys", kind: need.value as Deno.SysPermissionDescriptor["kind"] };
   }
 }
 

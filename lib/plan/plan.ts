@@ -40,6 +40,7 @@ import type { ToolCacheSetup } from "../../tools/cached_host.ts";
 import { builtinRef } from "./tool_sources/builtin.ts";
 import { sourceOf } from "./tool_sources/registry.ts";
 import { type OfferEnv, Shared } from "./tool_sources/source.ts";
+import type { RetrievalCacheSetup } from "../retrieval/remote/cached_call.ts";
 
 /** Runnable systems and the hosts to close when the run ends. */
 export interface Plan {
@@ -81,6 +82,8 @@ export interface PlanOptions {
   embedders?: EmbedderPool;
   /** Record and replay the results of tools with side effects (`--cache-tools`). */
   toolCache?: ToolCacheSetup | null;
+  /** Record and replay the answers of retriever services (rerank, http) under `--cache`. */
+  retrievalCache?: RetrievalCacheSetup | null;
   /**
    * Record and replay the answers of deployed pipelines (`type: http` / `command`): `--cache`
    * in a live run, replay in `--mock` (see run_cache.ts).
@@ -115,8 +118,8 @@ export async function planSystems(
   );
   // With built-ins offered, the worker loads and builds its indexes while the retrievers are built
   // here and while the systems that do not use it answer their first questions; with none, it is
-  // never started.
-  const workerReady = prepare.length > 0 ? workerHost?.ready() : undefined;
+  // never started. Each system waits only for its own tools (a calculator is ready at once).
+  if (prepare.length > 0) workerHost?.ready().catch(() => {});
   const builtinHost = workerHost ?? createInProcessHost([...BUILTIN_TOOLS.values()], env);
   const hosts: ToolHost[] = [builtinHost];
   const signal = options.signal ?? new AbortController().signal;
@@ -124,6 +127,7 @@ export async function planSystems(
     ...(options.retrieverBuilders ? { builders: options.retrieverBuilders } : {}),
     ...(options.embedders ? { embedders: options.embedders } : {}),
     mock: options.mock ?? false,
+    responses: options.retrievalCache ?? null,
     ...(options.progress ? { progress: options.progress } : {}),
   });
   // What references share (a custom tool's processes, the MCP connections), made on first use.
@@ -137,7 +141,7 @@ export async function planSystems(
       ...instances.map((i) => i.close()),
       shared.closeAll(),
     ]);
-    retrievers.close();
+    await retrievers.close();
   };
   const searchHosts = new Map<string, ToolHost>();
   const searchHostFor = async (choice: RetrieverChoice): Promise<ToolHost> => {
@@ -199,8 +203,10 @@ export async function planSystems(
         responses: options.serviceCache ?? null,
       });
       if (instance) instances.push(instance);
-      const toolsReady = workerReady && offered.some((t) => t.host === builtinHost)
-        ? workerReady
+      // Each system waits only for its own built-ins (a calculator is ready at once).
+      const ownBuiltins = offered.filter((t) => t.host === builtinHost).map((t) => t.name);
+      const toolsReady = workerHost && prepare.length > 0 && ownBuiltins.length > 0
+        ? workerHost.ready(ownBuiltins)
         : undefined;
       const ready = instance
         ? Promise.all([instance.ready, toolsReady]).then(() => {})

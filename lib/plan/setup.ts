@@ -83,9 +83,11 @@ export async function loadData(
 ): Promise<LoadedRun> {
   const toolNames = [
     ...BUILTIN_TOOLS.keys(),
-    ...new Set(
-      config.systems.flatMap((s) => s.tools.flatMap(offeredNamesOf)),
-    ),
+    ...new Set([
+      ...config.systems.flatMap((s) => s.tools.flatMap(offeredNamesOf)),
+      // A plug-in's tools are in the registry whether or not a system offers them.
+      ...config.tools.plugins.flatMap((p) => p.tools),
+    ]),
   ];
   const modelNames = [...new Set(config.systems.map((s) => s.model.name))];
   if (selection.systems) config.systems = selectSystems(config, selection.systems);

@@ -34,6 +34,7 @@ import { checkResultLine } from "../run/result_line.ts";
 import type { IndexingRecord } from "../retrieval/registry.ts";
 import type { ReportSystem } from "./run_report.ts";
 import { retrievalHeadline } from "./retrieval_headline.ts";
+import { gapsNote } from "../run/shard_set.ts";
 
 /** What a run directory holds, read back. */
 export interface RunContents {
@@ -55,6 +56,8 @@ export interface RunContents {
   manifest: RunManifest | null;
   /** What could not be read about the run, for the reader to see (one sentence each). */
   notes: string[];
+  /** Warnings the report shows about the run as a whole (a partial merge's gaps). */
+  warnings: string[];
 }
 
 /**
@@ -111,6 +114,7 @@ export async function readRun(dir: string): Promise<RunContents> {
     retrievalK,
     manifest,
     notes,
+    warnings: manifest?.partial ? [gapsNote(manifest.partial)] : [],
   };
 }
 

@@ -3,7 +3,9 @@
  * in, paths absolute, the price applied, each system's retriever (with all
  * its settings) and offered tools — so a
  * result can be traced to exactly what produced it. It holds no secret: the
- * API key is named by its variable, never read into this file.
+ * API key is named by its variable, never read into this file, and a
+ * retriever's literal password, key or header value is masked
+ * (lib/config/retriever_secrets.ts).
  *
  * @module
  */
@@ -11,6 +13,7 @@
 import { plainYaml } from "../util/plain_yaml.ts";
 import { yamlLibrary } from "../util/yaml_library.ts";
 import type { Config, ToolRef } from "../config/types.ts";
+import { persistedRetriever } from "../config/retriever_secrets.ts";
 import type { Pricing } from "../llm/model.ts";
 
 /** Run facts beside the config. */
@@ -43,10 +46,14 @@ export function resolvedConfigYaml(config: Config, facts: RunFacts): string {
     model: { ...config.model, id: facts.modelId, price: facts.pricing },
     evaluation: { ...config.evaluation, concurrency: facts.concurrency },
     tools: config.tools,
-    retrievers: config.retrievers,
+    retrievers: Object.fromEntries(
+      Object.entries(config.retrievers).map(([name, r]) => [name, persistedRetriever(r)]),
+    ),
     systems: config.systems.map((s) => ({
       ...s.options,
-      ...(s.retriever ? { retriever: { name: s.retriever.name, ...s.retriever.config } } : {}),
+      ...(s.retriever
+        ? { retriever: { name: s.retriever.name, ...persistedRetriever(s.retriever.config) } }
+        : {}),
       model: {
         ...s.model,
         id: facts.models.get(s.name)?.id ?? null,

@@ -55,6 +55,8 @@ export interface RunReportInput {
   indexing?: readonly IndexingRecord[];
   /** The run's `evaluation.retrieval_k` (default `DEFAULT_RETRIEVAL_K` of lib/score/retrieval.ts). */
   retrievalK?: readonly number[];
+  /** Warnings about the run as a whole (a partial merge), shown above the cost notes. */
+  notes?: readonly string[];
 }
 
 /** The statistics and recommendation the files were written from. */
@@ -130,7 +132,7 @@ export async function writeRunReport(input: RunReportInput): Promise<RunReport> 
   const { stats, recommendation } = report;
   const statsBySystem = new Map(stats.systems.map((s) => [s.system, s]));
   const figures = systemFigures(input);
-  const notes = costNotes(input.systems.map((s) => figures(s)));
+  const notes = [...input.notes ?? [], ...costNotes(input.systems.map((s) => figures(s)))];
   await writeFileAtomic(
     join(input.dir, REPORT_FILES.recommendation),
     JSON.stringify(recommendation, null, 2) + "\n",

@@ -92,7 +92,9 @@ export function trecRunName(system: string, repeat: number): string {
 
 /**
  * Writes `trec/qrels.txt` and a run file per retrieving system and repeat.
- * `results` are in the order the run files should list them.
+ * `results` are in the order the run files should list them. The qrels
+ * come from `questions`, or are given as text (`ragbench merge` copies a
+ * shard's, which every shard writes whole).
  *
  * @returns the files written (relative to `dir`) and the lines left out.
  * @throws {RagbenchError} code "io" when the folder or a file cannot be written.
@@ -101,7 +103,7 @@ export async function writeTrecFiles(
   dir: string,
   systems: ReadonlyArray<{ name: string; tools: readonly string[] }>,
   results: readonly QuestionResult[],
-  questions: readonly Question[],
+  questions: readonly Question[] | { qrels: string },
 ): Promise<{ files: string[]; skipped: number }> {
   const folder = join(dir, TREC_FOLDER);
   try {
@@ -112,7 +114,9 @@ export async function writeTrecFiles(
     });
   }
   const files: string[] = [];
-  const qrels = trecQrelsText(questions);
+  const qrels = "qrels" in questions
+    ? { text: questions.qrels, skipped: 0 }
+    : trecQrelsText(questions);
   let skipped = qrels.skipped;
   await writeFileAtomic(join(folder, "qrels.txt"), qrels.text);
   files.push(`${TREC_FOLDER}/qrels.txt`);

@@ -35,6 +35,8 @@ import {
   type RetrieverKind,
 } from "./kinds/kind.ts";
 import { kindOf, RETRIEVER_KINDS } from "./kinds/registry.ts";
+import type { RetrievalCacheSetup } from "./remote/cached_call.ts";
+import { readEnv } from "../util/secrets.ts";
 
 export type { RetrieverBuilder, RetrieverBuildRequest } from "./kinds/kind.ts";
 export { buildBm25Retriever } from "./kinds/bm25.ts";
@@ -71,8 +73,12 @@ export interface RunRetrieversOptions {
    * {@link RunRetrievers.close}.
    */
   embedders?: EmbedderPool;
-  /** A `--mock` run (only used for the default pool). */
+  /** A `--mock` run (the default pool's, and a reranker's: it then sends nothing). */
   mock?: boolean;
+  /** The run's response cache for service answers (rerank, http); default none. */
+  responses?: RetrievalCacheSetup | null;
+  /** Where `${VAR}` templates are read from (default `Deno.env`, where permitted). */
+  env?: (name: string) => string | undefined;
   /** Progress lines while indexing. */
   progress?: (line: string) => void;
 }
@@ -98,12 +104,16 @@ export class RunRetrievers {
   /** The pool this object made (and closes), when none was given. */
   readonly #ownPool: EmbedderPool | null;
   readonly #progress: ((line: string) => void) | undefined;
+  readonly #mock: boolean;
+  readonly #responses: RetrievalCacheSetup | null;
+  readonly #env: (name: string) => string | undefined;
   /** Builds by canonical settings, with their kind. */
   readonly #built = new Map<string, { kind: RetrieverKind; retriever: Promise<Retriever> }>();
   /** Retrievers by request key (a build under the request's name). */
   readonly #named = new Map<string, Promise<Retriever>>();
   readonly #passages = new Map<string, Passage[]>();
   #builds = 0;
+  #closing: Promise<void> | null = null;
 
   /** Retrievers over `corpus`. */
   constructor(corpus: Corpus, options: RunRetrieversOptions = {}) {
@@ -117,11 +127,23 @@ export class RunRetrievers {
     });
     this.#embedders = options.embedders ?? this.#ownPool!;
     this.#progress = options.progress;
+    this.#mock = options.mock ?? false;
+    this.#responses = options.responses ?? null;
+    this.#env = options.env ?? readEnv;
   }
 
-  /** Closes the embedder pool this object made (not one it was given). */
-  close(): void {
-    this.#ownPool?.close();
+  /**
+   * Closes what the built retrievers hold open (an engine's connections) and
+   * the embedder pool this object made (not one it was given).
+   */
+  close(): Promise<void> {
+    return this.#closing ??= (async () => {
+      const settled = await Promise.allSettled([...this.#built.values()].map((b) => b.retriever));
+      await Promise.allSettled(
+        settled.map((o) => o.status === "fulfilled" ? o.value.close?.() : undefined),
+      );
+      this.#ownPool?.close();
+    })();
   }
 
   /**
@@ -193,12 +215,17 @@ export class RunRetrievers {
       name,
       config,
       corpus: this.#corpus,
-      passages: this.#passagesFor(config),
+      passages: kindOf(config, this.#kinds).chunked(config) ? this.#passagesFor(config) : [],
       signal,
       embedders: this.#embedders,
       // The run's build of the same settings as another kind: shared like any other.
       part: <R extends Retriever>(other: { readonly kind: string }) =>
         this.#builtFor(name, { ...config, kind: other.kind }, signal) as Promise<R>,
+      // The run's build of another retriever (a reranker's base): shared like any other.
+      retriever: (other: RetrieverBase) => this.#builtFor(name, other, signal),
+      mock: this.#mock,
+      responses: this.#responses,
+      env: this.#env,
       ...(this.#progress ? { progress: this.#progress } : {}),
     });
   }

@@ -7,6 +7,7 @@
  */
 
 import type { Passage } from "../lexical/passages.ts";
+import type { RetryReport } from "../llm/retry_policy.ts";
 
 /** One ranked passage. */
 export interface RetrievalHit {
@@ -21,8 +22,10 @@ export interface RetrievalOutcome {
   hits: RetrievalHit[];
   /** Embedding tokens spent on the query (0 for BM25 or a cache hit). */
   embedding_tokens: number;
-  /** US dollars; null when the embedding model's price is unknown. */
+  /** US dollars; null when the embedding model's (or the reranker's) price is unknown. */
   cost_usd: number | null;
+  /** Retries of the service calls of a retriever that calls one over HTTP (rerank, http). */
+  attempts?: RetryReport;
 }
 
 /** A named retriever, built once per run and shared by every system that names it. */
@@ -32,7 +35,11 @@ export interface Retriever {
   readonly kind: string;
   /** Passages returned when the caller does not ask for a number. */
   readonly topK: number;
-  /** Every passage, in the order that breaks ties. */
+  /**
+   * Every passage, in the order that breaks ties. Empty for a retriever over
+   * an engine's own index (an existing table or index, the user's service):
+   * ragbench does not know its passages, only those it returns.
+   */
   readonly passages: readonly Passage[];
   /**
    * The `k` best passages for `query` (any length), best first. Rejects when
@@ -61,4 +68,6 @@ export interface Retriever {
    * the `search` tool reports to the model instead of an empty result).
    */
   queryTerms?(query: string): readonly string[];
+  /** Closes what it holds open (an engine's connections); the run calls it at its end. */
+  close?(): Promise<void>;
 }

@@ -26,6 +26,7 @@ import type { Pricing, ToolSpec } from "../llm/model.ts";
 import { METRIC_DEFINITIONS, SCORER_VERSION } from "../score/definitions.ts";
 import { hashValue, type PathDigest } from "./digest.ts";
 import type { IndexingRecord } from "../retrieval/registry.ts";
+import { type ShardBlock, shardBlockSchema } from "./shard.ts";
 
 /** Name of the manifest inside a run directory. */
 export const MANIFEST_FILE = "run.json";
@@ -80,6 +81,8 @@ export interface ManifestInputs {
   machine: Machine;
   /** What embedding the passages cost this session (lib/retrieval/registry.ts). */
   indexing?: readonly IndexingRecord[];
+  /** `--shard`: this shard and the layout of the whole run (lib/run/shard.ts). */
+  shard?: ShardBlock;
 }
 
 /** The machine a run ran on. */
@@ -184,6 +187,22 @@ export const manifestSchema = z.looseObject({
   machine: z.looseObject({}),
   /** Absent in run.json files of earlier versions. */
   prices: manifestPricesSchema.optional(),
+  /** Present when the run is one shard of a larger run (`--shard i/n`, lib/run/shard.ts). */
+  shard: shardBlockSchema.optional(),
+  /** A merged run (`ragbench merge`): the shards it was made of. */
+  merged_from: z.array(z.looseObject({
+    shard: z.string(),
+    dir: z.string(),
+    started_at: z.string(),
+    ended_at: z.string().nullable(),
+    jobs: z.number(),
+  })).optional(),
+  /** A merge with `--allow-partial` that lacked shards or jobs: what is missing. */
+  partial: z.looseObject({
+    missing_shards: z.array(z.string()),
+    missing_jobs: z.number(),
+    run_jobs: z.number(),
+  }).optional(),
 });
 
 /** A parsed `run.json`. */
@@ -194,6 +213,15 @@ export function comparedEvaluation(evaluation: Record<string, unknown>): Record<
   return Object.fromEntries(
     Object.entries(evaluation).filter(([k]) => !RESUMABLE_EVALUATION_KEYS.has(k)),
   );
+}
+
+/**
+ * The part of `model` that decides results: all of it but `rate_limit`, which
+ * only paces the requests (a resumed run may change it, as concurrency).
+ */
+export function comparedModel(model: Record<string, unknown>): Record<string, unknown> {
+  const { rate_limit: _, ...rest } = model;
+  return rest;
 }
 
 /** The manifest of a run starting now (`ended_at` null until {@link finishManifest}). */
@@ -222,7 +250,7 @@ export function buildManifest(inputs: ManifestInputs): RunManifest {
     config_sha256: hashValue({
       name: config.name,
       description: config.description ?? null,
-      model,
+      model: comparedModel(model),
       evaluation: comparedEvaluation(evaluation),
       tools,
       systems: systems.map((s) => [s.name, s.config_sha256]),
@@ -248,6 +276,7 @@ export function buildManifest(inputs: ManifestInputs): RunManifest {
     ...(inputs.prices === undefined
       ? {}
       : { prices: JSON.parse(JSON.stringify(inputs.prices)) as ManifestPrices }),
+    ...(inputs.shard === undefined ? {} : { shard: inputs.shard }),
   };
 }
 

@@ -9,7 +9,7 @@
  */
 
 import { hashValue, type PathDigest } from "./digest.ts";
-import { comparedEvaluation, type RunManifest } from "./manifest.ts";
+import { comparedEvaluation, comparedModel, type RunManifest } from "./manifest.ts";
 
 /** Longest value quoted in a difference before it is cut. */
 const QUOTE_LIMIT = 60;
@@ -76,6 +76,20 @@ function systemDifferences(before: RunManifest["systems"], after: RunManifest["s
   return out;
 }
 
+/** A different `--shard` (or one run sharded and the other not) would mix two sets of jobs. */
+function shardDifferences(before: RunManifest["shard"], after: RunManifest["shard"]): string[] {
+  const name = (b: RunManifest["shard"]) =>
+    b === undefined ? "none (the whole run)" : `${b.index}/${b.count}`;
+  if (before === undefined && after === undefined) return [];
+  if (before?.index !== after?.index || before?.count !== after?.count) {
+    return [`--shard: ${name(before)} → ${name(after)}`];
+  }
+  if (hashValue(before?.layout) !== hashValue(after?.layout)) {
+    return [`--shard ${name(after)}: the jobs of the whole run differ, so the split does`];
+  }
+  return [];
+}
+
 /**
  * What differs between the manifest of an earlier run and the current one,
  * one line each naming the section (file, system, key); empty when a resume
@@ -90,7 +104,9 @@ export function manifestDifferences(before: RunManifest, after: RunManifest): st
       }`,
     );
   }
-  out.push(...objectDifferences("model", before.model, after.model));
+  out.push(
+    ...objectDifferences("model", comparedModel(before.model), comparedModel(after.model)),
+  );
   out.push(
     ...objectDifferences(
       "evaluation",
@@ -102,6 +118,7 @@ export function manifestDifferences(before: RunManifest, after: RunManifest): st
   for (const role of ["corpus", "questions", "mock_script", "custom_tools"] as const) {
     out.push(...digestDifferences(role, before.inputs[role], after.inputs[role]));
   }
+  out.push(...shardDifferences(before.shard, after.shard));
   if (before.selection.limit !== after.selection.limit) {
     out.push(`--limit: ${quote(before.selection.limit)} → ${quote(after.selection.limit)}`);
   }

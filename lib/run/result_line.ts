@@ -64,6 +64,7 @@ const retryFields = {
   retries: count.optional(),
   http_statuses: numbers.optional(),
   backoff_ms: finite.optional(),
+  throttle_ms: finite.optional(),
 };
 
 const stepError = z.object({
@@ -127,6 +128,7 @@ const retrievalStep = z.object({
   embedding_tokens: finite,
   cost_usd: finite.nullable(),
   error: z.object({ kind: z.string(), message: z.string() }).nullable(),
+  ...retryFields,
 });
 
 /** The schema of one result line. */
@@ -152,6 +154,7 @@ export const resultLineSchema = z.object({
     answer_truncated: z.boolean().optional(),
   }),
   format_errors: count,
+  cited: strings.optional(),
   usage,
   cost_usd: finite.nullable(),
   latency_ms: finite,

@@ -79,6 +79,8 @@ export interface RunOptions {
   signal: AbortSignal;
   /** Cut-offs of the retrieval metrics (`evaluation.retrieval_k`; default [1, 5, 10, 100]). */
   retrievalK?: readonly number[];
+  /** Runs only the jobs this accepts (`--shard`, lib/run/shard.ts); absent: every job. */
+  include?: (system: string, questionId: string, repeat: number) => boolean;
 }
 
 /** How the run ended. */
@@ -148,6 +150,7 @@ export async function runQuestions(options: RunOptions): Promise<RunOutcome> {
   for (let repeat = 1; repeat <= options.repeats; repeat++) {
     for (const question of options.questions) {
       for (const system of options.systems) {
+        if (options.include && !options.include(system.name, question.id, repeat)) continue;
         if (!options.done.has(jobKey(system.name, question.id, repeat))) {
           jobs.push({ system, question, repeat });
         }
@@ -248,6 +251,7 @@ async function runJob(job: Job, options: RunOptions): Promise<Trace> {
   let answer: string | null = null;
   let flags: TraceFlags = { best_effort: false, budget_exhausted: false, format_error: false };
   let error: StepError | null = null;
+  let cited: string[] | undefined;
   try {
     const outcome = await abortable(
       job.system.def.run(job.system.options, {
@@ -262,6 +266,7 @@ async function runJob(job: Job, options: RunOptions): Promise<Trace> {
     );
     answer = outcome.answer;
     flags = outcome.flags;
+    cited = outcome.cited;
   } catch (caught) {
     error = classify(caught, signal, options, job);
   } finally {
@@ -282,6 +287,7 @@ async function runJob(job: Job, options: RunOptions): Promise<Trace> {
     flags,
     format_errors: recorder.formatErrors,
     error,
+    ...(cited === undefined ? {} : { cited }),
   };
 }
 

@@ -26,7 +26,12 @@ export interface RateLimitSummary {
   http_no_response: number;
   /** Seconds slept between attempts, summed over the lines. */
   backoff_s: number;
-  /** Median over lines of `latency_ms − backoff_ms` of the line; null with no lines. */
+  /** Seconds waited for `model.rate_limit` before sending, summed over the lines. */
+  throttle_s: number;
+  /**
+   * Median over lines of the line's `latency_ms` less its waits (`backoff_ms` and
+   * `throttle_ms`); null with no lines.
+   */
   p50_latency_ex_backoff_ms: number | null;
 }
 
@@ -38,6 +43,7 @@ export const RATE_LIMIT_COLUMNS = [
   "http_other",
   "http_no_response",
   "backoff_s",
+  "throttle_s",
   "p50_latency_ex_backoff_ms",
 ] as const satisfies ReadonlyArray<keyof RateLimitSummary>;
 
@@ -50,15 +56,19 @@ export function rateLimitSummary(lines: readonly QuestionResult[]): RateLimitSum
     http_other: 0,
     http_no_response: 0,
     backoff_s: 0,
+    throttle_s: 0,
     p50_latency_ex_backoff_ms: null,
   };
   let backoffMs = 0;
+  let throttleMs = 0;
   const exBackoff: number[] = [];
   for (const line of lines) {
     let lineBackoff = 0;
+    let lineThrottle = 0;
     const add = (fields: Partial<RetryFields>) => {
       summary.retries += fields.retries ?? 0;
       lineBackoff += fields.backoff_ms ?? 0;
+      lineThrottle += fields.throttle_ms ?? 0;
       for (const status of fields.http_statuses ?? []) {
         if (status === 0) summary.http_no_response++;
         else if (status === 429) summary.http_429++;
@@ -66,12 +76,16 @@ export function rateLimitSummary(lines: readonly QuestionResult[]): RateLimitSum
         else summary.http_other++;
       }
     };
-    for (const step of line.steps) if (step.type === "model") add(step);
+    for (const step of line.steps) {
+      if (step.type === "model" || step.type === "retrieval") add(step);
+    }
     if (line.error !== null) add(line.error);
     backoffMs += lineBackoff;
-    exBackoff.push(Math.max(0, line.latency_ms - lineBackoff));
+    throttleMs += lineThrottle;
+    exBackoff.push(Math.max(0, line.latency_ms - lineBackoff - lineThrottle));
   }
   summary.backoff_s = backoffMs / 1000;
+  summary.throttle_s = throttleMs / 1000;
   summary.p50_latency_ex_backoff_ms = percentile(exBackoff, 50);
   return summary;
 }

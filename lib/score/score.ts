@@ -58,6 +58,7 @@ export function scoreTrace(
     error: trace.error,
     flags: trace.flags,
     format_errors: trace.format_errors,
+    ...(trace.cited === undefined ? {} : { cited: trace.cited }),
     usage: trace.usage,
     cost_usd: trace.cost_usd,
     latency_ms: trace.latency_ms,

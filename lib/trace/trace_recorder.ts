@@ -15,6 +15,7 @@ import { addCost, costOf } from "../llm/model.ts";
 import type { RetrievalHit, Retriever } from "../retrieval/types.ts";
 import type { ModelStep, RetrievalStep, Step, ToolCall, ToolResult, Usage } from "../types.ts";
 import { ReplayMissError } from "../llm/cached_model.ts";
+import type { RetryReport } from "../llm/retry_policy.ts";
 import type { ToolSession } from "../../tools/toolbox.ts";
 
 /**
@@ -92,6 +93,9 @@ export class TraceRecorder {
         retries: reply.attempts.retries,
         http_statuses: [...reply.attempts.http_statuses],
         backoff_ms: reply.attempts.backoff_ms,
+        ...(reply.attempts.throttle_ms === undefined
+          ? {}
+          : { throttle_ms: reply.attempts.throttle_ms }),
       }),
     };
     if (reply.cached) {
@@ -179,6 +183,7 @@ export class TraceRecorder {
     let tokens = 0;
     let cost: number | null = 0;
     let error: RetrievalStep["error"] = null;
+    let attempts: RetryReport | undefined;
     let asked = k;
     try {
       const documents = options.documents ?? 0;
@@ -188,6 +193,7 @@ export class TraceRecorder {
         hits = outcome.hits;
         tokens = outcome.embedding_tokens;
         cost = outcome.cost_usd;
+        attempts = addAttempts(attempts, outcome.attempts);
       } else {
         const available = retriever.passages.length;
         for (;;) {
@@ -195,6 +201,7 @@ export class TraceRecorder {
           hits = outcome.hits;
           tokens += outcome.embedding_tokens;
           cost = addCost(cost, outcome.cost_usd);
+          attempts = addAttempts(attempts, outcome.attempts);
           if (hits.length < asked || asked >= available || distinctDocs(hits) >= documents) break;
           asked = Math.min(available, asked * 2);
         }
@@ -204,6 +211,7 @@ export class TraceRecorder {
         kind: signal.aborted ? "timeout" : "retrieval",
         message: caught instanceof Error ? caught.message : String(caught),
       };
+      attempts = addAttempts(attempts, attemptsOf(caught));
     }
     const step: RetrievalStep = {
       type: "retrieval",
@@ -219,6 +227,7 @@ export class TraceRecorder {
       embedding_tokens: tokens,
       cost_usd: cost,
       error,
+      ...(attempts ?? {}),
     };
     if (this.closed) return { step, hits };
     this.costUsd = addCost(this.costUsd, cost);
@@ -226,6 +235,29 @@ export class TraceRecorder {
     this.steps.push(step);
     return { step, hits };
   }
+}
+
+/** The sum of two calls' retries (undefined when neither made an HTTP call). */
+function addAttempts(
+  a: RetryReport | undefined,
+  b: RetryReport | undefined,
+): RetryReport | undefined {
+  if (b === undefined) return a;
+  if (a === undefined) return { ...b, http_statuses: [...b.http_statuses] };
+  return {
+    retries: a.retries + b.retries,
+    http_statuses: [...a.http_statuses, ...b.http_statuses],
+    backoff_ms: a.backoff_ms + b.backoff_ms,
+  };
+}
+
+/** The retries a failed call carries (`EngineError.attempts`), if any. */
+function attemptsOf(error: unknown): RetryReport | undefined {
+  const attempts = (error as { attempts?: unknown } | null)?.attempts;
+  if (typeof attempts !== "object" || attempts === null) return undefined;
+  const { retries, http_statuses, backoff_ms } = attempts as Partial<RetryReport>;
+  if (typeof retries !== "number" || !Array.isArray(http_statuses)) return undefined;
+  return { retries, http_statuses, backoff_ms: typeof backoff_ms === "number" ? backoff_ms : 0 };
 }
 
 /** A deployed pipeline's answer to one question, as {@link TraceRecorder.service} records it. */

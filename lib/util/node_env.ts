@@ -42,3 +42,40 @@ export function withoutEnvironment<T>(fn: () => T): T {
     Object.defineProperty(process, "env", original);
   }
 }
+
+/** Async loads in progress while `process.env` is emptied, and the property they restore. */
+let emptiedBy = 0;
+let savedEnv: PropertyDescriptor | undefined;
+
+/**
+ * Loads a module (or runs async `load`) while `process.env` is an empty
+ * object: for libraries that read the environment while their modules load
+ * (the search engines' official clients list every variable through the
+ * `debug` package, which needs `--allow-env` with no list). Code running
+ * meanwhile on the event loop sees the empty object too, which is what
+ * ragbench wants of any library anyway. Overlapping calls share one swap:
+ * the real object comes back when the last one ends.
+ */
+export async function withoutEnvironmentAsync<T>(load: () => Promise<T>): Promise<T> {
+  const process = nodeProcess();
+  if (emptiedBy === 0) {
+    const original = Object.getOwnPropertyDescriptor(process, "env");
+    if (original === undefined || !original.configurable) return await load();
+    savedEnv = original;
+    Object.defineProperty(process, "env", {
+      value: {},
+      configurable: true,
+      enumerable: original.enumerable,
+      writable: true,
+    });
+  }
+  emptiedBy++;
+  try {
+    return await load();
+  } finally {
+    if (--emptiedBy === 0 && savedEnv !== undefined) {
+      Object.defineProperty(process, "env", savedEnv);
+      savedEnv = undefined;
+    }
+  }
+}

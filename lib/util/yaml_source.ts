@@ -289,8 +289,11 @@ function pickUnionArm(schema: z.ZodType, value: unknown): z.ZodType {
   if (def.discriminator) {
     const given = valueAt(value, [def.discriminator]);
     return objects.find((o) => {
-      const field: SchemaDef = (o._zod.def as SchemaDef).shape[def.discriminator]?._zod.def;
-      return field?.values?.includes(given);
+      const field = (o._zod.def as SchemaDef).shape[def.discriminator] as z.ZodType | undefined;
+      // An arm whose discriminator has a default is the one an entry without it gets.
+      if (given === undefined) return field?._zod.def.type === "default";
+      const inner: SchemaDef = unwrap(field)?._zod.def;
+      return inner?.values?.includes(given);
     }) ?? schema;
   }
   return objects.length === 1 && typeof value === "object" ? objects[0] : schema;
@@ -307,5 +310,8 @@ function discriminatorOf(issue: z.core.$ZodIssue): { key: string; values: string
   if (issue.code !== "invalid_union") return undefined;
   const extra = issue as unknown as { discriminator?: unknown; options?: unknown };
   if (typeof extra.discriminator !== "string" || !Array.isArray(extra.options)) return undefined;
-  return { key: extra.discriminator, values: extra.options.map(String) };
+  return {
+    key: extra.discriminator,
+    values: extra.options.filter((o) => o !== null && o !== undefined).map(String),
+  };
 }

@@ -51,7 +51,7 @@ const MAX_NOTED_CHARS = 500;
 export async function runFrameworkLoop(
   host: FrameworkHost,
   ctx: SystemContext,
-  options: { type: string; system: string; limits: AgentLimits },
+  options: { type: string; system: string; final?: string; limits: AgentLimits },
 ): Promise<SystemOutcome> {
   const { recorder, tools, signal } = ctx;
   const { type, limits } = options;
@@ -128,7 +128,10 @@ export async function runFrameworkLoop(
     if (stop !== null) {
       final = { stop };
       const reply = await chat(
-        { messages: [...messages, { role: "user", content: FINAL_ANSWER_PROMPT }], tools: [] },
+        {
+          messages: [...messages, { role: "user", content: options.final ?? FINAL_ANSWER_PROMPT }],
+          tools: [],
+        },
         true,
       );
       last = reply;

@@ -12,13 +12,22 @@
 import { toolSystemBaseSchema } from "../../lib/config/schema.ts";
 import { FINAL_ANSWER_PROMPT } from "../agent_loop.ts";
 import { AGENT_SEARCH_PROMPT } from "../agent_search.ts";
+import { agentPromptSet, agentTexts } from "../agent_prompts.ts";
 import { defineSystem, type SystemDef } from "../system.ts";
 import { runFrameworkLoop } from "./framework_loop.ts";
 import type { HostOptions } from "./host.ts";
 import type { FrameworkManifest } from "./registry.ts";
 
+/** The prompts of every framework system: agent_search's (`system`, `final_answer`). */
+export const FRAMEWORK_PROMPTS = agentPromptSet({
+  system: AGENT_SEARCH_PROMPT,
+  final_answer: FINAL_ANSWER_PROMPT,
+});
+
 /** Options of every framework system (agent_search's, without `agent_mode`). */
-export const frameworkOptionsSchema = toolSystemBaseSchema;
+export const frameworkOptionsSchema = toolSystemBaseSchema.extend({
+  prompts: FRAMEWORK_PROMPTS.schema.optional(),
+});
 
 /** The system type of `manifest`'s framework. */
 export function frameworkSystem(
@@ -30,7 +39,7 @@ export function frameworkSystem(
     description: manifest.description,
     acceptsTools: true,
     alwaysTools: ["search"],
-    prompts: [AGENT_SEARCH_PROMPT, FINAL_ANSWER_PROMPT],
+    prompts: FRAMEWORK_PROMPTS,
     options: frameworkOptionsSchema,
     start(options) {
       // The host (and the process code under it) is loaded only by a run that has a framework.
@@ -41,7 +50,7 @@ export function frameworkSystem(
         run: async (_options, ctx) =>
           runFrameworkLoop(await host, ctx, {
             type: manifest.type,
-            system: AGENT_SEARCH_PROMPT,
+            ...agentTexts(FRAMEWORK_PROMPTS, options, ctx),
             limits: options,
           }),
         close: async () => (await host).close(),

@@ -224,10 +224,11 @@ Deno.test("a live run's folder is refused to a second run, whether named relativ
       rel,
     ], { cwd });
     assert.equal(second.code, 2, second.stderr);
+    // A slow load (a loaded machine) prints its "questions: loaded ..." line first.
     assert.match(
       withoutLoadNotes(second.stderr),
       new RegExp(
-        `^"${rel}" is in use by another run \\(ragbench pid ${child.pid}, started [0-9T:.Z-]+\\)\\. Wait for it to finish, or write this run elsewhere with --out\\.\\n$`,
+        `(?:^|\\n)"${rel}" is in use by another run \\(ragbench pid ${child.pid}, started [0-9T:.Z-]+\\)\\. Wait for it to finish, or write this run elsewhere with --out\\.\\n$`,
       ),
     );
   } finally {

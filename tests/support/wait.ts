@@ -25,3 +25,22 @@ export async function waitUntil(
   }
   return await done();
 }
+
+/**
+ * `promise`, or a rejection when it has not settled within `limitMs`: how a
+ * test of something that must not hang fails instead of hanging the suite.
+ */
+export async function settledWithin<T>(promise: Promise<T>, limitMs = PATIENCE_MS): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hang = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`still unsettled after ${limitMs} ms: a hang`)),
+      limitMs,
+    );
+  });
+  try {
+    return await Promise.race([promise, hang]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

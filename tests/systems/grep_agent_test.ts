@@ -20,7 +20,7 @@ Deno.test("grep_agent: a tools: list is refused at load, saying why", () => {
     (error) =>
       error instanceof ConfigError &&
       error.message.startsWith(
-        'Cannot load config "g.yaml" (line 5, column 24): system type "grep_agent" takes no tools: it is index-free and its tools are fixed (list_documents, corpus_grep, read_document) — remove its tools: list, or use a system that accepts tools (agent_search, code_agent, ai_sdk, langgraph, openai_agents, mastra, llamaindex)',
+        'Cannot load config "g.yaml" (line 5, column 24): system type "grep_agent" takes no tools: it is index-free and its tools are fixed (list_documents, corpus_grep, read_document) — remove its tools: list, or use a system that accepts tools (agent_search, code_agent, custom, ai_sdk, langgraph, openai_agents, mastra, llamaindex)',
       ),
   );
 });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { retrieverSchema } from "../../lib/config/retriever_schema.ts";
+import { ownRetriever, retrieverSchema } from "../../lib/config/retriever_schema.ts";
 import { toolRulesSchema } from "../../lib/config/schema.ts";
 import { retrieverFor } from "../../lib/retrieval/retriever.ts";
 import { retrievalScores } from "../../lib/score/retrieval.ts";
@@ -126,7 +126,7 @@ Deno.test("the default search call is not cut on this repository's Markdown page
   const documents = await markdownPages(["README.md", "docs"]);
   assert.ok(documents.length >= 10, `${documents.length} pages`);
   const corpus = { documents, tables: [] };
-  const defaults = retrieverSchema.parse({});
+  const defaults = ownRetriever(retrieverSchema.parse({}));
   assert.deepEqual(defaults.chunk, { size: 200, overlap: 0, unit: "words" });
   const session = searchSession(corpus, toolRulesSchema.parse({}).max_output_chars);
   const queries = pageQueries(documents, createRng(18));

@@ -7,7 +7,8 @@
  * sees the tracking versions. Timers set through other APIs
  * (`node:timers`) are not seen; the watchdog's idle-CPU check stops those.
  *
- * Installs itself only in a process started as `__tool-host`.
+ * Installs itself only in a process started as `__tool-host` or
+ * `__system-host` (a custom system's process, `systems/custom/`).
  *
  * @module
  */
@@ -65,4 +66,4 @@ export function clearLeftoverTimers(): number {
   return count;
 }
 
-if (Deno.args[0] === "__tool-host") install();
+if (Deno.args[0] === "__tool-host" || Deno.args[0] === "__system-host") install();

@@ -22,13 +22,23 @@ export const PASSED_NETWORK_ENV = [
   "no_proxy",
 ];
 
-/** The cleared environment of a tool process: only what Deno needs, and only if readable here. */
-export function childEnv(sideEffects: SideEffects, memoryMb?: number): Record<string, string> {
+/**
+ * The cleared environment of a tool process: only what Deno needs, and only
+ * if readable here; `extra` names variables a plug-in declared (`permissions.env`).
+ */
+export function childEnv(
+  sideEffects: SideEffects,
+  memoryMb?: number,
+  extra: readonly string[] = [],
+): Record<string, string> {
   const env: Record<string, string> = { NO_COLOR: "1" };
   if (memoryMb !== undefined && !isDenoExecutable(Deno.execPath())) {
     env.DENO_V8_FLAGS = v8Flags(memoryMb);
   }
-  const names = sideEffects === "network" ? [...PASSED_ENV, ...PASSED_NETWORK_ENV] : PASSED_ENV;
+  const names = [
+    ...(sideEffects === "network" ? [...PASSED_ENV, ...PASSED_NETWORK_ENV] : PASSED_ENV),
+    ...extra,
+  ];
   for (const variable of names) {
     if (Deno.permissions.querySync({ name: "env", variable }).state !== "granted") continue;
     const value = Deno.env.get(variable);

@@ -25,8 +25,9 @@
  * so starting it needs no read permission, under `deno run` or in a
  * compiled binary.
  *
- * The watchdog starts only in a process started as `__tool-host`, so merely
- * importing this module elsewhere does nothing.
+ * The watchdog starts only in a process started as `__tool-host` (a custom
+ * tool or plug-in) or `__system-host` (a custom system,
+ * `systems/custom/`), so merely importing this module elsewhere does nothing.
  *
  * @module
  */
@@ -57,6 +58,13 @@ export const IDLE_STOP_NOTE = "with no call running";
 
 /** The argument that starts a custom tool's process (see main.ts). */
 export const TOOL_HOST_COMMAND = "__tool-host";
+/** The argument that starts a custom system's process (see main.ts, `systems/custom/`). */
+export const SYSTEM_HOST_COMMAND = "__system-host";
+/** The commands whose processes run the watchdog and the timer tracking. */
+export const SANDBOX_COMMANDS: ReadonlySet<string> = new Set([
+  TOOL_HOST_COMMAND,
+  SYSTEM_HOST_COMMAND,
+]);
 
 /** What the main thread of a tool process gets from the watchdog. */
 export interface Inbox {
@@ -144,7 +152,10 @@ async function watchdogMain(
     // The main thread parses the line: a corpus is parsed once, not parsed and then copied. The
     // host writes `type` first, so the prefix says whether a reply (and work) is due.
     const text = event.text;
-    if (text.startsWith('{"type":"init"') || text.startsWith('{"type":"call"')) pending++;
+    if (
+      text.startsWith('{"type":"init"') || text.startsWith('{"type":"call"') ||
+      text.startsWith('{"type":"run"')
+    ) pending++;
     port.postMessage(text);
     if (pending > 0) restartWindow();
   });
@@ -194,4 +205,4 @@ export function startWatchdog(): Inbox {
   return inbox;
 }
 
-if (Deno.args[0] === TOOL_HOST_COMMAND) startWatchdog();
+if (SANDBOX_COMMANDS.has(Deno.args[0])) startWatchdog();

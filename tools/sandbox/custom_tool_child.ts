@@ -3,7 +3,9 @@
  * permission its side effects do not need, reports what the model is told,
  * then answers calls, one JSON message a line on stdout. Started by
  * `subprocess_host.ts` as the hidden command
- * `ragbench __tool-host MODULE_URL EXPORT SIDE_EFFECTS NAME` (NAME: what the config calls it).
+ * `ragbench __tool-host MODULE_URL EXPORT KEEP NAME` (KEEP: the side effects, or a plug-in's
+ * `keep=read,net,...`; NAME: what the config calls it; EXPORT `*`: a plug-in's tool, found among
+ * the module's exports by its own name).
  *
  * Host messages arrive through the watchdog worker (`child_watchdog.ts`),
  * which owns stdin and kills this process when ragbench goes away. Every
@@ -34,6 +36,21 @@ const KEEP: Record<SideEffects, ReadonlySet<Deno.PermissionName>> = {
   network: new Set(["net"]),
 };
 
+/** The permissions kept after loading, from the command line's KEEP word (see the module doc). */
+export function keptSet(word: string): ReadonlySet<Deno.PermissionName> {
+  if (word.startsWith("keep=")) {
+    return new Set(word.slice(5).split(",").filter((n) => n !== "") as Deno.PermissionName[]);
+  }
+  return KEEP[word as SideEffects] ?? new Set();
+}
+
+/** Revokes every permission not in `keep` (what loading the module needed goes too). */
+export function dropPermissions(keep: ReadonlySet<Deno.PermissionName>): void {
+  for (const name of REVOCABLE) {
+    if (!keep.has(name)) Deno.permissions.revokeSync({ name } as Deno.PermissionDescriptor);
+  }
+}
+
 const REVOCABLE: readonly Deno.PermissionName[] = [
   "read",
   "write",
@@ -63,17 +80,13 @@ export async function serveCustomTool(argv: readonly string[]): Promise<void> {
   let def: ToolDef | undefined;
   let failure = "";
   try {
-    def = await loadTool(moduleUrl, exportName);
+    def = exportName === "*"
+      ? await loadPluginTool(moduleUrl, name)
+      : await loadTool(moduleUrl, exportName);
   } catch (error) {
     failure = (error as Error).message;
   }
-  if (def) {
-    for (const name of REVOCABLE) {
-      if (!KEEP[sideEffects as SideEffects]?.has(name)) {
-        Deno.permissions.revokeSync({ name } as Deno.PermissionDescriptor);
-      }
-    }
-  }
+  if (def) dropPermissions(keptSet(sideEffects));
   let hello = await inbox.next();
   while (hello.type !== "hello") hello = await inbox.next();
   if (!def) {
@@ -103,12 +116,7 @@ export async function serveCustomTool(argv: readonly string[]): Promise<void> {
 }
 
 async function loadTool(moduleUrl: string, exportName: string): Promise<ToolDef> {
-  let module: Record<string, unknown>;
-  try {
-    module = await import(moduleUrl);
-  } catch (error) {
-    throw new Error(`cannot import it: ${(error as Error).message.split("\n")[0]}`);
-  }
+  const module = await importModule(moduleUrl);
   if (!Object.hasOwn(module, exportName)) {
     const exported = Object.keys(module).join(", ") || "nothing";
     throw new Error(`it has no export named "${exportName}" (it exports: ${exported})`);
@@ -124,8 +132,42 @@ async function loadTool(moduleUrl: string, exportName: string): Promise<ToolDef>
   }
 }
 
+/** Imports the module (already loaded by `--preload` under `deno run`). */
+export async function importModule(moduleUrl: string): Promise<Record<string, unknown>> {
+  try {
+    return await import(moduleUrl);
+  } catch (error) {
+    throw new Error(`cannot import it: ${(error as Error).message.split("\n")[0]}`);
+  }
+}
+
+/**
+ * A plug-in's tool: the export whose `name` is `name`, checked like a
+ * built-in (`defineTool`: name, description, an object schema whose
+ * parameters are described).
+ */
+async function loadPluginTool(moduleUrl: string, name: string): Promise<ToolDef> {
+  const module = await importModule(moduleUrl);
+  const tools = Object.values(module).filter((value): value is ToolDef =>
+    value !== null && typeof value === "object" && typeof (value as ToolDef).name === "string" &&
+    typeof (value as ToolDef).run === "function"
+  );
+  const def = tools.find((t) => t.name === name);
+  if (def === undefined) {
+    const offered = tools.map((t) => `"${t.name}"`).join(", ") || "none";
+    throw new Error(`it exports no tool named "${name}" (its tools: ${offered})`);
+  }
+  try {
+    return defineTool(def);
+  } catch (error) {
+    throw new Error(`its tool "${name}" is not valid: ${(error as Error).message}`);
+  }
+}
+
 /** Writes messages to stdout in order; `write(null)` waits for what was queued. */
-function lineWriter(): (message: SandboxMessage | null) => Promise<void> {
+export function lineWriter(): (
+  message: SandboxMessage | Record<string, unknown> | null,
+) => Promise<void> {
   const encoder = new TextEncoder();
   let queue = Promise.resolve();
   return (message) => {

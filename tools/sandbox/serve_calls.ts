@@ -11,28 +11,64 @@ import type { ToolDef } from "../define_tool.ts";
 import { stateFor } from "../host.ts";
 import { invokeTool } from "../invoke.ts";
 import type { HostMessage, SandboxMessage } from "./protocol.ts";
+import type { SharedCorpus } from "./shared_corpus.ts";
 
-/** Handles host messages for the tools in `defs`. */
+/**
+ * Handles host messages for the tools in `defs`. `fromShared` turns the
+ * built-ins' worker's `corpus` message into its corpus (the worker passes
+ * `corpusFromShared`; a custom tool's process gets its corpus in `init`).
+ */
 export function callServer(
   defs: ReadonlyMap<string, ToolDef>,
   reply: (message: SandboxMessage) => void,
+  fromShared?: (shared: SharedCorpus) => Corpus | Promise<Corpus>,
 ): (message: HostMessage) => Promise<void> {
   let corpus: Corpus = { documents: [], tables: [] };
   let now = Temporal.PlainDate.from("2026-01-01");
+  let toPrepare: string[] = [];
   const states = new Map<string, Map<string, Map<string, unknown>>>();
   const cancelled = new Set<number>();
+  // A name it does not serve reads nothing (its call is answered unknown_tool).
+  const readsCorpus = (name: string) => {
+    const def = defs.get(name);
+    return def !== undefined && def.readsCorpus !== false;
+  };
+  const prepare = async (name: string) => {
+    try {
+      await defs.get(name)?.prepare?.(corpus);
+    } catch {
+      // The tool's first call meets the same problem and reports it as its error.
+    }
+  };
   return async (message) => {
     if (message.type === "init") {
-      corpus = message.corpus;
       now = Temporal.PlainDate.from(message.now);
-      for (const name of message.prepare) {
-        try {
-          await defs.get(name)?.prepare?.(corpus);
-        } catch {
-          // The tool's first call meets the same problem and reports it as its error.
-        }
+      if (message.corpus !== undefined) {
+        corpus = message.corpus;
+        for (const name of message.prepare) await prepare(name);
+        reply({ type: "prepared", ...nonceOf(message) });
+        return;
       }
-      reply({ type: "prepared", ...nonceOf(message) });
+      toPrepare = message.prepare.filter(readsCorpus);
+      const free = message.prepare.filter((name) => !readsCorpus(name));
+      for (const name of free) await prepare(name);
+      reply({ type: "prepared", tools: free });
+      return;
+    }
+    if (message.type === "corpus") {
+      if (fromShared !== undefined) corpus = await fromShared(message.corpus);
+      // Tools without an index are ready now; the indexes are built while calls are served.
+      const [plain, indexed] = [false, true].map((index) =>
+        toPrepare.filter((name) => (defs.get(name)?.prepare !== undefined) === index)
+      );
+      reply({ type: "prepared", tools: plain });
+      void (async () => {
+        for (const name of indexed) {
+          await prepare(name);
+          reply({ type: "prepared", tools: [name] });
+        }
+        reply({ type: "prepared" });
+      })();
       return;
     }
     if (message.type === "end") {

@@ -9,12 +9,17 @@
  * in progress, and every later one, ends with that fault, and the owner is
  * told so that it kills the process.
  *
+ * A custom system's process (`systems/custom/`) also asks the host things
+ * while a `run` is in progress: a line carrying the run's nonce whose
+ * `type` is `ask` goes to the owner's `onAsk` and the request goes on
+ * waiting for its reply.
+ *
  * @module
  */
 
 import type { TrackedChild } from "../../lib/util/child_registry.ts";
 import { pipeLines } from "./child_pipes.ts";
-import type { HostMessage, SandboxMessage } from "./protocol.ts";
+import type { HostMessage, SandboxMessage, SystemHostMessage } from "./protocol.ts";
 import { type Fault, MAX_REPLY_BYTES, type Reply } from "./tool_reply.ts";
 
 /** Where the protocol stands. Changed only by `ToolChannel.#to`. */
@@ -33,19 +38,26 @@ export class ToolChannel {
   readonly #encoder = new TextEncoder();
   #writes: Promise<void> = Promise.resolve();
   readonly #onBreach: () => void;
+  readonly #onAsk: ((message: Record<string, unknown>) => void) | null;
 
   /**
    * Starts reading `child`'s stdout. `onBreach` runs once when the process
-   * breaks the protocol (not when its stdout merely ends).
+   * breaks the protocol (not when its stdout merely ends); `onAsk` hears the
+   * `ask` lines of the request in progress (none: an `ask` is a breach).
    */
-  constructor(child: TrackedChild, onBreach: () => void) {
+  constructor(
+    child: TrackedChild,
+    onBreach: () => void,
+    onAsk: ((message: Record<string, unknown>) => void) | null = null,
+  ) {
     this.#stdin = child.stdin.getWriter();
     this.#onBreach = onBreach;
+    this.#onAsk = onAsk;
     void this.#read(child.stdout);
   }
 
   /** Sends a message that has no reply. Never throws: a write to a dead process is dropped. */
-  send(message: HostMessage): void {
+  send(message: HostMessage | SystemHostMessage): void {
     const bytes = this.#encoder.encode(JSON.stringify(message) + "\n");
     this.#writes = this.#writes.then(() => this.#stdin.write(bytes)).catch(() => {});
   }
@@ -56,14 +68,14 @@ export class ToolChannel {
    *
    * @throws {TypeError} when another request is still waiting (a bug in the host).
    */
-  request(message: HostMessage): Promise<Reply> {
+  request(message: HostMessage | SystemHostMessage): Promise<Reply> {
     const state = this.#state;
     if (state.s === "broken") return Promise.resolve(state.fault);
     if (state.s === "awaiting") throw new TypeError("a tool process serves one request at a time");
     const nonce = crypto.randomUUID();
     return new Promise<Reply>((resolve) => {
       this.#to({ s: "awaiting", nonce, resolve });
-      this.send({ ...message, nonce } as HostMessage);
+      this.send({ ...message, nonce } as HostMessage | SystemHostMessage);
     });
   }
 
@@ -103,7 +115,12 @@ export class ToolChannel {
       const nonce = typeof message === "object" && message !== null &&
         (message as { nonce?: unknown }).nonce;
       const state = this.#state;
-      if (state.s === "awaiting" && nonce === state.nonce) {
+      if (
+        state.s === "awaiting" && nonce === state.nonce && this.#onAsk !== null &&
+        (message as { type?: unknown }).type === "ask"
+      ) {
+        this.#onAsk(message as Record<string, unknown>);
+      } else if (state.s === "awaiting" && nonce === state.nonce) {
         this.#to({ s: "idle" }, { kind: "message", message: message as SandboxMessage });
       } else {
         this.#breach({ kind: "stray" });

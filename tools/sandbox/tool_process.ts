@@ -106,7 +106,7 @@ class ToolProcess implements Child {
     // the middle of a call.
     this.#child = spawnTracked(Deno.execPath(), {
       args: childArgs(spec),
-      env: childEnv(spec.sideEffects, this.memoryMb),
+      env: childEnv(spec.sideEffects, this.memoryMb, spec.permissions?.env ?? []),
     });
     this.#stderr = keepText(this.#child.stderr, { chars: STDERR_TAIL_CHARS, keep: "tail" });
     // Anything but the awaited reply ends the process: the protocol cannot be trusted after it.
@@ -214,9 +214,10 @@ async function loadTool(
   const loadTimeoutMs = env.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_S * 1000;
   const limit = `${loadTimeoutMs / 1000} s`;
   const where = `"${spec.module}#${spec.exportName}"`;
+  const what = spec.label ?? `custom tool "${spec.name}" from ${where}`;
   const notice = setTimeout(() => {
     env.progress?.(
-      `Loading custom tool "${spec.name}" from ${where}: waiting for its module to load and prepare (gives up after ${limit}; set load_timeout_s on the tool to change that)…`,
+      `Loading ${what}: waiting for its module to load and prepare (gives up after ${limit}; set load_timeout_s on the tool to change that)…`,
     );
   }, 1000);
   const started = performance.now();
@@ -233,7 +234,7 @@ async function loadTool(
     await process.kill();
     throw new RagbenchError(
       "config",
-      `Cannot load custom tool "${spec.name}" from ${where}: ${why.replace(/\.$/, "")}.`,
+      `Cannot load ${what}: ${why.replace(/\.$/, "")}${cacheHint(spec, why)}.`,
     );
   };
   const failure = async (reply: Reply) =>
@@ -256,4 +257,17 @@ async function loadTool(
   }
   clearTimeout(notice);
   return ready.message;
+}
+
+/** For a package not in Deno's cache or the lock file: how to cache it (runs never download). */
+function cacheHint(spec: CustomToolSpec, why: string): string {
+  if (!/^(npm|jsr):/.test(spec.module)) return "";
+  if (
+    !/cached-only|not found in (the )?cache|lockfile|lock file|could not find npm package/i.test(
+      why,
+    )
+  ) {
+    return "";
+  }
+  return `; runs never download: cache and lock it once with \`deno cache --frozen=false ${spec.module}\` in ragbench's folder (it is then in deno.lock)`;
 }

@@ -72,6 +72,7 @@ export const builtinSource = defineToolSource<BuiltinToolRef>({
     if (!checkSideEffects(name, builtin.sideEffects, at, ctx) || !options) return undefined;
     return { kind: "builtin", name, options };
   },
+  predefine: () => [],
   offeredNames: (ref) => [ref.name],
   cachesResults: () => false,
   needs: () => [],

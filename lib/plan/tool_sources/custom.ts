@@ -67,6 +67,14 @@ export const customSource = defineToolSource<CustomToolRef>({
       ...(raw.load_timeout_s === undefined ? {} : { load_timeout_s: raw.load_timeout_s }),
     };
     const earlier = ctx.defined.get(ref.name) as CustomToolRef | undefined;
+    if (earlier && earlier.kind !== "custom") {
+      ctx.problems.push({
+        position: ctx.source.positionOf([...at, "name"]),
+        message: `custom tool "${ref.name}" reuses the name of a plug-in tool`,
+        hint: "choose another name",
+      });
+      return undefined;
+    }
     if (earlier && (earlier.module !== ref.module || earlier.exportName !== ref.exportName)) {
       ctx.problems.push({
         position: ctx.source.positionOf([...at, "path"]),
@@ -77,6 +85,7 @@ export const customSource = defineToolSource<CustomToolRef>({
     ctx.defined.set(ref.name, ref);
     return checkSideEffects(ref.name, ref.side_effects, at, ctx) ? ref : undefined;
   },
+  predefine: () => [],
   offeredNames: (ref) => [ref.name],
   cachesResults: (ref) => ref.side_effects !== "none",
   needs: () => [{ name: "run", value: Deno.execPath(), why: "starting custom tools' processes" }],

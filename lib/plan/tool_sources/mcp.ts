@@ -35,6 +35,7 @@ export const mcpSource = defineToolSource<McpToolRef>({
       seen: ctx.seen,
       problems: ctx.problems,
     }),
+  predefine: () => [],
   offeredNames,
   cachesResults: () => true,
   needs: (ref, ctx) => mcpNeeds(ref, ctx),

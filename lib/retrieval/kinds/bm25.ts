@@ -39,6 +39,9 @@ export async function buildBm25Retriever(request: RetrieverBuildRequest): Promis
 /** The BM25 retriever kind. */
 export const bm25Kind = defineRetrieverKind({
   kind: "bm25",
+  keys: {},
+  chunked: () => true,
+  persisted: (config) => config,
   sections,
   settings: ({ kind, chunk, bm25 }) => ({ kind, chunk, bm25 }),
   embeddings: () => [],

@@ -18,6 +18,9 @@ import { vectorKind } from "./vector.ts";
 /** The hybrid retriever kind. */
 export const hybridKind = defineRetrieverKind({
   kind: "hybrid",
+  keys: {},
+  chunked: () => true,
+  persisted: (config) => config,
   // Its parts' sections (the same schemas: one section, one schema) and its own.
   sections: { ...bm25Kind.sections, ...vectorKind.sections, fusion: fusionSchema.prefault({}) },
   settings: ({ kind, chunk, bm25, embedding, fusion }, ctx) => ({

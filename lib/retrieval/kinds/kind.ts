@@ -10,6 +10,12 @@
  * cost. Every facet is required: a kind that forgets one does not compile,
  * and no kind can fall back on another's settings.
  *
+ * Two kinds of keys: `sections` (`bm25`, `embedding`, `fusion`) are shared,
+ * accepted on every entry whatever its kind; `keys` are a kind's own (an
+ * engine's address, credentials and limits: `url`, `connection`, `model`,
+ * `timeout_s`, ...), accepted only on entries of that kind, so a key meant
+ * for one engine on another is an error, not silently ignored.
+ *
  * @module
  */
 
@@ -20,6 +26,7 @@ import { type ChunkConfig, chunkSchema } from "../../lexical/chunk_config.ts";
 import type { Passage } from "../../lexical/passages.ts";
 import type { Corpus } from "../../types.ts";
 import type { Retriever } from "../types.ts";
+import type { RetrievalCacheSetup } from "../remote/cached_call.ts";
 
 /** Passages per query of a retriever whose `top_k` is not set (`rag`, and `Retriever.topK`). */
 export const DEFAULT_TOP_K = 5;
@@ -42,12 +49,18 @@ export type RetrieverBase = {
   chunk: ChunkConfig;
 };
 
-/** The config a kind reads: the common keys and its own sections, after defaults. */
-export type KindConfig<S extends z.ZodRawShape> = RetrieverBase & z.output<z.ZodObject<S>>;
+/** The config a kind reads: the common keys, its sections and its own keys, after defaults. */
+export type KindConfig<S extends z.ZodRawShape, O extends z.ZodRawShape = Record<never, never>> =
+  & RetrieverBase
+  & OutputOf<S>
+  & OutputOf<O>;
+
+/** The values of a shape after defaults (nothing for an empty shape). */
+type OutputOf<S extends z.ZodRawShape> = keyof S extends never ? unknown : z.output<z.ZodObject<S>>;
 
 /** One permission a kind needs (in the shape of `lib/plan/need.ts` `Need`). */
 export interface RetrieverNeed {
-  name: "read" | "write" | "env" | "net";
+  name: "read" | "write" | "env" | "net" | "sys";
   value: string;
   why: string;
 }
@@ -84,8 +97,29 @@ export interface RetrieverBuildRequest<C extends RetrieverBase = RetrieverBase> 
   part<R extends Retriever>(
     kind: { readonly kind: string; build(request: never): Promise<R> },
   ): Promise<R>;
+  /**
+   * The run's build of another retriever's config (a reranker's base), shared
+   * with every retriever of its settings.
+   */
+  retriever(config: RetrieverBase): Promise<Retriever>;
+  /** A `--mock` run (a reranker then sends nothing). */
+  mock: boolean;
+  /** The run's response cache for service answers (rerank, http); null: none. */
+  responses: RetrievalCacheSetup | null;
+  /** Reads a variable a `${VAR}` template names (default: `Deno.env`, if permitted). */
+  env: (name: string) => string | undefined;
   /** Progress lines while indexing. */
   progress?: (line: string) => void;
+}
+
+/** What {@link RetrieverKind.needs} is told. */
+export interface NeedsContext {
+  /** A `--mock` run (a reranker then sends nothing). */
+  mock: boolean;
+  /** The retriever's name (for the need's `why`); default the kind. */
+  name?: string;
+  /** Reads a variable to find a host a `${VAR}` hides (default `Deno.env`, where permitted). */
+  env?: (name: string) => string | undefined;
 }
 
 /** Builds one retriever of a kind. Rejects with a RagbenchError a user can act on. */
@@ -95,6 +129,7 @@ export type RetrieverBuilder = (request: RetrieverBuildRequest) => Promise<Retri
 export interface RetrieverKind<
   S extends z.ZodRawShape = z.ZodRawShape,
   R extends Retriever = Retriever,
+  O extends z.ZodRawShape = z.ZodRawShape,
 > {
   /** The `kind:` a config writes. */
   readonly kind: string;
@@ -106,21 +141,53 @@ export interface RetrieverKind<
    */
   readonly sections: S;
   /**
+   * Its own keys, accepted only on entries of this kind (`{}` for a kind
+   * that has none); none may share a name with a section.
+   */
+  readonly keys: O;
+  /**
+   * Whether a build cuts the corpus into passages (`chunk:`); false for a
+   * kind whose engine holds its own (the build then gets none).
+   */
+  chunked(config: KindConfig<S, O>): boolean;
+  /**
    * The settings one build depends on, as plain data: retrievers whose
    * settings are equal share one build (one index, one set of embeddings),
    * each under its own name and `top_k`. Only what changes the ranking
    * belongs here; `embedding` is the one the run really uses (`effective`,
    * after the `--mock` substitution).
    */
-  settings(config: KindConfig<S>, ctx: { effective(embedding: EmbeddingConfig): unknown }): unknown;
+  settings(
+    config: KindConfig<S, O>,
+    ctx: { effective(embedding: EmbeddingConfig): unknown },
+  ): unknown;
   /** The embedding endpoints it calls: their permissions, prices and cache. */
-  embeddings(config: KindConfig<S>): EmbeddingConfig[];
+  embeddings(config: KindConfig<S, O>): EmbeddingConfig[];
   /** Permissions it needs besides its embeddings' (a search server's host, a key). */
-  needs(config: KindConfig<S>, ctx: { mock: boolean }): RetrieverNeed[];
+  needs(config: KindConfig<S, O>, ctx: NeedsContext): RetrieverNeed[];
   /** Builds one retriever. */
-  build(request: RetrieverBuildRequest<KindConfig<S>>): Promise<R>;
+  build(request: RetrieverBuildRequest<KindConfig<S, O>>): Promise<R>;
+  /**
+   * `config` as the run folder may hold it (`config.resolved.yaml`, the
+   * hashes of `run.json`): the literal secrets of its keys masked
+   * (lib/retrieval/remote/secret_mask.ts), in a new object; itself when it
+   * has none.
+   */
+  persisted(config: KindConfig<S, O>): KindConfig<S, O>;
   /** What building `built` cost (run.json, summary.md); null when it embedded nothing. */
   indexing(built: R): IndexingCost | null;
+}
+
+/** The values of `config` under the keys of `shape` (a kind's own keys, for its settings). */
+export function ownValues(
+  config: Readonly<Record<string, unknown>>,
+  shape: z.ZodRawShape,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(shape)) {
+    if (Object.hasOwn(config, key)) out[key] = config[key];
+  }
+  return out;
 }
 
 /** Declares a retriever kind (identity, for type inference: a missing facet is a type error). */
@@ -128,6 +195,9 @@ export function defineRetrieverKind<
   const K extends string,
   S extends z.ZodRawShape,
   R extends Retriever,
->(kind: RetrieverKind<S, R> & { readonly kind: K }): RetrieverKind<S, R> & { readonly kind: K } {
+  O extends z.ZodRawShape = Record<never, never>,
+>(
+  kind: RetrieverKind<S, R, O> & { readonly kind: K },
+): RetrieverKind<S, R, O> & { readonly kind: K } {
   return kind;
 }

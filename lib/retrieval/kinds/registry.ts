@@ -1,21 +1,34 @@
 /**
- * Every retriever kind. Adding one (`rerank`, `http`, `postgres`,
- * `opensearch`, `elasticsearch`) is one file in this folder
+ * Every retriever kind. Adding one is one file in this folder
  * (`defineRetrieverKind`, every facet of `kind.ts`) and one entry in
  * {@link RETRIEVER_KIND_LIST}; the config's schema, the run's builds, the
- * permissions and the prices follow from it. The first kind is the default
- * `kind:`.
+ * permissions, the prices and the run folder's copy of the config follow
+ * from it. The first kind is the default `kind:`.
  *
  * @module
  */
 
 import { bm25Kind } from "./bm25.ts";
 import { hybridKind } from "./hybrid.ts";
+import { httpKind } from "./http.ts";
 import type { RetrieverBase, RetrieverKind } from "./kind.ts";
+import { postgresKind } from "./postgres.ts";
+import { rerankKindOver } from "./rerank.ts";
+import { elasticsearchKind, opensearchKind } from "./search_engines.ts";
 import { vectorKind } from "./vector.ts";
 
 /** The kinds, in the order the config lists them; the first is the default. */
-export const RETRIEVER_KIND_LIST = [bm25Kind, vectorKind, hybridKind] as const;
+export const RETRIEVER_KIND_LIST = [
+  bm25Kind,
+  vectorKind,
+  hybridKind,
+  // A reranker's base may be of any kind, this one included: it looks them up here.
+  rerankKindOver((config) => kindOf(config)),
+  httpKind,
+  postgresKind,
+  opensearchKind,
+  elasticsearchKind,
+] as const;
 
 /** Retriever kinds by `kind:`. */
 export const RETRIEVER_KINDS: ReadonlyMap<string, RetrieverKind> = new Map<string, RetrieverKind>(

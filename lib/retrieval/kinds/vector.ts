@@ -16,6 +16,9 @@ import { defineRetrieverKind } from "./kind.ts";
 /** The vector retriever kind. */
 export const vectorKind = defineRetrieverKind({
   kind: "vector",
+  keys: {},
+  chunked: () => true,
+  persisted: (config) => config,
   sections: { embedding: embeddingSchema.prefault({}) },
   settings: ({ kind, chunk, embedding }, ctx) => ({
     kind,

@@ -89,6 +89,11 @@ Deno.test("launch plan: the commands that need no config get only what they read
   assert.deepEqual(await flags(["compare", t.path("a"), t.path("b")]), [
     `--allow-read=${t.path("a")},${t.path("b")}`,
   ]);
+  assert.deepEqual(await flags(["merge", t.path("out/"), t.path("s1"), `${t.path("s2")}/`]), [
+    `--allow-read=${t.path("s1")},${t.path("s2")},${t.path("out")}`,
+    `--allow-write=${t.path("out")}`,
+  ]);
+  assert.deepEqual(await flags(["merge", "--help"]), []);
   assert.deepEqual(await flags(["tool", "calculator", "--args", '{"expression":"1+1"}']), [
     "--allow-read=tools,lib",
   ]);

@@ -37,6 +37,7 @@ Deno.test("config: defaults are filled in and relative paths resolve against the
     allow_network: false,
     timeout_s: 10,
     max_output_chars: 12_000,
+    plugins: [],
   });
   assert.deepEqual(config.systems.map((s) => s.name), ["closed_book", "agent"]);
   assert.equal(config.systems[1].options.max_steps, 8);
@@ -69,7 +70,7 @@ const failures: Array<{ name: string; text: string; message: string }> = [
     name: "a tools list on a system that takes none",
     text: `${BASE}systems:\n  - {type: closed_book, tools: [calculator]}\n`,
     message:
-      'Cannot load config "all.yaml" (line 5, column 25): system type "closed_book" takes no tools — remove its tools: list, or use a system that accepts tools (agent_search, code_agent, ai_sdk, langgraph, openai_agents, mastra, llamaindex)',
+      'Cannot load config "all.yaml" (line 5, column 25): system type "closed_book" takes no tools — remove its tools: list, or use a system that accepts tools (agent_search, code_agent, custom, ai_sdk, langgraph, openai_agents, mastra, llamaindex)',
   },
   {
     name: "an unknown tool name",
@@ -130,7 +131,7 @@ const failures: Array<{ name: string; text: string; message: string }> = [
     name: "an allow list naming an unknown tool",
     text: `${BASE}tools: {allow: [web_serch]}\nsystems: [{type: closed_book}]\n`,
     message:
-      'Cannot load config "all.yaml" (line 4, column 17): tools.allow names "web_serch", which is neither a built-in nor a custom tool of this config',
+      'Cannot load config "all.yaml" (line 4, column 17): tools.allow names "web_serch", which is neither a built-in nor a custom or plug-in tool of this config',
   },
   {
     name: "a YAML syntax error",
@@ -257,8 +258,8 @@ Deno.test("config: every problem of every system is reported in one pass", () =>
     'Cannot load config "all.yaml" (line 6, column 57): unknown tool "calculater" — did you mean "calculator"?',
     'Cannot load config "all.yaml" (line 6, column 89): unknown key "max_resultz" in systems[0].tools[1] — did you mean "max_results"?',
     'Cannot load config "all.yaml" (line 7, column 31): two systems are named "a" (systems[0] and systems[1]) — give each system a distinct name:',
-    'Cannot load config "all.yaml" (line 7, column 34): system type "closed_book" takes no tools — remove its tools: list, or use a system that accepts tools (agent_search, code_agent, ai_sdk, langgraph, openai_agents, mastra, llamaindex)',
-    'Cannot load config "all.yaml" (line 7, column 55): unknown key "temprature" in systems[1] — expected one of "type", "name", "description", "model"',
+    'Cannot load config "all.yaml" (line 7, column 34): system type "closed_book" takes no tools — remove its tools: list, or use a system that accepts tools (agent_search, code_agent, custom, ai_sdk, langgraph, openai_agents, mastra, llamaindex)',
+    'Cannot load config "all.yaml" (line 7, column 55): unknown key "temprature" in systems[1] — expected one of "type", "name", "description", "model", "prompts"',
     'Cannot load config "all.yaml" (line 8, column 12): unknown system type "agnet_search" — did you mean "agent_search"?',
     'Cannot load config "all.yaml" (line 8, column 34): unknown tool "serch" — did you mean "search"?',
     'Cannot load config "all.yaml" (line 8, column 48): unknown tool "web_fetch" — expected one of "calculator", "list_documents", "read_document", "corpus_grep", "lookup_table", "date_calc", "search"',
@@ -278,7 +279,7 @@ Deno.test('config: a "__proto__" key in a system or tool entry is an unknown key
   })();
   assert.ok(error instanceof ConfigError);
   assert.deepEqual(error.message.split("\n"), [
-    'Cannot load config "all.yaml" (line 5, column 25): unknown key "__proto__" in systems[0] — expected one of "type", "name", "description", "model"',
+    'Cannot load config "all.yaml" (line 5, column 25): unknown key "__proto__" in systems[0] — expected one of "type", "name", "description", "model", "prompts"',
     'Cannot load config "all.yaml" (line 6, column 54): unknown key "__proto__" in systems[1].tools[0] — expected one of "max_results"',
   ]);
 });

@@ -3,6 +3,7 @@ import { REGISTRIES } from "../../../lib/plan/setup.ts";
 import { parseConfig } from "../../../lib/config/load.ts";
 import type { Config, Registries } from "../../../lib/config/types.ts";
 import { ConfigError } from "../../../lib/errors.ts";
+import { ownRetriever } from "../../../lib/config/retriever_schema.ts";
 
 const WHERE = { file: "r.yaml", absolute: "/project/configs/r.yaml" };
 
@@ -42,11 +43,11 @@ systems:
       query_repeats: "once",
       document_ranking: "whole",
     },
-    embedding: config.retrievers.small.embedding,
+    embedding: ownRetriever(config.retrievers.small).embedding,
     fusion: { method: "rrf", k: 60, weights: { bm25: 1, vector: 1 } },
   });
   assert.equal(ranks.retriever?.name, "default");
-  assert.deepEqual(ranks.retriever?.config.bm25, {
+  assert.deepEqual(ownRetriever(ranks.retriever!.config).bm25, {
     k1: 1.5,
     b: 0.75,
     stemmer: "snowball",
@@ -64,7 +65,7 @@ Deno.test("config: the bm25 options of issue 23 are read as written", () => {
   old: {bm25: {abbreviations: split, single_letters: keep, query_repeats: count, document_ranking: best_passage}}
 systems: [{type: retrieval_only, retriever: old}]
 `);
-  const bm25 = config.retrievers.old.bm25;
+  const bm25 = ownRetriever(config.retrievers.old).bm25;
   assert.equal(bm25.abbreviations, "split");
   assert.equal(bm25.single_letters, "keep");
   assert.equal(bm25.query_repeats, "count");
@@ -178,13 +179,13 @@ const failures: Array<{ name: string; text: string; message: string; registries?
     name: "a retriever on a system that takes none",
     text: `${BASE}systems:\n  - {type: closed_book, retriever: default}\n`,
     message:
-      'Cannot load config "r.yaml" (line 5, column 25): system type "closed_book" takes no retriever — remove its retriever:, or use a system that retrieves (agent_search, rag, retrieval_only, code_agent, ai_sdk, langgraph, openai_agents, mastra, llamaindex)',
+      'Cannot load config "r.yaml" (line 5, column 25): system type "closed_book" takes no retriever — remove its retriever:, or use a system that retrieves (agent_search, rag, retrieval_only, code_agent, custom, ai_sdk, langgraph, openai_agents, mastra, llamaindex)',
   },
   {
     name: "a tools: list on rag",
     text: `${BASE}systems:\n  - {type: rag, tools: [calculator]}\n`,
     message:
-      'Cannot load config "r.yaml" (line 5, column 17): system type "rag" takes no tools — remove its tools: list, or use a system that accepts tools (agent_search, code_agent, ai_sdk, langgraph, openai_agents, mastra, llamaindex)',
+      'Cannot load config "r.yaml" (line 5, column 17): system type "rag" takes no tools — remove its tools: list, or use a system that accepts tools (agent_search, code_agent, custom, ai_sdk, langgraph, openai_agents, mastra, llamaindex)',
   },
 ];
 

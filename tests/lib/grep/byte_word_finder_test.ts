@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
-import { byteSearchable, ByteWordFinder } from "../../../lib/grep/byte_word_finder.ts";
+import {
+  byteSearchable,
+  ByteWordFinder,
+  sampledOccurrences,
+} from "../../../lib/grep/byte_word_finder.ts";
 import { MAX_WORD_BYTES } from "../../../lib/grep/grep_kernel.ts";
 import { buildLineStore, byteSegments } from "../../../lib/grep/line_store.ts";
 import type { Document } from "../../../lib/types.ts";
@@ -84,4 +88,21 @@ Deno.test("only non-empty ASCII words without a newline of at most 32 bytes are 
     message:
       `ByteWordFinder needs a non-empty ASCII word without \\n of at most ${MAX_WORD_BYTES} bytes`,
   });
+});
+
+Deno.test("sampled occurrences count the word, not its rarest letter, and scale to the segment", () => {
+  // "q" is rarer than "k" here, yet "qu" is on every line and "ka" on one in fifty.
+  const lines = Array.from(
+    { length: 5000 },
+    (_, i) => `the quiet question ${i % 50 === 0 ? "kayak" : "kkk"} line`,
+  );
+  const small = segmentOf(lines.slice(0, 100).join("\n"));
+  // A segment smaller than the windows is counted whole: exact.
+  assert.equal(sampledOccurrences(small, "qu"), 200);
+  assert.equal(sampledOccurrences(small, "ka"), 2);
+  const large = segmentOf(lines.join("\n"));
+  const qu = sampledOccurrences(large, "qu");
+  const ka = sampledOccurrences(large, "ka");
+  assert.ok(qu > 50 * ka, `qu ${qu}, ka ${ka}`);
+  assert.ok(Math.abs(qu - 10_000) < 1000, `qu ${qu}`);
 });

@@ -3,12 +3,13 @@ import {
   KernelBytes,
   type KernelWord,
   MAX_WORD_BYTES,
+  needleWords,
   type PairByte,
 } from "../../../lib/grep/grep_kernel.ts";
 import { prng } from "../../../scripts/synthetic_corpus.ts";
 
 function kernelOf(data: Uint8Array): KernelBytes {
-  return new KernelBytes(data.length, (view) => {
+  return KernelBytes.filled(data.length, (view) => {
     view.set(data);
     return data.length;
   });
@@ -25,7 +26,15 @@ function wordOf(text: string, fold: boolean, a = 0, b = a, single = false): Kern
     const value = needle[at];
     return { at, value, mask: fold && value >= 97 && value <= 122 ? 0x20 : 0 };
   };
-  return { text, needle, first: pair(a), second: pair(single ? a : b), fold, single };
+  return {
+    text,
+    needle,
+    words: needleWords(needle),
+    first: pair(a),
+    second: pair(single ? a : b),
+    fold,
+    single,
+  };
 }
 
 /** The first start in [from, lastStart] where the word matches, by a plain loop. */
@@ -133,9 +142,8 @@ Deno.test("case folding touches only ASCII letters: bytes from 0x80 up never mat
   assert.equal(kernel.findWord(wordOf("{", true), 0, 255), 0x7b);
 });
 
-Deno.test("more words than the needle slots hold still find the right places", () => {
-  // 200 distinct words (the space holds 128): each search finds its own word, also after
-  // the slots were reused for others.
+Deno.test("many distinct words searched in turn each find their own places", () => {
+  // The needle comes in as arguments: nothing of one search stays in the memory for the next.
   const words = Array.from({ length: 200 }, (_, i) => `w${String(i).padStart(3, "0")}`);
   const text = words.join(" ");
   const kernel = kernelOf(bytesOf(text));
@@ -162,9 +170,9 @@ Deno.test("a word of 32 bytes is compared in full; an empty or longer one is ref
   }
 });
 
-Deno.test("KernelBytes grows once when the fill needs more room than the first guess", () => {
+Deno.test("KernelBytes.filled asks once more when the fill needs more room than the first guess", () => {
   let calls = 0;
-  const kernel = new KernelBytes(4, (view) => {
+  const kernel = KernelBytes.filled(4, (view) => {
     calls++;
     if (view.length < 100_000) return 100_000;
     view.fill(7);
@@ -176,8 +184,24 @@ Deno.test("KernelBytes grows once when the fill needs more room than the first g
 });
 
 Deno.test("KernelBytes refuses data that cannot fit in a wasm32 memory", () => {
-  assert.throws(() => new KernelBytes(2 ** 32, () => 0), {
+  assert.throws(() => KernelBytes.filled(2 ** 32, () => 0), {
     name: "RangeError",
     message: "4294967296 bytes do not fit in a WebAssembly memory (4 GiB at most)",
   });
+});
+
+Deno.test("countByte counts what a plain loop counts, at every length and start", () => {
+  const random = prng(5);
+  for (let length = 0; length <= 100; length++) {
+    const data = Uint8Array.from({ length }, () => (random() < 0.3 ? 10 : 97));
+    const kernel = kernelOf(data);
+    for (let from = 0; from <= length; from += 1 + Math.floor(random() * 3)) {
+      for (let to = from; to <= length; to += 1 + Math.floor(random() * 7)) {
+        let want = 0;
+        for (let i = from; i < to; i++) if (data[i] === 10) want++;
+        assert.equal(kernel.countByte(10, from, to), want, `length ${length} [${from}, ${to})`);
+      }
+    }
+    assert.equal(kernel.countByte(10, 5, 3), 0);
+  }
 });

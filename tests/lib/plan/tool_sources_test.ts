@@ -31,6 +31,7 @@ const echoSource: ToolSource<EchoRef> = defineToolSource<EchoRef>({
     ctx.seen.add("echo");
     return { kind: "echo", name: "echo", words: entry.words };
   },
+  predefine: () => [],
   offeredNames: () => ["echo"],
   cachesResults: () => false,
   needs: () => [],
@@ -113,7 +114,7 @@ systems:
 });
 
 Deno.test("the registry: one source a kind, the built-ins last (they take every named entry)", () => {
-  assert.deepEqual([...TOOL_SOURCES.keys()], ["mcp", "custom", "builtin"]);
+  assert.deepEqual([...TOOL_SOURCES.keys()], ["mcp", "custom", "plugin", "builtin"]);
   for (const [kind, source] of TOOL_SOURCES) assert.equal(source.kind, kind);
   assert.deepEqual(REGISTRIES.toolSources, [...TOOL_SOURCES.values()]);
   assert.throws(

@@ -14,6 +14,9 @@ const corpus = corpusOf([{ id: "a", text: "apple banana" }, { id: "b", text: "ch
 const echoKind = defineRetrieverKind({
   kind: "echo",
   sections: { echo: z.strictObject({ url: z.string() }) },
+  keys: {},
+  chunked: () => true,
+  persisted: (config) => config,
   settings: ({ kind, echo }) => ({ kind, echo }),
   embeddings: () => [],
   needs: ({ echo }) => [{ name: "net", value: new URL(echo.url).host, why: "the echo server" }],
@@ -53,11 +56,20 @@ Deno.test("a new kind's builds are shared by its own settings only, never by ano
       { name: "net", value: "one.test", why: "the echo server" },
     ],
   );
-  retrievers.close();
+  await retrievers.close();
 });
 
 Deno.test("the retriever schema is composed from the kinds: their names, then every kind's sections", () => {
-  assert.deepEqual([...RETRIEVER_KINDS.keys()], ["bm25", "vector", "hybrid"]);
+  assert.deepEqual([...RETRIEVER_KINDS.keys()], [
+    "bm25",
+    "vector",
+    "hybrid",
+    "rerank",
+    "http",
+    "postgres",
+    "opensearch",
+    "elasticsearch",
+  ]);
   const parsed = retrieverSchema.parse({});
   assert.deepEqual(Object.keys(parsed), ["kind", "top_k", "chunk", "bm25", "embedding", "fusion"]);
   assert.equal(parsed.kind, "bm25");

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { retrieverSchema } from "../../../lib/config/retriever_schema.ts";
+import { parseOwnRetriever } from "../../../lib/config/retriever_schema.ts";
 import { systemBaseSchema } from "../../../lib/config/schema.ts";
 import { passagesOf } from "../../../lib/lexical/passages.ts";
 import { createEmbedderPool } from "../../../lib/dense/embedders.ts";
@@ -26,7 +26,7 @@ Deno.test("an embedding endpoint failing on one question's query errors that que
     { id: "plate", title: "Plate", text: "Flat plate boundary layers.", source: "p" },
   ]);
   using pool = createEmbedderPool({ mock: false, cacheDir: () => tmp.dir });
-  const config = retrieverSchema.parse({
+  const config = parseOwnRetriever({
     kind: "vector",
     embedding: { base_url: server.baseUrl, model: "m", api_key_env: null, max_retries: 0 },
   });
@@ -94,7 +94,7 @@ Deno.test("rag over a hybrid retriever: a failing query embedding is that questi
   ]);
   using embedders = createEmbedderPool({ mock: false, cacheDir: () => tmp.dir });
   const retrievers = new RunRetrievers(corpus, { embedders });
-  const config = retrieverSchema.parse({
+  const config = parseOwnRetriever({
     kind: "hybrid",
     top_k: 1,
     embedding: { base_url: server.baseUrl, model: "m", api_key_env: null, max_retries: 0 },

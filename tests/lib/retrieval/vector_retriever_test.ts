@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { retrieverSchema } from "../../../lib/config/retriever_schema.ts";
+import { parseOwnRetriever } from "../../../lib/config/retriever_schema.ts";
 import { RagbenchError } from "../../../lib/errors.ts";
 import { ModelCallError } from "../../../lib/llm/model.ts";
 import { Bm25Index } from "../../../lib/lexical/bm25.ts";
@@ -38,7 +38,7 @@ function bm25Retriever(): Retriever {
 
 Deno.test("a vector retriever over the hashing embedder ranks the matching passage first", async () => {
   using pool = createEmbedderPool({ mock: false, cacheDir: () => assert.fail("no cache") });
-  const config = retrieverSchema.parse({ kind: "vector", embedding: { provider: "hashing" } });
+  const config = parseOwnRetriever({ kind: "vector", embedding: { provider: "hashing" } });
   const lines: string[] = [];
   const retriever = await buildVectorRetriever("dense", config, PASSAGES, {
     embedderFor: pool.embedderFor,
@@ -57,7 +57,7 @@ Deno.test("a vector retriever over the hashing embedder ranks the matching passa
 
 Deno.test("an embedding endpoint that is down stops the index build naming the retriever, server and fix", async () => {
   const baseUrl = `http://127.0.0.1:${unusedPort()}/v1`;
-  const config = retrieverSchema.parse({
+  const config = parseOwnRetriever({
     kind: "vector",
     embedding: { base_url: baseUrl, model: "e5", max_retries: 0 },
   });
@@ -109,7 +109,7 @@ Deno.test("a query embedding failure is a per-question model error, not a crash"
     pricePerMtok: null,
     cache: null,
   });
-  const config = retrieverSchema.parse({ kind: "vector" });
+  const config = parseOwnRetriever({ kind: "vector" });
   const retriever = await buildVectorRetriever("dense", config, PASSAGES, {
     embedderFor: () => embedder,
     signal,
@@ -130,7 +130,7 @@ Deno.test("a query embedding failure is a per-question model error, not a crash"
 
 Deno.test("a hybrid retriever returns the RRF fusion of the BM25 and vector rankings", async () => {
   using pool = createEmbedderPool({ mock: true, cacheDir: () => assert.fail("no cache") });
-  const config = retrieverSchema.parse({
+  const config = parseOwnRetriever({
     kind: "hybrid",
     fusion: { k: 10, weights: { bm25: 2, vector: 1 } },
   });
@@ -169,7 +169,7 @@ Deno.test("a hybrid retriever refuses a BM25 retriever over other passages", asy
   using pool = createEmbedderPool({ mock: true, cacheDir: () => "" });
   const bm25 = { ...bm25Retriever(), passages: PASSAGES.slice(1) };
   await assert.rejects(
-    buildHybridRetriever("mix", retrieverSchema.parse({ kind: "hybrid" }), PASSAGES, {
+    buildHybridRetriever("mix", parseOwnRetriever({ kind: "hybrid" }), PASSAGES, {
       embedderFor: pool.embedderFor,
       signal,
       bm25,
@@ -180,7 +180,7 @@ Deno.test("a hybrid retriever refuses a BM25 retriever over other passages", asy
 
 Deno.test("a hybrid retriever can share an already built vector retriever", async () => {
   using pool = createEmbedderPool({ mock: true, cacheDir: () => "" });
-  const config = retrieverSchema.parse({ kind: "hybrid" });
+  const config = parseOwnRetriever({ kind: "hybrid" });
   const deps = { embedderFor: pool.embedderFor, signal };
   const vector = await buildVectorRetriever("v", config, PASSAGES, deps);
   const hybrid = await buildHybridRetriever("mix", config, PASSAGES, {
@@ -191,7 +191,7 @@ Deno.test("a hybrid retriever can share an already built vector retriever", asyn
   assert.equal((await hybrid.search("flat plate", 1, signal)).hits[0].passage.id, "plate#0");
   const other = await buildVectorRetriever(
     "v2",
-    retrieverSchema.parse({ embedding: { provider: "hashing", dimensions: 64 } }),
+    parseOwnRetriever({ embedding: { provider: "hashing", dimensions: 64 } }),
     PASSAGES,
     deps,
   );
@@ -208,7 +208,7 @@ Deno.test("a hybrid retriever can share an already built vector retriever", asyn
 Deno.test("re-building a vector retriever in a new run over the same corpus makes zero requests", async () => {
   await using tmp = await tempTree();
   await using server = startFakeEmbeddingsServer();
-  const config = retrieverSchema.parse({
+  const config = parseOwnRetriever({
     kind: "vector",
     embedding: { base_url: server.baseUrl, model: "m", api_key_env: null, batch_size: 3 },
   });

@@ -28,6 +28,7 @@ function config(): Config {
       timeout_s: 60,
       max_retries: 2,
       max_connection_failures: 5,
+      rate_limit: null,
     },
     evaluation: {
       tools_now: "2026-01-01",
@@ -37,7 +38,7 @@ function config(): Config {
       question_timeout_s: 300,
       retrieval_k: [1, 5, 10],
     },
-    tools: { allow: [], allow_network: false, timeout_s: 10, max_output_chars: 4000 },
+    tools: { allow: [], allow_network: false, timeout_s: 10, max_output_chars: 4000, plugins: [] },
     retrievers: {},
     systems: [],
   };

@@ -1,0 +1,76 @@
+/**
+ * Record and replay of a retriever service's answers (a reranker's scores,
+ * the user's retrieval service's hits) in the run's response cache, under
+ * the same `--cache` mode as model calls (lib/cache/cache_mode.ts): a
+ * recorded answer is reused and costs nothing, a miss is sent and recorded,
+ * and `--cache replay` sends nothing (a miss is the question's error,
+ * starting {@link RETRIEVAL_REPLAY_MISS_PREFIX}). An entry that does not fit
+ * the answer's schema is a miss, never a crash.
+ *
+ * @module
+ */
+
+import type { z } from "zod";
+import { type CacheMode, readsCache, writesCache } from "../../cache/cache_mode.ts";
+import { retrievalKey, type RetrievalKeyParts } from "../../cache/cache_key.ts";
+import type { ResponseCache } from "../../cache/response_cache.ts";
+import type { CacheStats } from "../../llm/cached_model.ts";
+import { EngineError, type EngineSite } from "./remote_error.ts";
+
+/** The run's response cache as retrievers use it (null in a run without one). */
+export interface RetrievalCacheSetup {
+  cache: ResponseCache;
+  mode: CacheMode;
+  /** Counts for the run's closing `cache:` line. */
+  stats: CacheStats;
+}
+
+/** Start of the message of a retrieval that `--cache replay` could not replay. */
+export const RETRIEVAL_REPLAY_MISS_PREFIX = "--cache replay: no recorded retrieval";
+
+/**
+ * The answer for `parts`: from the cache when the mode reads it and an entry
+ * fits `schema`, else from `call` (recorded when the mode writes).
+ *
+ * @throws {EngineError} on a replay miss, or whatever `call` throws.
+ */
+export async function cachedCall<T>(
+  setup: RetrievalCacheSetup | null,
+  site: EngineSite,
+  parts: RetrievalKeyParts,
+  schema: z.ZodType<T>,
+  call: () => Promise<T>,
+): Promise<{ value: T; cached: boolean }> {
+  if (setup === null || setup.mode === "off") return { value: await call(), cached: false };
+  const { cache, mode, stats } = setup;
+  const key = retrievalKey(parts);
+  if (readsCache(mode)) {
+    const found = cache.get(key);
+    const entry = found.found ? schema.safeParse(found.value) : null;
+    if (entry?.success) {
+      stats.hits++;
+      return { value: entry.data, cached: true };
+    }
+    stats.misses++;
+    const corrupt = found.found || found.corrupt;
+    if (corrupt) stats.corrupt++;
+    if (mode === "replay") {
+      throw new EngineError(
+        site,
+        `${RETRIEVAL_REPLAY_MISS_PREFIX} ${
+          corrupt ? "(the entry is unreadable)" : "for this query"
+        }. Record it first with a live run (--cache read-write, the default).`,
+      );
+    }
+  }
+  const value = await call();
+  if (writesCache(mode)) {
+    try {
+      cache.put(key, "retrieval", value);
+      stats.recorded++;
+    } catch {
+      stats.writeFailures++;
+    }
+  }
+  return { value, cached: false };
+}
