@@ -4,8 +4,9 @@
  * ends with `final_answer(text)`. It always has `search` plus the tools of
  * its `tools:` list, and the limits of `agent_search` (`max_steps`,
  * `max_tool_calls`, `max_cost_usd`, `max_tokens`, checked by the functions
- * of `agent_loop.ts`), plus `program_timeout_s`, `memory_mb` and
- * `max_print_chars` for each program.
+ * of `agent_loop.ts`), plus `program_timeout_s` (CPU time),
+ * `program_wall_timeout_s` (the backstop for a program that waits),
+ * `memory_mb` and `max_print_chars` for each program.
  *
  * Programs run in a subprocess with no permissions (`tools/sandbox/code_host.ts`),
  * one per question, reused across its replies and replaced after a kill. A
@@ -48,16 +49,41 @@ export const CODE_AGENT_PROMPTS = agentPromptSet(
   [CODE_PROGRAM_RULES, TOOLS_WITHHELD],
 );
 
+/** The backstop of a program that waits, when `program_wall_timeout_s` is not given: the larger. */
+const WALL_FLOOR_S = 60;
+const WALL_FACTOR = 10;
+
 /** The code agent's options. */
 export const codeAgentSchema = toolSystemBaseSchema.extend({
   prompts: CODE_AGENT_PROMPTS.schema.optional(),
-  /** Run time of one program in seconds, tool calls excluded. */
+  /**
+   * CPU time of one program in seconds (its sandbox process's user + system time, every thread);
+   * tool calls run outside it and never count.
+   */
   program_timeout_s: z.number().positive().max(600).default(5),
+  /**
+   * Elapsed time of one program in seconds, its tool calls not counted: the backstop for a program
+   * that waits without using the CPU. Default: the larger of 60 s and 10 × `program_timeout_s`.
+   */
+  program_wall_timeout_s: z.number().positive().max(86_400).optional(),
   /** Memory limit of the program's process (MiB): V8 heap and resident memory. */
   memory_mb: z.int().min(32).max(4096).default(128),
   /** Printed characters of one program the model reads back. */
   max_print_chars: z.int().min(100).max(100_000).default(4000),
-});
+}).refine(
+  (o) => o.program_wall_timeout_s === undefined || o.program_wall_timeout_s >= o.program_timeout_s,
+  {
+    path: ["program_wall_timeout_s"],
+    message:
+      "must be at least program_timeout_s: it is the backstop for a program that waits, and a lower one would stop programs by the clock, not by their CPU time",
+  },
+);
+
+/** The wall-clock backstop of one program (seconds), given or derived from its CPU limit. */
+export function programWallTimeoutS(options: CodeAgentOptions): number {
+  return options.program_wall_timeout_s ??
+    Math.max(WALL_FLOOR_S, WALL_FACTOR * options.program_timeout_s);
+}
 
 type CodeAgentOptions = z.output<typeof codeAgentSchema>;
 
@@ -75,7 +101,8 @@ export const codeAgent = defineSystem({
     // Loaded here, not at start-up: a run without a code agent never loads the sandbox host.
     const { createCodeSandbox } = await import("../tools/sandbox/code_host.ts");
     const sandbox = createCodeSandbox({
-      timeoutMs: options.program_timeout_s * 1000,
+      cpuMs: options.program_timeout_s * 1000,
+      wallMs: programWallTimeoutS(options) * 1000,
       memoryMb: options.memory_mb,
       maxPrintChars: options.max_print_chars,
     });

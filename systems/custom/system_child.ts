@@ -14,14 +14,12 @@
  * @module
  */
 
-// deno-lint-ignore-file no-console
 import { clearLeftoverTimers } from "../../tools/sandbox/call_timers.ts";
-import { startWatchdog } from "../../tools/sandbox/child_watchdog.ts";
 import {
   dropPermissions,
   importModule,
   keptSet,
-  lineWriter,
+  startChildSide,
 } from "../../tools/sandbox/custom_tool_child.ts";
 import type { SystemHostMessage } from "../../tools/sandbox/protocol.ts";
 // Part of the static module graph, so a module importing "ragbench/system" needs no read for it.
@@ -41,14 +39,7 @@ type AnswerMessage = Extract<SystemHostMessage, { type: "answer" }>;
 /** Runs the process until the watchdog ends it (stdin closed). */
 export async function serveCustomSystem(argv: readonly string[]): Promise<void> {
   const [moduleUrl, exportName, keep] = argv;
-  const inbox = startWatchdog();
-  const write = lineWriter();
-  // The system's code may print; stdout carries the protocol, so printing goes to stderr.
-  console.log =
-    console.info =
-    console.debug =
-    console.warn =
-      console.error;
+  const { inbox, write } = startChildSide();
   let run: SystemRun | undefined;
   let failure = "";
   try {

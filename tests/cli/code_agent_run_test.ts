@@ -40,7 +40,7 @@ questions: q.yaml
 mock_script: mock.yaml
 evaluation: {concurrency: 2, question_timeout_s: 20}
 systems:
-  - {type: code_agent, name: code, program_timeout_s: 0.5, memory_mb: 64}
+  - {type: code_agent, name: code, program_timeout_s: 0.5, program_wall_timeout_s: 2, memory_mb: 64}
 `,
   });
   const out = t.path("out");

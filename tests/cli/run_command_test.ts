@@ -83,6 +83,68 @@ Deno.test("two --mock runs give identical JSONL apart from timing fields", async
   assert.equal(texts[0].split("\n").length, 31);
 });
 
+/** CPU-burning Workers in this process, one per core, until disposed: a loaded machine. */
+function burnCores(): { [Symbol.dispose](): void } {
+  // Each stops by itself after two minutes, should a failing test not dispose of it.
+  const source = "const end = Date.now() + 120000; while (Date.now() < end) {}";
+  const workers = Array.from(
+    { length: navigator.hardwareConcurrency },
+    () => new Worker(`data:text/javascript,${encodeURIComponent(source)}`, { type: "module" }),
+  );
+  return { [Symbol.dispose]: () => workers.forEach((w) => w.terminate()) };
+}
+
+Deno.test("the bench's code_agent on a loaded machine: two runs, and one with a twentieth of its CPU limit, give identical results apart from timing", async () => {
+  await using t = await tempTree();
+  const bench = Deno.readTextFileSync(join(ROOT, "configs/all.yaml"));
+  // The same config with programs limited to 0.25 s of CPU: ten times what a program of the
+  // mock uses even on a loaded machine (2–18 ms measured at load 21 on 2 cores), far below the
+  // time on a clock such a program took there (up to 1.3 s).
+  const tight = bench.replaceAll("../arenas/", join(ROOT, "arenas") + "/").replace(
+    "name: code_agent, tools:",
+    "name: code_agent, program_timeout_s: 0.25, tools:",
+  );
+  assert.notEqual(tight, bench);
+  Deno.writeTextFileSync(t.path("tight.yaml"), tight);
+  using _load = burnCores();
+  const texts: string[] = [];
+  for (
+    const [name, config] of [
+      ["a", join(ROOT, "configs/all.yaml")],
+      ["b", join(ROOT, "configs/all.yaml")],
+      ["tight", t.path("tight.yaml")],
+    ]
+  ) {
+    const out = join(t.dir, name);
+    const result = await runCli([
+      "run",
+      config,
+      "--mock",
+      "--systems",
+      "code_agent",
+      "--out",
+      out,
+      "--quiet",
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    texts.push(withoutTiming(Deno.readTextFileSync(join(out, RESULTS))));
+  }
+  // Each question's outcome first (a short message), then every field but the timing ones.
+  const outline = (text: string) =>
+    text.trim().split("\n").map((l) => JSON.parse(l) as QuestionResult).map((r) =>
+      `${r.question_id}: passed ${r.passed}, format_errors ${r.format_errors}`
+    );
+  assert.deepEqual(outline(texts[1]), outline(texts[0]));
+  assert.deepEqual(outline(texts[2]), outline(texts[0]), "the tight limit changed a result");
+  assert.equal(texts[0], texts[1]);
+  const lines = texts[0].trim().split("\n").map((l) => JSON.parse(l) as QuestionResult);
+  assert.equal(lines.length, 21);
+  // No program of the mock was stopped: none of its replies was a failed program.
+  assert.deepEqual(lines.filter((l) => l.format_errors > 0).map((l) => l.question_id), []);
+  assert.equal(lines.filter((l) => l.passed).length, 19);
+  assert.equal(texts[2], texts[0], "the tight limit changed a result");
+});
+
 Deno.test("an unreachable model endpoint gives an error per question, not a crash (exit 1)", async () => {
   await using t = await tempTree({
     "c.yaml": endpointConfig(`http://127.0.0.1:${unusedPort()}/v1`),

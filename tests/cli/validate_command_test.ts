@@ -45,6 +45,25 @@ systems:
   );
 });
 
+Deno.test("validate: a code agent's backstop below its CPU limit is refused, saying why (exit 2)", async () => {
+  await using t = await tempTree({
+    "bad.yaml": `name: bad
+corpus: ${ROOT}arenas/rag/corpus.json
+questions: ${ROOT}arenas/rag/questions.yaml
+systems:
+  - {type: code_agent, name: c, program_timeout_s: 10, program_wall_timeout_s: 2}
+`,
+  });
+  const result = await execCli([`--allow-read=${t.dir}`], ["validate", t.path("bad.yaml")]);
+  assert.equal(result.code, 2);
+  assert.equal(
+    result.stderr.trim(),
+    `Cannot load config "${
+      t.path("bad.yaml")
+    }" (line 5, column 80): systems[0].program_wall_timeout_s: must be at least program_timeout_s: it is the backstop for a program that waits, and a lower one would stop programs by the clock, not by their CPU time`,
+  );
+});
+
 Deno.test("validate: a missing config file is a clear error (exit 2)", async () => {
   const result = await runCli(["validate", "/nonexistent/ragbench.yaml"]);
   assert.equal(result.code, 2);

@@ -5,7 +5,7 @@ import { MOCK_POLICIES } from "../../systems/registry.ts";
 import { parseMockScript } from "../../lib/llm/mock_script_load.ts";
 import { TraceRecorder } from "../../lib/trace/trace_recorder.ts";
 import type { ToolStep } from "../../lib/types.ts";
-import { codeAgent, codeAgentSchema } from "../../systems/code_agent.ts";
+import { codeAgent, codeAgentSchema, programWallTimeoutS } from "../../systems/code_agent.ts";
 import { CODE_FINAL_PROMPT, extractProgram } from "../../systems/code_program.ts";
 import { SYSTEMS } from "../../systems/registry.ts";
 import { brokenTool, fakeSearch, question, toolboxOf } from "../support/fixtures.ts";
@@ -61,6 +61,20 @@ Deno.test("code_agent is registered, takes a tools: list and always has search",
   assert.throws(() => codeAgentSchema.parse({ type: "code_agent", memory_mb: 1 }));
   assert.throws(() => codeAgentSchema.parse({ type: "code_agent", max_step: 3 }));
   assert.equal(codeAgentSchema.parse({ type: "code_agent" }).program_timeout_s, 5);
+});
+
+Deno.test("code_agent: the backstop for a waiting program is 60 s, or ten times a larger CPU limit, or as given", () => {
+  const wall = (options: Record<string, unknown>) =>
+    programWallTimeoutS(codeAgentSchema.parse({ type: "code_agent", ...options }));
+  assert.equal(wall({}), 60);
+  assert.equal(wall({ program_timeout_s: 0.5 }), 60);
+  assert.equal(wall({ program_timeout_s: 30 }), 300);
+  assert.equal(wall({ program_timeout_s: 5, program_wall_timeout_s: 5 }), 5);
+  assert.equal(wall({ program_timeout_s: 5, program_wall_timeout_s: 900 }), 900);
+  assert.throws(
+    () => codeAgentSchema.parse({ type: "code_agent", program_wall_timeout_s: 4.9 }),
+    /program_wall_timeout_s[\s\S]*must be at least program_timeout_s/,
+  );
 });
 
 Deno.test("code_agent: each tool call of a program is a tool step; the answer ends the question", async () => {

@@ -26,14 +26,28 @@
  * - parent → child: `{type: "run", program, tools, print_limit,
  *   answer_limit}`; `{type: "result", id, text}`.
  *
- * `Deno.args[0]` is the memory limit in bytes: a watchdog Worker (its own
- * thread, so a busy program cannot starve it) writes a marker line to
- * stderr when the process's resident memory passes it — memory outside the
- * V8 heap (ArrayBuffers) is not bounded by `--max-old-space-size` — and
- * kills the process (`Deno.kill(Deno.pid, "SIGKILL")` needs no permission;
- * a worker's `Deno.exit()` would end only the worker). It also kills the
- * process when its parent pid changes: ragbench died without closing it
- * (SIGKILL), and a spinning program would otherwise run on.
+ * `Deno.args[0]` is the memory limit in bytes, `Deno.args[1]` a program's
+ * CPU-time limit in milliseconds. A watchdog Worker (its own thread and
+ * isolate, so a busy program can neither starve nor reach it) writes a
+ * marker line to stderr and kills the process (`Deno.kill(Deno.pid,
+ * "SIGKILL")` needs no permission; a worker's `Deno.exit()` would end only
+ * the worker) when the process's resident memory passes its limit — memory
+ * outside the V8 heap (ArrayBuffers) is not bounded by
+ * `--max-old-space-size` — or when the running program has used its CPU
+ * time. It also kills the process when its parent pid changes: ragbench died
+ * without closing it (SIGKILL), and a spinning program would otherwise run
+ * on.
+ *
+ * A program's CPU time is the whole process's user + system time (every
+ * thread: the program, the Workers it starts, V8's helpers and the
+ * watchdog's own polling) from the moment the watchdog takes its reading at
+ * the program's start until the program settles. The main thread asks the
+ * watchdog to start counting and runs the program only once it has answered,
+ * so the count is on before the program's first instruction; it tells the
+ * watchdog when the program has settled. The process is `ready` only once the
+ * watchdog runs, so neither Deno's start nor the Worker's is ever counted. The
+ * CPU time of a process does not grow while other processes hold the cores,
+ * which is why this, and not the time on a clock, is the program's limit.
  *
  * @module
  */
@@ -42,6 +56,8 @@ import type { lineSplitter } from "./line_splitter.ts";
 
 /** The marker line the watchdog writes to stderr when memory passes the limit. */
 export const MEMORY_MARKER = "\u001eragbench-code-memory-limit";
+/** The marker line the watchdog writes to stderr when a program has used its CPU time. */
+export const CPU_MARKER = "\u001eragbench-code-cpu-limit";
 
 /**
  * The child's whole program; see the module doc. Must stay self-contained:
@@ -63,7 +79,14 @@ export function codeChildMain(split: typeof lineSplitter): void {
     ...args: string[]
   ) => (...args: unknown[]) => Promise<unknown>;
   const limitBytes = Number(D.args[0]);
+  const cpuLimitMs = Number(D.args[1]);
   const marker = "\u001eragbench-code-memory-limit";
+  const cpuMarker = "\u001eragbench-code-cpu-limit";
+  /** Tells the watchdog to start (`start`, with a number it echoes) or stop counting CPU time. */
+  let toWatchdog: (message: unknown) => void = () => {};
+  /** Resolvers of `start` messages the watchdog has not answered yet, by number. */
+  const counting = new mapCtor<number, () => void>();
+  let nextStart = 1;
 
   const send = (message: unknown) => {
     const bytes = encode(stringify(message) + "\n");
@@ -177,10 +200,18 @@ export function codeChildMain(split: typeof lineSplitter): void {
       });
     };
     const console = { log: print, info: print, warn: print, error: print, debug: print };
+    // The program's CPU time counts from here (compiling it included): nothing runs before the
+    // watchdog has its reading.
+    const start = nextStart++;
+    await new promiseCtor<void>((resolve) => {
+      counting.set(start, resolve);
+      toWatchdog({ type: "start", n: start });
+    });
     let fn: (...args: unknown[]) => Promise<unknown>;
     try {
       fn = new AsyncFunction(...tools, "print", "final_answer", "console", program);
     } catch (error) {
+      toWatchdog({ type: "end" });
       send({
         type: "done",
         status: "error",
@@ -194,6 +225,7 @@ export function codeChildMain(split: typeof lineSplitter): void {
       await fn(...tools.map(toolFunction), print, finalAnswer, console);
     } catch (error) {
       if (error !== stop && answer.s !== "answered") {
+        toWatchdog({ type: "end" });
         send({
           type: "done",
           status: "error",
@@ -204,6 +236,7 @@ export function codeChildMain(split: typeof lineSplitter): void {
         return;
       }
     }
+    toWatchdog({ type: "end" });
     send(
       answer.s === "answered"
         ? {
@@ -273,18 +306,58 @@ export function codeChildMain(split: typeof lineSplitter): void {
     const splitter = split(Infinity, (event) => {
       if (event.type === "line") onMessage(event.text);
     });
-    send({ type: "ready" });
-    const watchdog = `const limit = ${limitBytes};
+    // The watchdog's CPU reading is the whole process's (getrusage: every thread). `since` is the
+    // reading at the running program's start, null between programs.
+    const watchdog = `import process from "node:process";
+const limit = ${limitBytes};
+const cpuLimitMs = ${cpuLimitMs};
 const parent = Deno.ppid;
-setInterval(() => {
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+const die = (line) => {
+  Deno.stderr.writeSync(new TextEncoder().encode(line + "\\n"));
+  Deno.kill(Deno.pid, "SIGKILL");
+};
+let since = null;
+const check = () => {
   if (Deno.ppid !== parent) Deno.kill(Deno.pid, "SIGKILL");
   const rss = Deno.memoryUsage().rss;
-  if (rss > limit) {
-    Deno.stderr.writeSync(new TextEncoder().encode(${stringify(marker)} + " " + rss + "\\n"));
-    Deno.kill(Deno.pid, "SIGKILL");
+  if (rss > limit) die(${stringify(marker)} + " " + rss);
+  if (since !== null) {
+    const used = cpuMs() - since;
+    if (used > cpuLimitMs) die(${stringify(cpuMarker)} + " " + Math.round(used));
   }
-}, 10);`;
-    new Worker("data:text/javascript," + encodeURIComponent(watchdog), { type: "module" });
+};
+self.onmessage = (event) => {
+  const message = event.data;
+  if (message.type === "start") {
+    since = cpuMs();
+    self.postMessage({ type: "counting", n: message.n });
+  } else if (message.type === "end") {
+    since = null;
+  }
+};
+setInterval(check, 10);
+self.postMessage({ type: "up" });`;
+    const worker = new Worker("data:text/javascript," + encodeURIComponent(watchdog), {
+      type: "module",
+    });
+    toWatchdog = worker.postMessage.bind(worker);
+    await new promiseCtor<void>((resolve, reject) => {
+      worker.onerror = (event) => reject(new errorCtor(`the watchdog failed: ${event.message}`));
+      worker.onmessage = (event: MessageEvent) => {
+        const message = event.data as { type?: unknown; n?: unknown };
+        if (message?.type === "up") resolve();
+        if (message?.type === "counting" && typeof message.n === "number") {
+          const resolveStart = counting.get(message.n);
+          counting.delete(message.n);
+          resolveStart?.();
+        }
+      };
+    });
+    send({ type: "ready" });
     for await (const chunk of D.stdin.readable) splitter.push(chunk);
     D.exit(0);
   })();

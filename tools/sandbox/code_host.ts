@@ -17,9 +17,13 @@
  *   session of its own, and killed by its exit hook, so it never outlives
  *   ragbench.
  *
- * The program's time limit counts only the time the child runs: it pauses
- * while a tool call is being executed by the parent (tool calls have their
- * own timeout in the toolbox). Everything the child sends is validated
+ * A program's time limit is CPU time: the child's process, from the
+ * program's first instruction until it settles, measured by the child's
+ * watchdog (`code_child.ts`); tool calls run here, in the parent, and have
+ * their own timeout in the toolbox. A wall-clock backstop, paused while a
+ * tool call runs, stops a program that waits without using the CPU
+ * (`code_process.ts`). Neither counts the process's start, which happens
+ * before `ready`. Everything the child sends is validated
  * (`code_messages.ts`); a message that does not fit its schema, or a line
  * longer than `MAX_LINE_CHARS`, kills the process. One process and a
  * program's run in it: `code_process.ts`.

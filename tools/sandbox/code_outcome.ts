@@ -8,8 +8,18 @@
 
 /** Limits of one program. */
 export interface CodeLimits {
-  /** Run time of one program, tool calls excluded (milliseconds). */
-  timeoutMs: number;
+  /**
+   * CPU time of one program (milliseconds): the sandbox process's user + system time from the
+   * program's first instruction until it settles (see `code_child.ts`). Tool calls run in the
+   * parent and are never in it.
+   */
+  cpuMs: number;
+  /**
+   * The backstop for a program that waits without using the CPU (a sleep, a promise that never
+   * settles): time on the parent's clock from sending the program until its end, tool calls
+   * excluded (milliseconds). Far above `cpuMs`, so that a loaded machine does not reach it.
+   */
+  wallMs: number;
   /** Heap and resident-memory limit of the process (MiB). */
   memoryMb: number;
   /** Characters of printed output kept per program. */

@@ -3,9 +3,10 @@
  * (`deno run`, no permissions, see `code_host.ts`), waited for until it says
  * `ready`, then given programs one at a time. While a program runs, the
  * parent executes its tool calls and watches for the one interruption that
- * ends it early: its time limit (which counts only the time the child runs,
- * see {@link ProgramClock}), its memory, or the question's signal. An
- * interruption, a line that is not a message, a line too long, or the
+ * ends it early: its CPU time or its memory (both watched in the child, which
+ * reports and dies, see `code_child.ts`), the wall-clock backstop for a
+ * program that waits (see {@link ProgramClock}), or the question's signal.
+ * An interruption, a line that is not a message, a line too long, or the
  * process's death kills the process for good.
  *
  * @module
@@ -14,7 +15,7 @@
 import { spawnTracked, type TrackedChild } from "../../lib/util/child_registry.ts";
 import { childEnv, isDenoExecutable } from "./child_env.ts";
 import { keepText, type KeptText, type PipeLines, pipeLines } from "./child_pipes.ts";
-import { codeChildMain, MEMORY_MARKER } from "./code_child.ts";
+import { codeChildMain, CPU_MARKER, MEMORY_MARKER } from "./code_child.ts";
 import {
   isReady,
   MAX_ANSWER_CHARS,
@@ -31,7 +32,7 @@ const START_TIMEOUT_MS = 20_000;
 const STDERR_TAIL_CHARS = 4000;
 
 /** The child's command line under `deno run`. */
-export function codeChildArgs(memoryMb: number): string[] {
+export function codeChildArgs(memoryMb: number, cpuMs: number): string[] {
   const importMap = {
     imports: { "file:///": "https://import.invalid/", "/": "https://import.invalid/" },
   };
@@ -50,6 +51,7 @@ export function codeChildArgs(memoryMb: number): string[] {
     `--import-map=data:application/json,${encodeURIComponent(JSON.stringify(importMap))}`,
     `data:text/javascript;base64,${btoa(source)}`,
     String(memoryMb * 1024 * 1024),
+    String(cpuMs),
   ];
 }
 
@@ -78,7 +80,7 @@ export async function startCodeProcess(
       "the code agent runs its programs with the deno CLI; a compiled ragbench cannot start them",
     );
   }
-  const process = new SandboxProcess(limits.memoryMb);
+  const process = new SandboxProcess(limits);
   onPid(process.pid);
   let startTimer: ReturnType<typeof setTimeout> | undefined;
   const first = await Promise.race([
@@ -96,7 +98,7 @@ export async function startCodeProcess(
   return process;
 }
 
-/** The process, its pipes and its memory watch. */
+/** The process, its pipes and what its watchdog reports (memory, CPU time). */
 class SandboxProcess implements CodeProcess {
   readonly lines: PipeLines;
   readonly #child: TrackedChild;
@@ -106,14 +108,16 @@ class SandboxProcess implements CodeProcess {
   #writes: Promise<void> = Promise.resolve();
   /** Whether its watchdog reported memory past the limit. */
   #overMemory = false;
-  /** Told when it does (the program running then is interrupted). */
-  #onMemory: (() => void) | null = null;
+  /** Whether its watchdog reported a program past its CPU time. */
+  #overCpu = false;
+  /** Told when either happens (the program running then is interrupted). */
+  #onWatchdog: ((outcome: ProgramOutcome) => void) | null = null;
 
-  constructor(memoryMb: number) {
+  constructor(limits: CodeLimits) {
     // Its own session (the registry's): a terminal's Ctrl-C reaches ragbench, not the program in
     // the middle of a run.
     this.#child = spawnTracked(Deno.execPath(), {
-      args: codeChildArgs(memoryMb),
+      args: codeChildArgs(limits.memoryMb, limits.cpuMs),
       env: childEnv("none"),
     });
     this.#stdin = this.#child.stdin.getWriter();
@@ -124,7 +128,11 @@ class SandboxProcess implements CodeProcess {
       onText: (tail) => {
         if (!this.#overMemory && tail.includes(MEMORY_MARKER)) {
           this.#overMemory = true;
-          this.#onMemory?.();
+          this.#onWatchdog?.(overMemory(limits));
+        }
+        if (!this.#overCpu && tail.includes(CPU_MARKER)) {
+          this.#overCpu = true;
+          this.#onWatchdog?.(overCpu(limits));
         }
       },
     });
@@ -146,18 +154,17 @@ class SandboxProcess implements CodeProcess {
     await this.#stderr.done;
   }
 
-  /** The last lines of its stderr, without the memory marker. */
+  /** The last lines of its stderr, without the watchdog's markers. */
   lastWords(): string {
-    return this.#stderr.text().replaceAll(MEMORY_MARKER, "").trim().split("\n").slice(-3).join(
-      " ",
-    ) || "no output on stderr";
+    return this.#stderr.text().replaceAll(MEMORY_MARKER, "").replaceAll(CPU_MARKER, "").trim()
+      .split("\n").slice(-3).join(" ") || "no output on stderr";
   }
 
   async run(run: ProgramRun, limits: CodeLimits): Promise<ProgramOutcome> {
     if (run.signal.aborted) return failed("cancelled", "The question was stopped.");
-    const clock = new ProgramClock(limits.timeoutMs);
+    const clock = new ProgramClock(limits.wallMs);
     const onAbort = () => clock.interrupt(failed("cancelled", "The question was stopped."));
-    this.#onMemory = () => clock.interrupt(overMemory(limits));
+    this.#onWatchdog = (outcome) => clock.interrupt(outcome);
     run.signal.addEventListener("abort", onAbort, { once: true });
     const calls = new AbortController();
     try {
@@ -203,12 +210,12 @@ class SandboxProcess implements CodeProcess {
       }
     } finally {
       clock.stop();
-      this.#onMemory = null;
+      this.#onWatchdog = null;
       run.signal.removeEventListener("abort", onAbort);
     }
   }
 
-  /** The outcome when its stdout ended in the middle of a program: memory, or a crash. */
+  /** The outcome when its stdout ended in the middle of a program: memory, CPU, or a crash. */
   async #died(limits: CodeLimits): Promise<ProgramOutcome> {
     await this.#child.exited;
     await this.#stderr.done;
@@ -217,6 +224,7 @@ class SandboxProcess implements CodeProcess {
     if (this.#overMemory || /out of memory|heap limit/i.test(this.#stderr.text())) {
       return overMemory(limits);
     }
+    if (this.#overCpu) return overCpu(limits);
     return failed(
       "crashed",
       `The program's process exited (code ${status.code}${
@@ -231,6 +239,13 @@ class SandboxProcess implements CodeProcess {
   }
 }
 
+function overCpu(limits: CodeLimits): ProgramOutcome {
+  return failed(
+    "timeout",
+    `The program used more than ${limits.cpuMs / 1000} s of CPU time and was stopped.`,
+  );
+}
+
 function overMemory(limits: CodeLimits): ProgramOutcome {
   return failed(
     "memory",
@@ -238,9 +253,9 @@ function overMemory(limits: CodeLimits): ProgramOutcome {
   );
 }
 
-/** Where a program's time limit stands. Changed only through the clock's methods. */
+/** Where a program's wall-clock backstop stands. Changed only through the clock's methods. */
 type ClockState =
-  /** The child runs the program: time counts, and the timer fires at the limit. */
+  /** The child has the program: time counts, and the timer fires at the backstop. */
   | { s: "running"; since: number; timer: ReturnType<typeof setTimeout> }
   /** A tool call runs in the parent (or the program has not started): time does not count. */
   | { s: "paused" }
@@ -248,9 +263,15 @@ type ClockState =
   | { s: "over" };
 
 /**
- * A program's time limit, counting only the time the child runs, and the one
- * interruption that ends the program early: the first of the limit, the
- * memory watch and the question's signal.
+ * A program's wall-clock backstop and the one interruption that ends the
+ * program early: the first of the backstop, the watchdog's reports (CPU
+ * time, memory) and the question's signal. The backstop counts from sending
+ * the program until its end, except while the parent executes one of its tool
+ * calls (from reading the call until sending its result). It is there for a
+ * program that waits without using the CPU, which the CPU limit never
+ * reaches, and is far above that limit: on a loaded machine a program gets
+ * the cores only part of the time, so its clock time grows while its CPU time
+ * does not.
  */
 class ProgramClock {
   #state: ClockState = { s: "paused" };
@@ -273,7 +294,9 @@ class ProgramClock {
     const timer = setTimeout(() =>
       this.interrupt(failed(
         "timeout",
-        `The program ran longer than ${this.#limitMs / 1000} s and was stopped.`,
+        `The program did not finish within ${
+          this.#limitMs / 1000
+        } s (its tool calls not counted) and was stopped.`,
       )), this.#left);
     this.#state = { s: "running", since: performance.now(), timer };
   }

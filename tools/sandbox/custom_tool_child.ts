@@ -69,14 +69,7 @@ const REVOCABLE: readonly Deno.PermissionName[] = [
  */
 export async function serveCustomTool(argv: readonly string[]): Promise<void> {
   const [moduleUrl, exportName, sideEffects, name] = argv;
-  const inbox = startWatchdog();
-  const write = lineWriter();
-  // Tool code may print; stdout carries the protocol, so printing goes to stderr.
-  console.log =
-    console.info =
-    console.debug =
-    console.warn =
-      console.error;
+  const { inbox, write } = startChildSide();
   let def: ToolDef | undefined;
   let failure = "";
   try {
@@ -162,6 +155,25 @@ async function loadPluginTool(moduleUrl: string, name: string): Promise<ToolDef>
   } catch (error) {
     throw new Error(`its tool "${name}" is not valid: ${(error as Error).message}`);
   }
+}
+
+/**
+ * The child's side of the channel: the watchdog's inbox, the protocol line
+ * writer, and the console sent to stderr (the loaded code may print; stdout
+ * carries the protocol). Shared by custom tools, plug-ins and custom systems.
+ */
+export function startChildSide(): {
+  inbox: ReturnType<typeof startWatchdog>;
+  write: ReturnType<typeof lineWriter>;
+} {
+  const inbox = startWatchdog();
+  const write = lineWriter();
+  console.log =
+    console.info =
+    console.debug =
+    console.warn =
+      console.error;
+  return { inbox, write };
 }
 
 /** Writes messages to stdout in order; `write(null)` waits for what was queued. */

@@ -10,7 +10,7 @@ import {
 import { isRunning, killAll } from "../../support/processes.ts";
 import { waitUntil } from "../../support/wait.ts";
 
-const LIMITS: CodeLimits = { timeoutMs: 5000, memoryMb: 64, maxPrintChars: 2000 };
+const LIMITS: CodeLimits = { cpuMs: 5000, wallMs: 60_000, memoryMb: 64, maxPrintChars: 2000 };
 const never = new AbortController().signal;
 
 interface Calls {
@@ -293,18 +293,22 @@ Deno.test("code sandbox: a final answer of megabytes is kept, cut at the answer 
   assert.equal(small.status === "answered" && small.answerCut, false);
 });
 
-Deno.test("code sandbox: a spinning program is killed within its limit and its CPU reclaimed", async () => {
+Deno.test("code sandbox: a spinning program is killed at its CPU limit and its CPU reclaimed", async () => {
   let pid: number | null = null;
-  // The program never ends: only its 0.3 s limit can end the run, and the message says so.
+  // The program never ends and never waits: only its 0.3 s of CPU can end the run (the backstop
+  // is ten minutes away), and the message says so.
   const outcome = await runIn("while (true) {}", {
-    limits: { timeoutMs: 300 },
+    limits: { cpuMs: 300, wallMs: 600_000 },
     keep: (s) => {
       pid = s.pid;
       return Promise.resolve();
     },
   });
   assert.equal(outcome.status === "error" && outcome.kind, "timeout");
-  assert.match(outcome.status === "error" ? outcome.message : "", /longer than 0\.3 s/);
+  assert.equal(
+    outcome.status === "error" && outcome.message,
+    "The program used more than 0.3 s of CPU time and was stopped.",
+  );
   assert.ok(gone(pid), "the spinning process was killed");
   const before = process.cpuUsage();
   const wallStart = performance.now();
@@ -317,12 +321,72 @@ Deno.test("code sandbox: a spinning program is killed within its limit and its C
   );
 });
 
-Deno.test("code sandbox: the time limit excludes tool calls the parent runs", async () => {
+Deno.test("code sandbox: neither limit counts the tool calls the parent runs", async () => {
   const outcome = await runIn(
     'await search({query: "a"}); await search({query: "b"}); final_answer("ok");',
-    { limits: { timeoutMs: 300 }, delayMs: 400 },
+    { limits: { cpuMs: 300, wallMs: 300 }, delayMs: 400 },
   );
   assert.equal(outcome.status, "answered", JSON.stringify(outcome));
+});
+
+Deno.test("code sandbox: a program that waits without using the CPU is stopped by the backstop", async () => {
+  for (
+    const wait of [
+      "await new Promise((r) => setTimeout(r, 1e9));",
+      "await new Promise(() => {});",
+      "await search({query: 'a'}); await new Promise(() => {});",
+    ]
+  ) {
+    let pid: number | null = null;
+    // A minute of CPU it never uses: only the 0.5 s backstop can end it.
+    const outcome = await runIn(wait, {
+      limits: { cpuMs: 60_000, wallMs: 500 },
+      keep: (s) => {
+        pid = s.pid;
+        return Promise.resolve();
+      },
+    });
+    assert.deepEqual(outcome, {
+      status: "error",
+      kind: "timeout",
+      message:
+        "The program did not finish within 0.5 s (its tool calls not counted) and was stopped.",
+      printed: "",
+      printedCut: false,
+      seen: outcome.seen,
+    }, wait);
+    assert.ok(gone(pid), wait);
+  }
+});
+
+Deno.test("code sandbox: a sandbox slow to begin the program (its thread held, as on a loaded machine) does not charge the wait to it", async () => {
+  const sandbox = createCodeSandbox({ ...LIMITS, cpuMs: 300 });
+  const seen: string[] = [];
+  const call = (_tool: string, args: string) => {
+    seen.push(args);
+    return Promise.resolve(`results for ${args}`);
+  };
+  try {
+    const run = (program: string) =>
+      sandbox.run({ program, tools: ["search"], call, signal: never });
+    // The first program answers at once and leaves work behind that holds the process's only
+    // JavaScript thread for 1.5 s: the next program is sent at once but cannot begin until then,
+    // as when a loaded machine gives the process no core. That wait is not the program's.
+    const first = await run(
+      'setTimeout(() => { const end = Date.now() + 1500; while (Date.now() < end) {} }, 0); final_answer("first");',
+    );
+    assert.equal(first.status, "answered", JSON.stringify(first));
+    const pid = sandbox.pid;
+    // A program like the mock model's: a search, a print, an answer.
+    const second = await run(
+      'const r = await search({query: "Eiffel Tower"}); print(r.length); final_answer("330 m");',
+    );
+    assert.equal(second.status === "answered" && second.answer, "330 m", JSON.stringify(second));
+    assert.deepEqual(seen, ['{"query":"Eiffel Tower"}']);
+    assert.equal(sandbox.pid, pid, "the same process ran both: none was killed");
+  } finally {
+    await sandbox.close();
+  }
 });
 
 Deno.test("code sandbox: allocation bombs, on the heap and in ArrayBuffers, hit the memory cap", async () => {
@@ -334,7 +398,7 @@ Deno.test("code sandbox: allocation bombs, on the heap and in ArrayBuffers, hit 
   ) {
     let pid: number | null = null;
     const outcome = await runIn(bomb, {
-      limits: { memoryMb: 64, timeoutMs: 20_000 },
+      limits: { memoryMb: 64, cpuMs: 20_000 },
       keep: (s) => {
         pid = s.pid;
         return Promise.resolve();
@@ -358,7 +422,7 @@ Deno.test("code sandbox: floods of print() and of raw stdout are capped", async 
   assert.equal(printed.printedCut, true);
   const raw = await runIn(
     "for (;;) Deno.stdout.writeSync(new Uint8Array(1 << 20).fill(65));",
-    { limits: { timeoutMs: 20_000 } },
+    { limits: { cpuMs: 20_000 } },
   );
   assert.equal(raw.status === "error" && raw.kind, "output_limit", JSON.stringify(raw));
 });
@@ -367,15 +431,15 @@ Deno.test("code sandbox: the question's signal stops a program at once", async (
   const controller = new AbortController();
   setTimeout(() => controller.abort(), 300);
   const outcome = await runIn("while (true) {}", {
-    limits: { timeoutMs: 60_000 },
+    limits: { cpuMs: 60_000 },
     signal: controller.signal,
   });
-  // The signal ended it ("cancelled"), not the program's own 60 s limit ("timeout").
+  // The signal ended it ("cancelled"), not the program's own 60 s limits ("timeout").
   assert.equal(outcome.status === "error" && outcome.kind, "cancelled");
 });
 
 Deno.test("code sandbox: a question's programs share one process; a killed one is replaced", async () => {
-  const sandbox = createCodeSandbox({ ...LIMITS, timeoutMs: 300 });
+  const sandbox = createCodeSandbox({ ...LIMITS, cpuMs: 300 });
   const call = () => Promise.resolve("");
   try {
     const run = (program: string) => sandbox.run({ program, tools: [], call, signal: never });

@@ -14,7 +14,12 @@ function groupAndSession(pid: number): { pgid: number; sid: number } {
 }
 
 Deno.test("a code sandbox runs in a session of its own (a terminal's Ctrl-C does not reach it); its exits count only when ragbench did not cause them", async () => {
-  const sandbox = createCodeSandbox({ timeoutMs: 300, memoryMb: 64, maxPrintChars: 100 });
+  const sandbox = createCodeSandbox({
+    cpuMs: 300,
+    wallMs: 60_000,
+    memoryMb: 64,
+    maxPrintChars: 100,
+  });
   const call = () => Promise.resolve("");
   const mark = childExitMark();
   try {
