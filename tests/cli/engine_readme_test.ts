@@ -1,5 +1,5 @@
 /**
- * Every config example of the README's "Engines and services as
+ * Every config example of docs/retrievers.md's "Engines and services as
  * retrievers" section, run by `ragbench run` against the engine it names:
  * a loopback rerank service, a loopback retrieval service, a real
  * PostgreSQL server of Debian's package, and the OpenSearch and
@@ -19,11 +19,10 @@ import { findPostgresBin, type PgTestServer, startPostgres } from "../support/po
 import { readTranscript, replayServer } from "../support/engine_transcripts.ts";
 import { ENGINE_DOCS } from "../support/engine_scenarios.ts";
 
-const README = Deno.readTextFileSync(join(ROOT, "README.md"));
-const SECTION = README.slice(
-  README.indexOf("## Engines and services as retrievers"),
-  README.indexOf("\n## ", README.indexOf("## Engines and services as retrievers") + 5),
-);
+const PAGE = Deno.readTextFileSync(join(ROOT, "docs/retrievers.md"));
+const START = PAGE.indexOf("## Engines and services as retrievers");
+const END = PAGE.indexOf("\n## ", START + 5);
+const SECTION = PAGE.slice(START, END < 0 ? undefined : END);
 const BLOCKS = [...SECTION.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]);
 
 const SECRETS: Record<string, string> = {
@@ -44,12 +43,12 @@ interface Served {
 
 type Retrievers = Record<string, { kind?: string; index?: string | null; search?: string }>;
 
-Deno.test("the README has a config example for each engine kind", () => {
+Deno.test("docs/retrievers.md has a config example for each engine kind", () => {
   const kinds = BLOCKS.flatMap((b) =>
     Object.values((parse(b) as { retrievers: Retrievers }).retrievers).map((r) => r.kind)
   );
   for (const kind of ["rerank", "http", "postgres", "opensearch", "elasticsearch"]) {
-    assert.ok(kinds.includes(kind), `no README example of ${kind}`);
+    assert.ok(kinds.includes(kind), `no example of ${kind} in docs/retrievers.md`);
   }
 });
 
@@ -58,7 +57,7 @@ for (const [index, block] of BLOCKS.entries()) {
   const kinds = Object.values(retrievers).map((r) => r.kind ?? "bm25");
   const needsPostgres = kinds.includes("postgres");
   Deno.test({
-    name: `README engine example ${index + 1} (${kinds.join(", ")}) runs`,
+    name: `docs/retrievers.md engine example ${index + 1} (${kinds.join(", ")}) runs`,
     ignore: needsPostgres && findPostgresBin() === null,
     async fn() {
       const pgs: PgTestServer[] = [];
