@@ -65,6 +65,15 @@ Deno.test("two runs started together build each saved index once: one saves it, 
   const lines = `${a.stderr}\n${b.stderr}`.split("\n");
   const saved = lines.filter((l) => l.endsWith("BM25 index built and saved for later runs"));
   const loaded = lines.filter((l) => l.endsWith("BM25 index loaded from the cache folder"));
+  // The progress lines docs/retrievers.md shows are what the runs printed (retriever names aside).
+  const page = await Deno.readTextFile(join(ROOT, "docs/retrievers.md"));
+  const shown = page.split("<!-- check: run by tests/cli/saved_index_run_test.ts -->")[1]
+    .split("```")[1].split("\n").slice(1).filter((l) => l.trim() !== "");
+  assert.equal(shown.length, 2);
+  for (const line of shown) {
+    const said = line.slice(line.indexOf(": ") + 2);
+    assert.ok(lines.some((l) => l.endsWith(`: ${said}`)), `no run printed "${said}"`);
+  }
   // Each run looks up four indexes: the passages of each retriever and their whole documents
   // (one key: the same documents and BM25 settings, whatever the chunking).
   assert.equal(saved.length + loaded.length, 8, lines.join("\n"));
