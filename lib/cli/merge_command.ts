@@ -18,8 +18,8 @@
 
 import { join } from "../util/paths.ts";
 import { RagbenchError, UsageError } from "../errors.ts";
-import { summarize, writeSummaries } from "../report/outputs.ts";
-import { readRun } from "../report/read_run.ts";
+import { writeSummaries } from "../report/outputs.ts";
+import { readRun, summarizeRun } from "../report/read_run.ts";
 import { writeRunReport } from "../report/run_report.ts";
 import { TREC_FOLDER, writeTrecFiles } from "../report/trec_run.ts";
 import { MANIFEST_FILE, parseManifest } from "../run/manifest.ts";
@@ -144,17 +144,7 @@ export async function mergeCommand(args: ParsedArgs, io: CliIO): Promise<number>
     await lock.release();
   }
   const run = await readRun(out);
-  const summaries = summarize(
-    run.systems.map((s) => ({
-      name: s.name,
-      type: s.type,
-      model: s.model,
-      tools: run.tools.get(s.name) ?? [],
-      networkTools: s.networkTools,
-    })),
-    run.lines,
-    run.retrievalK ? { retrievalK: run.retrievalK } : {},
-  );
+  const summaries = summarizeRun(run);
   await writeSummaries(out, summaries);
   const note = gaps && gapsNote(gaps);
   const report = await writeRunReport({

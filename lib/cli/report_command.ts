@@ -12,8 +12,8 @@
  */
 
 import { printResults } from "./print_results.ts";
-import { summarize, writeSummaries } from "../report/outputs.ts";
-import { readRun } from "../report/read_run.ts";
+import { writeSummaries } from "../report/outputs.ts";
+import { readRun, summarizeRun } from "../report/read_run.ts";
 import { writeRunReport } from "../report/run_report.ts";
 import type { CommandSpec, ParsedArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
@@ -46,17 +46,7 @@ export async function reportCommand(args: ParsedArgs, io: CliIO): Promise<number
       } an earlier line's system, question and repeat; the later ones are used`,
     );
   }
-  const summaries = summarize(
-    run.systems.map((s) => ({
-      name: s.name,
-      type: s.type,
-      model: s.model,
-      tools: run.tools.get(s.name) ?? [],
-      networkTools: s.networkTools,
-    })),
-    run.lines,
-    run.retrievalK ? { retrievalK: run.retrievalK } : {},
-  );
+  const summaries = summarizeRun(run);
   await writeSummaries(dir, summaries);
   const report = await writeRunReport({
     name: run.name,

@@ -30,11 +30,12 @@ import { eachLine } from "../util/byte_lines.ts";
 import { describeFsError } from "../util/fs.ts";
 import { LineEmbedder } from "./html/question_data.ts";
 import { MANIFEST_FILE, parseManifest, type RunManifest } from "../run/manifest.ts";
-import { checkResultLine } from "../run/result_line.ts";
+import { readResultLine } from "../run/result_line.ts";
 import type { IndexingRecord } from "../retrieval/registry.ts";
 import type { ReportSystem } from "./run_report.ts";
 import { retrievalHeadline } from "./retrieval_headline.ts";
 import { gapsNote } from "../run/shard_set.ts";
+import { type Summaries, summarize } from "./outputs.ts";
 
 /** What a run directory holds, read back. */
 export interface RunContents {
@@ -213,22 +214,8 @@ async function readLines(
   let duplicates = 0;
   const decoder = new TextDecoder();
   const take = (bytes: Uint8Array, _offset: number, lineNumber: number) => {
-    const text = decoder.decode(bytes);
-    if (text.trim() === "") return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new RagbenchError("data", `"${path}" line ${lineNumber} is not valid JSON.`);
-    }
-    const checked = checkResultLine(parsed);
-    if (!checked.ok) {
-      throw new RagbenchError(
-        "data",
-        `"${path}" line ${lineNumber} is not a ragbench result line (${checked.why}).`,
-      );
-    }
-    const value = parsed as QuestionResult;
+    const value = readResultLine(decoder.decode(bytes), path, lineNumber);
+    if (value === null) return;
     const key = `${value.repeat}\u0000${value.question_id}\u0000${value.system}`;
     const earlier = byKey.get(key);
     if (earlier === undefined) {
@@ -303,4 +290,19 @@ export function slimLine(line: QuestionResult): QuestionResult {
     retrieval: { ...line.retrieval, ranking: [] },
     steps,
   };
+}
+
+/** The summaries of a run read back: what `run` wrote, from its lines and run.json. */
+export function summarizeRun(run: RunContents): Summaries {
+  return summarize(
+    run.systems.map((s) => ({
+      name: s.name,
+      type: s.type,
+      model: s.model,
+      tools: run.tools.get(s.name) ?? [],
+      networkTools: s.networkTools,
+    })),
+    run.lines,
+    run.retrievalK ? { retrievalK: run.retrievalK } : {},
+  );
 }

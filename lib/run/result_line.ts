@@ -20,6 +20,7 @@
 import { z } from "zod";
 import { FAILURE_LABELS, type JsonValue, type QuestionResult, TOOL_ERROR_KINDS } from "../types.ts";
 import { surelyResultLine } from "./result_line_check.ts";
+import { RagbenchError } from "../errors.ts";
 
 /** Any JSON value: a line came from `JSON.parse`, so what it holds is JSON already. */
 const json = z.custom<JsonValue>(() => true);
@@ -205,4 +206,28 @@ export function checkResultLine(
   const issue = parsed.error.issues[0];
   const where = issue.path.length ? issue.path.map(String).join(".") : "the line";
   return { ok: false, why: `${where}: ${issue.message}` };
+}
+
+/**
+ * Reads line `number` of the results file at `path` (its text): the result,
+ * or null for a blank line.
+ *
+ * @throws {RagbenchError} (code "data") naming the file and line that is not JSON or not a result.
+ */
+export function readResultLine(text: string, path: string, number: number): QuestionResult | null {
+  if (text.trim() === "") return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new RagbenchError("data", `"${path}" line ${number} is not valid JSON.`);
+  }
+  const checked = checkResultLine(parsed);
+  if (!checked.ok) {
+    throw new RagbenchError(
+      "data",
+      `"${path}" line ${number} is not a ragbench result line (${checked.why}).`,
+    );
+  }
+  return checked.line;
 }

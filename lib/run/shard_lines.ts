@@ -17,7 +17,7 @@ import { RagbenchError } from "../errors.ts";
 import type { QuestionResult } from "../types.ts";
 import { eachLine } from "../util/byte_lines.ts";
 import { describeFsError } from "../util/fs.ts";
-import { checkResultLine } from "./result_line.ts";
+import { readResultLine } from "./result_line.ts";
 import { RUN_FILES } from "./run_dir.ts";
 import { assignShards, jobIndex, type ShardLayout } from "./shard.ts";
 
@@ -73,22 +73,8 @@ export function readShardLines(
     const path = join(part.dir, RUN_FILES.results);
     const seen = new Set<number>();
     const take = (bytes: Uint8Array, offset: number, number: number) => {
-      const text = decoder.decode(bytes);
-      if (text.trim() === "") return;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        throw new RagbenchError("data", `"${path}" line ${number} is not valid JSON.`);
-      }
-      const checked = checkResultLine(parsed);
-      if (!checked.ok) {
-        throw new RagbenchError(
-          "data",
-          `"${path}" line ${number} is not a ragbench result line (${checked.why}).`,
-        );
-      }
-      const line = checked.line;
+      const line = readResultLine(decoder.decode(bytes), path, number);
+      if (line === null) return;
       const s = systems.get(line.system);
       const q = questions.get(line.question_id);
       const inRun = s !== undefined && q !== undefined && Number.isInteger(line.repeat) &&
