@@ -26,8 +26,7 @@ import { join } from "../util/paths.ts";
 import { parse as parseYaml } from "yaml";
 import { RagbenchError } from "../errors.ts";
 import type { QuestionResult, Step } from "../types.ts";
-import { eachLine } from "../util/byte_lines.ts";
-import { describeFsError } from "../util/fs.ts";
+import { describeFsError, eachFileLine } from "../util/fs.ts";
 import { LineEmbedder } from "./html/question_data.ts";
 import { MANIFEST_FILE, parseManifest, type RunManifest } from "../run/manifest.ts";
 import { readResultLine } from "../run/result_line.ts";
@@ -228,16 +227,7 @@ async function readLines(
       duplicates++;
     }
   };
-  try {
-    eachLine(file, take);
-  } catch (error) {
-    if (error instanceof RagbenchError) throw error;
-    throw new RagbenchError("io", `Cannot read "${path}": ${describeFsError(error)}.`, {
-      cause: error,
-    });
-  } finally {
-    file.close();
-  }
+  eachFileLine(file, path, take);
   return { lines, duplicates };
 }
 

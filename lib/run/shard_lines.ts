@@ -15,8 +15,7 @@
 import { join } from "../util/paths.ts";
 import { RagbenchError } from "../errors.ts";
 import type { QuestionResult } from "../types.ts";
-import { eachLine } from "../util/byte_lines.ts";
-import { describeFsError } from "../util/fs.ts";
+import { describeFsError, eachFileLine } from "../util/fs.ts";
 import { readResultLine } from "./result_line.ts";
 import { RUN_FILES } from "./run_dir.ts";
 import { assignShards, jobIndex, type ShardLayout } from "./shard.ts";
@@ -108,16 +107,7 @@ export function readShardLines(
         { cause: error },
       );
     }
-    try {
-      eachLine(file, take);
-    } catch (error) {
-      if (error instanceof RagbenchError) throw error;
-      throw new RagbenchError("io", `Cannot read "${path}": ${describeFsError(error)}.`, {
-        cause: error,
-      });
-    } finally {
-      file.close();
-    }
+    eachFileLine(file, path, take);
     lines.found.set(part.index, seen.size);
   });
   return lines;

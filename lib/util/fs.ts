@@ -13,6 +13,7 @@
 
 import { RagbenchError } from "../errors.ts";
 import { basename } from "./paths.ts";
+import { eachLine } from "./byte_lines.ts";
 import { BINARY_SNIFF_BYTES, decodeUtf8, describeTextProblem } from "./utf8.ts";
 
 /** A short, user-facing reason for a file-system error. */
@@ -171,4 +172,28 @@ function removeQuietly(path: string): void {
 /** A rename that failed because its two paths are on different file systems (EXDEV). */
 function isCrossDevice(error: unknown): boolean {
   return error instanceof Error && (error as { code?: string }).code === "EXDEV";
+}
+
+/**
+ * Calls `take` for each line of the open `file` (at `path`), then closes it.
+ * A RagbenchError `take` throws passes through; any other failure is an "io"
+ * error naming the file.
+ *
+ * @throws {RagbenchError}
+ */
+export function eachFileLine(
+  file: Deno.FsFile,
+  path: string,
+  take: Parameters<typeof eachLine>[1],
+): void {
+  try {
+    eachLine(file, take);
+  } catch (error) {
+    if (error instanceof RagbenchError) throw error;
+    throw new RagbenchError("io", `Cannot read "${path}": ${describeFsError(error)}.`, {
+      cause: error,
+    });
+  } finally {
+    file.close();
+  }
 }
