@@ -16,7 +16,10 @@ Deno.test("a newly registered wrapping kind has its base resolved like a reranke
   const first = retrieverSchema.parse({ kind: "bm25", top_k: 50 });
   const raw = { retrievers: { first } as Record<string, RetrieverConfig> };
   // "cascade": a kind the next engineer adds, with a base of its own.
-  const kinds = new Map([...RETRIEVER_KINDS, ["cascade", { wraps: true }]]);
+  const kinds = new Map<string, { wraps: boolean }>([
+    ...RETRIEVER_KINDS,
+    ["cascade", { wraps: true }],
+  ]);
   const problems: ConfigIssue[] = [];
   const source = fixedSource("c.yaml", raw);
   const context = baseContext(raw, source, problems, kinds);
@@ -29,7 +32,7 @@ Deno.test("a newly registered wrapping kind has its base resolved like a reranke
   ) as unknown as {
     base: RetrieverConfig;
   };
-  assert.deepEqual(problems, []);
+  assert.equal(problems.length, 0);
   assert.deepEqual(resolved.base, first);
   // A name that is no entry and no kind: the reranker's problem, for the new kind too.
   const unknown = { kind: "cascade", top_k: 5, base: "frist" } as unknown as RetrieverConfig;
