@@ -185,6 +185,13 @@ export interface SystemNeed {
 export interface SystemInstance {
   /** Resolves when the system can take questions; a rejection stops the run. */
   ready: Promise<void>;
+  /**
+   * Later in the run: null when a question can start at once, else a promise
+   * that resolves (never rejects) when one can — a process replacing a killed
+   * one is loading. The runner holds the system's next question until then,
+   * so the wait is in no question's latency or timeout. Absent: always ready.
+   */
+  pending?(): Promise<void> | null;
   run(options: Record<string, unknown>, ctx: SystemContext): Promise<SystemOutcome>;
   close(): Promise<void>;
 }

@@ -21,6 +21,9 @@
  * `--format json` as data (`lib/report/compare_comment.ts`), each with the
  * change of the headline retrieval metrics and the smallest drop the gate
  * could have caught; the gate's exit status is the same in every format.
+ * In every format a figure computed on rankings cut below its cut-off (the
+ * retriever's `top_k`) is marked as the run's own table marks it, and so is
+ * its change (`compare_depth.ts`).
  *
  * @module
  */
@@ -30,6 +33,7 @@ import { UsageError } from "../errors.ts";
 import { readRun, type RunContents } from "../report/read_run.ts";
 import { formatP, metricLabel, signed, tooFewClause } from "../report/verdict_text.ts";
 import { compareJson, compareMarkdown, verdictWords } from "../report/compare_comment.ts";
+import { compareDepthNotes, depthMarks } from "../report/compare_depth.ts";
 import { retrievalHeadline } from "../report/retrieval_headline.ts";
 import { verdictOf } from "../score/significance.ts";
 import {
@@ -311,25 +315,34 @@ function deltaTable(systems: readonly SystemDelta[]): string {
     "$/q A → B",
     "p50 ms A → B",
   ];
-  const body = systems.map((s) => [
-    s.system,
-    metricLabel(s.metric),
-    String(s.shared),
-    fixed(s.scoreA, 3),
-    fixed(s.scoreB, 3),
-    s.score ? signed(s.score.diff.mean) : "-",
-    s.score ? `[${signed(s.score.diff.low)}, ${signed(s.score.diff.high)}]` : "-",
-    s.score ? formatP(s.score.p_value) : "-",
-    verdictWords(s.score),
-    `${money(s.costA)} → ${money(s.costB)}`,
-    `${fixed(s.p50A, 1)} → ${fixed(s.p50B, 1)}`,
-  ]);
+  const body = systems.map((s) => {
+    const mark = depthMarks(s);
+    return [
+      s.system,
+      metricLabel(s.metric),
+      String(s.shared),
+      fixed(s.scoreA, 3) + mark.a,
+      fixed(s.scoreB, 3) + mark.b,
+      s.score ? signed(s.score.diff.mean) + mark.change : "-",
+      s.score ? `[${signed(s.score.diff.low)}, ${signed(s.score.diff.high)}]` : "-",
+      s.score ? formatP(s.score.p_value) : "-",
+      verdictWords(s.score),
+      `${money(s.costA)} → ${money(s.costB)}`,
+      `${fixed(s.p50A, 1)} → ${fixed(s.p50B, 1)}`,
+    ];
+  });
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
   const left = (i: number) => i <= 1 || i === 8;
   const line = (cells: string[]) =>
     cells.map((c, i) => (left(i) ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")
       .trimEnd();
-  return [line(header), line(widths.map((w) => "-".repeat(w))), ...body.map(line)].join("\n");
+  const notes = compareDepthNotes(systems).map((n) => `* ${n}`);
+  return [
+    line(header),
+    line(widths.map((w) => "-".repeat(w))),
+    ...body.map(line),
+    ...(notes.length ? ["", ...notes] : []),
+  ].join("\n");
 }
 
 function fixed(v: number | null, digits: number): string {

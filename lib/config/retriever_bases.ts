@@ -5,7 +5,8 @@
  * (checked against the retriever schema where it stands). A base may be a
  * reranker itself; a chain that leads back to where it started is refused,
  * naming the chain. After this pass every `base` of a loaded config is a
- * retriever's settings, so the rest of ragbench never sees a name.
+ * retriever's settings, so the rest of ragbench never sees a name. Which
+ * kinds have a base is their registry's `wraps` facet (`kinds/kind.ts`).
  *
  * @module
  */
@@ -14,6 +15,8 @@ import type { ConfigIssue } from "../errors.ts";
 import { suggestion } from "../util/did_you_mean.ts";
 import { restoreProtoKey } from "../util/proto_keys.ts";
 import { issuesFromZod, type YamlSource } from "../util/yaml_source.ts";
+import type { RetrieverKind } from "../retrieval/kinds/kind.ts";
+import { RETRIEVER_KINDS } from "../retrieval/kinds/registry.ts";
 import { type RetrieverConfig, retrieverSchema } from "./retriever_schema.ts";
 
 /** Kinds a base may name when no `retrievers:` entry has that name (with their defaults). */
@@ -27,18 +30,24 @@ export interface BaseContext {
   named: ReadonlyMap<string, RetrieverConfig>;
   /** Named entries already resolved (null: one whose resolution failed). */
   resolved: Map<string, RetrieverConfig | null>;
+  /** The retriever kinds by `kind:`: those whose `wraps` holds have a `base` to resolve. */
+  kinds: ReadonlyMap<string, Pick<RetrieverKind, "wraps">>;
 }
 
-/** A context over `raw.retrievers` (each entry resolved once, on first use). */
+/**
+ * A context over `raw.retrievers` (each entry resolved once, on first use);
+ * `kinds` defaults to the registry's.
+ */
 export function baseContext(
   raw: { retrievers: Record<string, RetrieverConfig> },
   source: YamlSource,
   problems: ConfigIssue[],
+  kinds: ReadonlyMap<string, Pick<RetrieverKind, "wraps">> = RETRIEVER_KINDS,
 ): BaseContext {
   const named = new Map(
     Object.entries(raw.retrievers).map(([k, v]) => [restoreProtoKey(k), v] as const),
   );
-  return { source, problems, named, resolved: new Map() };
+  return { source, problems, named, resolved: new Map(), kinds };
 }
 
 /** Resolves every `retrievers:` entry, reporting each problem (also of entries no system uses). */
@@ -71,9 +80,9 @@ export function resolveBase(
   chain: readonly string[],
   context: BaseContext,
 ): RetrieverConfig | null {
-  if (config.kind !== "rerank") return config;
+  if (context.kinds.get(config.kind)?.wraps !== true) return config;
   const { source, problems } = context;
-  const given = config.base;
+  const given = (config as { base?: unknown }).base;
   const where = [...at, "base"];
   if (typeof given === "string") {
     if (chain.includes(given)) {

@@ -14,6 +14,7 @@ import { z } from "zod";
 import { type CacheMode, readsCache, writesCache } from "../cache/cache_mode.ts";
 import { modelKey, type ModelKeyParts, repeatPart } from "../cache/cache_key.ts";
 import type { ResponseCache } from "../cache/response_cache.ts";
+import { SingleFlight } from "../cache/single_flight.ts";
 import type { ModelConfig } from "./model_config.ts";
 import { type ChatRequest, type ChatResponse, type Model, ModelCallError } from "./model.ts";
 
@@ -113,11 +114,11 @@ export function withModelCache(model: Model, config: ModelConfig, setup: ModelCa
  * messages in the same repeat) is already being sent waits for the twin's
  * reply and is served it as a cache hit, as it would be had the twin finished
  * first: what a run records, and so what its replay serves, does not depend
- * on `--concurrency`.
+ * on `--concurrency` (`lib/cache/single_flight.ts`).
  */
 export function withResponseCache(model: Model, options: CachedModelOptions): Model {
   const { cache, mode, stats } = options;
-  const inFlight = new Map<string, Promise<ChatResponse>>();
+  const flights = new SingleFlight<ChatResponse>();
   const live = async (key: string, request: ChatRequest, signal: AbortSignal) => {
     const reply = await model.chat(request, signal);
     if (writesCache(mode)) {
@@ -145,17 +146,14 @@ export function withResponseCache(model: Model, options: CachedModelOptions): Mo
         ...repeatPart(request.repeat),
       });
       if (readsCache(mode)) {
-        const twin = inFlight.get(key);
-        if (twin !== undefined) {
-          // The twin's failure (its own abort, an error) is not this call's: it then goes live.
-          const reply = await twin.catch(() => null);
-          if (reply !== null) {
-            stats.hits++;
-            // What the cache would have served: the reply, not the twin's retries.
-            const { content, tool_calls, usage } = reply;
-            return { content, tool_calls, usage, cached: true };
-          }
-          signal?.throwIfAborted();
+        // The twin's failure (its own abort, an error) is not this call's: it then goes live.
+        const joined = flights.join(key, signal);
+        const twin = joined === null ? null : await joined;
+        if (twin !== null) {
+          stats.hits++;
+          // What the cache would have served: the reply, not the twin's retries.
+          const { content, tool_calls, usage } = twin.value;
+          return { content, tool_calls, usage, cached: true };
         }
         const found = cache.get(key);
         const entry = found.found ? ResponseEntry.safeParse(found.value) : null;
@@ -168,14 +166,8 @@ export function withResponseCache(model: Model, options: CachedModelOptions): Mo
         if (corrupt) stats.corrupt++;
         if (mode === "replay") throw new ReplayMissError(corrupt);
       }
-      if (!readsCache(mode) || inFlight.has(key)) return await live(key, request, signal);
-      const call = live(key, request, signal);
-      inFlight.set(key, call);
-      try {
-        return await call;
-      } finally {
-        inFlight.delete(key);
-      }
+      if (!readsCache(mode)) return await live(key, request, signal);
+      return await flights.lead(key, () => live(key, request, signal));
     },
   };
 }

@@ -230,6 +230,7 @@ export async function planSystems(
         model,
         // Its indexes (and its framework) are ready before its first question, not in its timeout.
         ...(ready ? { ready } : {}),
+        ...(instance?.pending ? { pending: () => instance.pending!() } : {}),
       });
     }
     return {

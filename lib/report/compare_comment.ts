@@ -3,7 +3,10 @@
  * pull-request comment (Markdown) or as data (JSON) — per system the change
  * B − A with its 95 % interval, p-value and verdict, the smallest drop the
  * CI gate could have called a regression, cost and latency, then the change
- * of the headline retrieval metrics, and the gate's outcome. Every verdict,
+ * of the headline retrieval metrics, and the gate's outcome. A figure
+ * computed on rankings cut below its cut-off is marked `*` with the run's
+ * footnote (`compare_depth.ts`; in JSON `depth`, `shallow` and
+ * `depth_notes`). Every verdict,
  * interval and p-value is the one paired test of `lib/score/significance.ts`,
  * and every sentence comes from `verdict_text.ts`, so the comment says what
  * the console, `summary.md` and `report.html` say.
@@ -22,6 +25,7 @@
 
 import type { MetricDelta, RunDelta, SystemDelta } from "../score/run_delta.ts";
 import { type PairedComparison, verdictOf } from "../score/significance.ts";
+import { compareDepthNotes, depthMarks } from "./compare_depth.ts";
 import { markdownText } from "./markdown_text.ts";
 import {
   comparisonSentence,
@@ -63,6 +67,16 @@ export interface ChangeJson {
   verdict: "same" | "too_few" | "undecided" | "higher" | "lower" | null;
   /** The sentence every ragbench output uses for this comparison. */
   sentence: string | null;
+  /**
+   * Per run, the fewest documents a ranking of the system held when its
+   * retriever's `top_k` cut it short; null when none was cut.
+   */
+  depth: { a: number | null; b: number | null };
+  /**
+   * Per run, whether the figure counts fewer documents than its cut-off
+   * names (its depth is below the cut-off): the text and Markdown mark it `*`.
+   */
+  shallow: { a: boolean; b: boolean };
 }
 
 /** One system in the JSON. */
@@ -90,6 +104,8 @@ export interface CompareJson {
   only_in_baseline: string[];
   only_in_candidate: string[];
   warnings: string[];
+  /** Why figures are shallow (`shallow`), the footnotes of the text and Markdown. */
+  depth_notes: string[];
 }
 
 /** The comparison as data. */
@@ -119,6 +135,7 @@ export function compareJson(input: CompareInput): CompareJson {
     only_in_baseline: [...input.delta.onlyA],
     only_in_candidate: [...input.delta.onlyB],
     warnings: [...input.warnings],
+    depth_notes: compareDepthNotes(shownChanges(input)),
   };
 }
 
@@ -158,12 +175,13 @@ export function compareMarkdown(input: CompareInput): string {
   );
   for (const s of input.delta.systems) {
     const failed = input.regressions.includes(s.system);
+    const mark = mdMarks(s);
     out.push(row([
       failed ? `**${markdownText(s.system)}** (regression)` : markdownText(s.system),
       metricLabel(s.metric),
-      fixed(s.scoreA),
-      fixed(s.scoreB),
-      change(s.score),
+      fixed(s.scoreA) + mark.a,
+      fixed(s.scoreB) + mark.b,
+      change(s.score, mark.change),
       s.score ? formatP(s.score.p_value) : "-",
       verdictWords(s.score),
       detectableCell(s.score, threshold),
@@ -172,6 +190,8 @@ export function compareMarkdown(input: CompareInput): string {
     ]));
   }
   out.push(...retrievalTable(input));
+  const depths = compareDepthNotes(shownChanges(input));
+  if (depths.length) out.push("", ...depths.map((n) => `\\* ${markdownText(n)}`));
   const only = [
     ...input.delta.onlyA.map((s) => `only in A: ${markdownText(s)}`),
     ...input.delta.onlyB.map((s) => `only in B: ${markdownText(s)}`),
@@ -228,11 +248,27 @@ function retrievalTable(input: CompareInput): string[] {
           const said = verdict === "higher" || verdict === "lower"
             ? ` ${verdictWords(c.score)}`
             : "";
-          return [`${fixed(c.scoreA)} → ${fixed(c.scoreB)}`, `${change(c.score)}${said}`];
+          const mark = mdMarks(c);
+          return [
+            `${fixed(c.scoreA)}${mark.a} → ${fixed(c.scoreB)}${mark.b}`,
+            `${change(c.score, mark.change)}${said}`,
+          ];
         }),
       ])
     ),
   ];
+}
+
+/** Every change the comment shows: each system's, then its headline retrieval changes. */
+function shownChanges(input: CompareInput): MetricDelta[] {
+  return input.delta.systems.flatMap((s) => [s, ...retrievalOf(input, s)]);
+}
+
+/** The depth marks of `d` escaped for Markdown (a bare `*` would start emphasis). */
+function mdMarks(d: MetricDelta): { a: string; b: string; change: string } {
+  const mark = depthMarks(d);
+  const md = (m: string) => (m ? "\\*" : "");
+  return { a: md(mark.a), b: md(mark.b), change: md(mark.change) };
 }
 
 /** The headline retrieval changes of system `s`, less the metric it is compared on. */
@@ -250,6 +286,8 @@ function changeJson(d: MetricDelta): ChangeJson {
     p_value: d.score?.p_value ?? null,
     verdict: d.score ? verdictOf(d.score) : null,
     sentence: sentenceOf(d),
+    depth: { a: d.depthA, b: d.depthB },
+    shallow: { a: depthMarks(d).a !== "", b: depthMarks(d).b !== "" },
   };
 }
 
@@ -321,9 +359,9 @@ export function verdictWords(score: PairedComparison | null): string {
   }
 }
 
-function change(score: PairedComparison | null): string {
+function change(score: PairedComparison | null, mark = ""): string {
   return score
-    ? `${signed(score.diff.mean)} [${signed(score.diff.low)}, ${signed(score.diff.high)}]`
+    ? `${signed(score.diff.mean)}${mark} [${signed(score.diff.low)}, ${signed(score.diff.high)}]`
     : "-";
 }
 

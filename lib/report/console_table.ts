@@ -8,6 +8,7 @@
 
 import { flipRateCell, hasFlipRate, questionsCell } from "./repeat_cells.ts";
 import type { RunStats } from "../score/comparison.ts";
+import { isShallow } from "../score/shallow_figures.ts";
 import type { SystemSummary } from "../score/summary.ts";
 import { plural } from "../util/plural.ts";
 
@@ -31,10 +32,10 @@ export function summaryTable(
 ): string {
   const { ndcg: k, recall: rk } = headlineCutoffs(options.retrievalK ?? cutoffsOf(rows));
   const ir = rows.some((r) => r[`ndcg@${k}`] != null);
-  const shallow = (r: SystemSummary, cutoff: number) =>
-    r.retrieval_depth != null && r.retrieval_depth < cutoff;
-  const marked = (r: SystemSummary, cutoff: number, value: number | null) =>
-    fixed(value, 3) + (value !== null && shallow(r, cutoff) ? "*" : "");
+  const marked = (r: SystemSummary, metric: `${string}@${number}`) => {
+    const value = r[metric] ?? null;
+    return fixed(value, 3) + (value !== null && isShallow(r.retrieval_depth, metric) ? "*" : "");
+  };
   const stat = (r: SystemSummary) => options.stats?.systems.find((s) => s.system === r.system);
   const flips = hasFlipRate(options.stats?.systems);
   const header = [
@@ -65,9 +66,7 @@ export function summaryTable(
         : []),
       r.accuracy === null ? "-" : `${Math.round(r.accuracy * r.checked)}/${r.checked}`,
       ...(flips ? [flipRateCell(stat(r))] : []),
-      ...(ir
-        ? [marked(r, k, r[`ndcg@${k}`] ?? null), marked(r, rk, r[`recall@${rk}`] ?? null)]
-        : []),
+      ...(ir ? [marked(r, `ndcg@${k}`), marked(r, `recall@${rk}`)] : []),
       String(r.errors),
       fixed(r.p50_latency_ms, 1),
       // Unknown (no price for its model): "?", never $0.
@@ -119,11 +118,13 @@ function fixed(value: number | null, digits: number): string {
 /**
  * One note per retrieval depth below `cutoff`, naming every system cut to it
  * (the bench's three `rag` rows share one): why their `*` figures count fewer
- * documents than the metric names.
+ * documents than the metric names. `where` follows the names (`compare`'s
+ * " in B").
  */
 export function depthNotes(
   rows: ReadonlyArray<{ system: string; retrieval_depth?: number | null }>,
   cutoff: number,
+  where = "",
 ): string[] {
   const byDepth = new Map<number, string[]>();
   for (const r of rows) {
@@ -132,7 +133,9 @@ export function depthNotes(
     byDepth.set(depth, [...(byDepth.get(depth) ?? []), r.system]);
   }
   return [...byDepth].map(([depth, systems]) =>
-    `${systems.join(", ")}: a ranking held only ${plural(depth, "document")} (the retriever's ` +
+    `${systems.join(", ")}${where}: a ranking held only ${
+      plural(depth, "document")
+    } (the retriever's ` +
     `top_k passages came from no more), so metrics at larger cut-offs count fewer documents than ` +
     `they name`
   );

@@ -149,6 +149,7 @@ export function createHttpRetriever(spec: HttpRetrieverSpec): Retriever {
             throw error;
           }
         },
+        signal,
       );
       const ranked = value
         .map((hit, order) => ({ hit, order }))

@@ -140,6 +140,7 @@ export function createRerankRetriever(spec: RerankSpec): Retriever {
           attempts = answer.attempts;
           return answer.reply;
         },
+        signal,
       );
       if (value.scores.length !== candidates.length) {
         // Only a cache entry written for other documents can get here (the key covers them).

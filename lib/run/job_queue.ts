@@ -4,8 +4,9 @@
  * others.
  *
  * - **Readiness.** A job whose system is not ready yet (its tools are still
- *   loading, see `PlannedSystem.ready`) is set aside and the next job is
- *   taken instead, so a loading system holds no concurrency slot.
+ *   loading, see `PlannedSystem.ready`, or a process replacing a killed one
+ *   is, `PlannedSystem.pending`) is set aside and the next job is taken
+ *   instead, so a loading system holds no concurrency slot.
  * - **A slot for the others.** While another system still has jobs to start,
  *   a system has at most `slots − 1` questions in flight (with one slot,
  *   one). A system that waits a long time in each question (a slow model, a
@@ -22,7 +23,7 @@
 
 /** What the queue needs of a job: its system (compared by identity) and its readiness. */
 export interface QueuedJob {
-  system: { ready?: Promise<void> };
+  system: { ready?: Promise<void>; pending?: () => Promise<void> | null };
 }
 
 /** The next job, or why there is none now. */
@@ -50,6 +51,8 @@ export class JobQueue<J extends QueuedJob> {
   #next = 0;
   /** Systems whose `ready` has not settled. */
   readonly #loading = new Set<System>();
+  /** Systems whose `pending` wait has not settled. */
+  readonly #holding = new Set<System>();
   readonly #aside = new Map<System, Aside<J>>();
   /** Jobs not yet taken, per system. */
   readonly #left = new Map<System, number>();
@@ -111,10 +114,24 @@ export class JobQueue<J extends QueuedJob> {
   }
 
   #mayTake(system: System): boolean {
-    if (this.#loading.has(system)) return false;
+    if (this.#loading.has(system) || this.#held(system)) return false;
     const othersLeft = this.#leftTotal - (this.#left.get(system) ?? 0) > 0;
     const cap = othersLeft ? Math.max(1, this.#slots - 1) : this.#slots;
     return (this.#inFlight.get(system) ?? 0) < cap;
+  }
+
+  /** Whether `system` asks to wait before its next question; wakes the queue when it may go on. */
+  #held(system: System): boolean {
+    if (this.#holding.has(system)) return true;
+    const wait = system.pending?.();
+    if (!wait) return false;
+    this.#holding.add(system);
+    const release = () => {
+      this.#holding.delete(system);
+      this.#wakeAll();
+    };
+    wait.then(release, release);
+    return true;
   }
 
   #hand(job: J): Taken<J> {

@@ -50,6 +50,12 @@ export interface PlannedSystem {
    * failed sink. Absent: ready at once.
    */
   ready?: Promise<void>;
+  /**
+   * Once ready: null when its next question may start, else a promise resolving when it may (a
+   * framework's process replacing a killed one is loading; `SystemInstance.pending`). The
+   * question's clock starts only then, so the wait is in no question's latency or timeout.
+   */
+  pending?: () => Promise<void> | null;
 }
 
 /** Receives progress; the CLI prints it. */

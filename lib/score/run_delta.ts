@@ -7,20 +7,23 @@
  * its answer score; a system without any (retrieval_only, a BEIR data set)
  * on a retrieval metric, nDCG@10 unless another is asked for. A regression
  * beyond a threshold is a drop larger than the threshold whose interval lies
- * wholly below zero — the condition a CI gate fails on.
+ * wholly below zero — the condition a CI gate fails on. Each change carries
+ * the depth each run's rankings were cut to, so the reports can mark a
+ * figure that counts fewer documents than it names.
  *
  * @module
  */
 
 import { percentile } from "./stats.ts";
-import { ANSWER_SCORE, metricValue, type ScoredLine } from "./comparison.ts";
+import { ANSWER_SCORE, metricValue } from "./comparison.ts";
+import { fewestRanked } from "./shallow_figures.ts";
 import { type PairedComparison, pairedComparison } from "./significance.ts";
 
 /** The retrieval metric systems without answers are compared on by default. */
 export const DEFAULT_RETRIEVAL_METRIC = "ndcg@10";
 
 /** The fields of a result line a comparison reads. */
-export interface DeltaLine extends Pick<ScoredLine, "retrieval"> {
+export interface DeltaLine {
   system: string;
   question_id: string;
   repeat: number;
@@ -28,12 +31,14 @@ export interface DeltaLine extends Pick<ScoredLine, "retrieval"> {
   /** Null when unknown (a model with no known price). */
   cost_usd: number | null;
   latency_ms: number;
+  /** Its retrieval metrics, and the depth its ranking was cut to (see `shallow_figures.ts`). */
+  retrieval?: { metrics: Record<string, number> | null; depth?: number | null };
 }
 
-/** One system's change from run A to run B. */
-export interface SystemDelta {
+/** One system's change of one metric from run A to run B. */
+export interface MetricDelta {
   system: string;
-  /** What it is compared on: `answer_score`, or the retrieval metric. */
+  /** What it is compared on: `answer_score`, or a retrieval metric. */
   metric: string;
   /** Questions both runs have a value of the metric for. */
   shared: number;
@@ -42,6 +47,17 @@ export interface SystemDelta {
   scoreB: number | null;
   /** B − A on the shared questions; null when none is shared. */
   score: PairedComparison | null;
+  /**
+   * The fewest documents a ranking of the system held in each run when its
+   * retriever's `top_k` cut it short; null when none was cut. A figure at a
+   * cut-off above it counts fewer documents than it names (`isShallow`).
+   */
+  depthA: number | null;
+  depthB: number | null;
+}
+
+/** One system's change from run A to run B: its metric, cost and latency. */
+export interface SystemDelta extends MetricDelta {
   /** Mean cost per line; null when some line's cost is unknown. */
   costA: number | null;
   costB: number | null;
@@ -74,19 +90,8 @@ export function runDelta(
     const linesB = groupedB.get(system);
     if (!linesB) continue;
     const answers = [...linesA, ...linesB].some((l) => l.answer_score !== null);
-    const metric = answers ? ANSWER_SCORE : retrievalMetric;
-    const scoresA = foldScores(linesA, metric);
-    const scoresB = foldScores(linesB, metric);
-    const shared = [...scoresA.keys()].filter((q) => scoresB.has(q)).sort();
     systems.push({
-      system,
-      metric,
-      shared: shared.length,
-      scoreA: meanOf([...scoresA.values()]),
-      scoreB: meanOf([...scoresB.values()]),
-      score: shared.length
-        ? pairedComparison(shared.map((q) => scoresB.get(q)!), shared.map((q) => scoresA.get(q)!))
-        : null,
+      ...change(system, linesA, linesB, answers ? ANSWER_SCORE : retrievalMetric),
       costA: meanCost(linesA),
       costB: meanCost(linesB),
       p50A: percentile(linesA.map((l) => l.latency_ms), 50),
@@ -99,12 +104,6 @@ export function runDelta(
     onlyB: [...groupedB.keys()].filter((s) => !groupedA.has(s)),
   };
 }
-
-/** One system's change of one metric from run A to run B (see {@link metricDeltas}). */
-export type MetricDelta = Pick<
-  SystemDelta,
-  "system" | "metric" | "shared" | "scoreA" | "scoreB" | "score"
->;
 
 /**
  * The change B − A of `metric` (a retrieval metric such as `ndcg@10`, or
@@ -121,20 +120,8 @@ export function metricDeltas(
   for (const [system, linesA] of group(a)) {
     const linesB = groupedB.get(system);
     if (!linesB) continue;
-    const scoresA = foldScores(linesA, metric);
-    const scoresB = foldScores(linesB, metric);
-    if (scoresA.size === 0 && scoresB.size === 0) continue;
-    const shared = [...scoresA.keys()].filter((q) => scoresB.has(q)).sort();
-    out.push({
-      system,
-      metric,
-      shared: shared.length,
-      scoreA: meanOf([...scoresA.values()]),
-      scoreB: meanOf([...scoresB.values()]),
-      score: shared.length
-        ? pairedComparison(shared.map((q) => scoresB.get(q)!), shared.map((q) => scoresA.get(q)!))
-        : null,
-    });
+    const delta = change(system, linesA, linesB, metric);
+    if (delta.scoreA !== null || delta.scoreB !== null) out.push(delta);
   }
   return out;
 }
@@ -144,6 +131,30 @@ export function regressions(delta: RunDelta, threshold: number): SystemDelta[] {
   return delta.systems.filter((s) =>
     s.score !== null && s.score.diff.mean < -threshold && s.score.diff.high < 0
   );
+}
+
+/** The paired change of `metric` of one system, on the questions both runs have it for. */
+function change(
+  system: string,
+  linesA: readonly DeltaLine[],
+  linesB: readonly DeltaLine[],
+  metric: string,
+): MetricDelta {
+  const scoresA = foldScores(linesA, metric);
+  const scoresB = foldScores(linesB, metric);
+  const shared = [...scoresA.keys()].filter((q) => scoresB.has(q)).sort();
+  return {
+    system,
+    metric,
+    shared: shared.length,
+    scoreA: meanOf([...scoresA.values()]),
+    scoreB: meanOf([...scoresB.values()]),
+    score: shared.length
+      ? pairedComparison(shared.map((q) => scoresB.get(q)!), shared.map((q) => scoresA.get(q)!))
+      : null,
+    depthA: fewestRanked(linesA),
+    depthB: fewestRanked(linesB),
+  };
 }
 
 /** The mean cost of `lines`; null (unknown) when any line's is. */

@@ -19,6 +19,7 @@ import {
   type ToolValueSummary,
   toolValueSummary,
 } from "./agent_summary.ts";
+import { fewestRanked } from "./shallow_figures.ts";
 import { mean, percentile } from "./stats.ts";
 import {
   RATE_LIMIT_COLUMNS,
@@ -200,21 +201,12 @@ export function summarizeSystem(
     best_effort_rate: mean(lines.map((l) => (l.flags.best_effort ? 1 : 0))),
     ...rateLimitSummary(lines),
     ...agentSummary(lines),
-    retrieval_depth: retrievalDepth(lines),
+    retrieval_depth: fewestRanked(lines),
     ...retrievalSummary(lines, retrievalK, systemRetrieves(system.tools ?? [], lines)),
   };
 }
 
 /**
-/** The fewest documents a depth-cut ranking held (see `SystemSummary.retrieval_depth`). */
-function retrievalDepth(lines: readonly QuestionResult[]): number | null {
-  let fewest: number | null = null;
-  for (const line of lines) {
-    const depth = line.retrieval.depth;
-    if (depth != null && (fewest === null || depth < fewest)) fewest = depth;
-  }
-  return fewest;
-}
 
 /**
  * Tool usage of one system: a row for every offered tool (0 calls included),

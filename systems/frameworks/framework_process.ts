@@ -75,6 +75,8 @@ export interface FrameworkProcess {
   kill(why?: string): Promise<void>;
   readonly ready: Promise<void>;
   readonly alive: boolean;
+  /** Resolves once the process has ended (killed, exited or broken) and its questions have failed. */
+  readonly gone: Promise<void>;
   runs: Map<number, LiveRun>;
   /** Waiting for the answer to `stats`. */
   stats: Array<(heapUsed: number) => void>;
@@ -284,7 +286,7 @@ export function spawnFramework(
     }
     handle(parsed.data);
   };
-  void (async () => {
+  const gone = (async () => {
     for (let event = await lines.next(); event !== null; event = await lines.next()) {
       onLine(event);
     }
@@ -301,6 +303,7 @@ export function spawnFramework(
     send,
     kill,
     ready,
+    gone,
     get alive() {
       return alive;
     },
@@ -320,6 +323,7 @@ function deadChild(error: Error): FrameworkProcess {
     kill: () => Promise.resolve(),
     ready,
     alive: false,
+    gone: Promise.resolve(),
     runs: new Map(),
     acks: new Map(),
     stats: [],

@@ -8,8 +8,13 @@
  * schemas and capped in length; a line that breaks the protocol, a process
  * that exits, or one that does not acknowledge a cancel within
  * {@link CANCEL_ACK_MS} (its main thread is stuck) is killed, and the
- * questions it was answering fail with a `system` error. The next question
- * starts a fresh process. `close` kills it; so does ragbench's exit
+ * questions it was answering fail with a `system` error. A process that had
+ * loaded is replaced at once when it ends, and {@link FrameworkHost.pending}
+ * tells the runner to hold the system's next question until the replacement
+ * has loaded (and until a cancel is acknowledged or its process killed), so
+ * that no question's latency or timeout pays for a start-up; a process that
+ * never loaded is started again by the next question. `close` kills it; so
+ * does ragbench's exit
  * (`lib/util/child_registry.ts`), and the process ends itself when its stdin closes or its
  * parent is gone (`child_runtime.ts`).
  *
@@ -45,6 +50,14 @@ export interface FrameworkHost {
   /** Starts the process if none runs and resolves once the framework is loaded. */
   ready(): Promise<void>;
   /**
+   * Null when a question can start at once; otherwise a promise that resolves
+   * (never rejects) when one can: a cancel is not yet acknowledged (the
+   * process may be stuck and be killed), or the process that replaces a
+   * killed one is still loading. The runner starts no question of the system
+   * meanwhile (`PlannedSystem.pending`).
+   */
+  pending(): Promise<void> | null;
+  /**
    * Runs one question. Resolves with the framework's answer; rejects with a
    * `SystemFailedError` when the framework fails, with a handler's error, or
    * with `signal.reason` when the signal aborts (the run is then cancelled).
@@ -64,13 +77,39 @@ export function createFrameworkHost(
   let child: FrameworkProcess | null = null;
   let closed = false;
   let nextRun = 1;
+  /** Processes that have loaded (a replacement is started only for one of them). */
+  const loaded = new WeakSet<FrameworkProcess>();
+  const spawn = (): FrameworkProcess => {
+    const proc = spawnFramework(manifest, options);
+    proc.ready.then(() => loaded.add(proc), () => {});
+    // Replaced as soon as it ends, outside any question: its start-up is in no one's latency.
+    void proc.gone.then(() => {
+      if (!closed && child === proc && loaded.has(proc)) child = spawn();
+    });
+    return proc;
+  };
   const current = (): FrameworkProcess => {
     if (closed) throw new SystemFailedError(`the ${manifest.type} process was closed`);
-    if (!child || !child.alive) child = spawnFramework(manifest, options);
+    if (!child || !child.alive) child = spawn();
     return child;
+  };
+  const settled = async (proc: FrameworkProcess): Promise<void> => {
+    await Promise.all([...proc.acks.values()].map((a) => a.done));
+    // Killed for want of an ack, or ended: its `gone` handler (registered first) replaces it.
+    if (!proc.alive) await proc.gone;
+    const next = child;
+    if (next !== null && next.alive) await next.ready.catch(() => {});
   };
   return {
     ready: () => current().ready,
+    pending() {
+      const proc = child;
+      if (closed || proc === null) return null;
+      if (proc.alive && proc.acks.size === 0 && loaded.has(proc)) return null;
+      // One that never loaded is not replaced here: the next question starts it, as the first.
+      if (!proc.alive && !loaded.has(proc)) return null;
+      return settled(proc);
+    },
     async run(input, handlers, signal) {
       signal.throwIfAborted();
       let proc = current();

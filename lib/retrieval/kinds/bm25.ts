@@ -42,6 +42,7 @@ export const bm25Kind = defineRetrieverKind({
   kind: "bm25",
   keys: {},
   chunked: () => true,
+  wraps: false,
   persisted: (config) => config,
   sections,
   settings: ({ kind, chunk, bm25 }) => ({ kind, chunk, bm25 }),

@@ -23,6 +23,7 @@ export const httpKind = defineRetrieverKind({
   sections: {},
   keys: httpKeys,
   chunked: () => false,
+  wraps: false,
   settings: (config) => ({ kind: config.kind, ...ownValues(config, httpKeys) }),
   embeddings: () => [],
   needs(config, ctx) {

@@ -20,6 +20,7 @@ export const hybridKind = defineRetrieverKind({
   kind: "hybrid",
   keys: {},
   chunked: () => true,
+  wraps: false,
   persisted: (config) => config,
   // Its parts' sections (the same schemas: one section, one schema) and its own.
   sections: { ...bm25Kind.sections, ...vectorKind.sections, fusion: fusionSchema.prefault({}) },

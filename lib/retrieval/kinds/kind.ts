@@ -154,6 +154,12 @@ export interface RetrieverKind<
    */
   chunked(config: KindConfig<S, O>): boolean;
   /**
+   * Whether it is a second stage over another retriever named by its `base:`
+   * key (a reranker): the config's check resolves that name, or the entry
+   * written there, into the base's settings (`lib/config/retriever_bases.ts`).
+   */
+  readonly wraps: boolean;
+  /**
    * The settings one build depends on, as plain data: retrievers whose
    * settings are equal share one build (one index, one set of embeddings),
    * each under its own name and `top_k`. Only what changes the ranking

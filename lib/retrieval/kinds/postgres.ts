@@ -23,6 +23,7 @@ export const postgresKind = defineRetrieverKind({
   sections: {},
   keys: postgresKeys,
   chunked: (config) => config.table === null,
+  wraps: false,
   settings: (config) => ({
     kind: config.kind,
     ...ownValues(config, postgresKeys),

@@ -31,6 +31,7 @@ export function rerankKindOver(kindOf: (config: RetrieverBase) => RetrieverKind)
     sections: {},
     keys: rerankKeys,
     chunked: () => false,
+    wraps: true,
     settings(config, ctx) {
       const base = rerankBase(config);
       return {

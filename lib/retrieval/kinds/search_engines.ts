@@ -27,6 +27,7 @@ function searchEngineKind<const K extends "opensearch" | "elasticsearch">(kind: 
     sections,
     keys: searchEngineKeys,
     chunked: (config) => config.index === null,
+    wraps: false,
     settings: (config, ctx) => ({
       kind: config.kind,
       ...ownValues(config, searchEngineKeys),

@@ -18,6 +18,7 @@ export const vectorKind = defineRetrieverKind({
   kind: "vector",
   keys: {},
   chunked: () => true,
+  wraps: false,
   persisted: (config) => config,
   sections: { embedding: embeddingSchema.prefault({}) },
   settings: ({ kind, chunk, embedding }, ctx) => ({

@@ -12,6 +12,7 @@ import type { Document } from "../../../lib/types.ts";
 import { closedPort, huge, json, loopback } from "../../support/loopback_server.ts";
 import { stallingServer } from "../../support/stalling_server.ts";
 import { settledWithin, waitUntil } from "../../support/wait.ts";
+import { tempTree } from "../../support/temp.ts";
 
 const signal = new AbortController().signal;
 const TOKEN = "tok-3141592653";
@@ -272,5 +273,67 @@ Deno.test("http retriever records answers in the response cache and replays them
   } finally {
     cache.close();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** A server whose first answer waits for `release` (true: it is a 500); later ones answer at once. */
+function heldServer() {
+  let release!: (fail: boolean) => void;
+  const gate = new Promise<boolean>((resolve) => release = resolve);
+  const server = loopback(async (_, n) => {
+    if (n === 0 && await gate) return json({ error: "overloaded" }, 500);
+    return json({ hits: [{ doc_id: "d1", score: n + 1, text: `answer ${n + 1}` }] });
+  });
+  return { server, release };
+}
+
+Deno.test("two retrievers asking the same query at once send one request: the second is served the first's answer as a hit", async () => {
+  await using t = await tempTree();
+  const cache = openResponseCache(t.dir);
+  try {
+    const live = { cache, mode: "read-write" as const, stats: emptyCacheStats() };
+    const held = heldServer();
+    await using server = held.server;
+    const first = retrieverAt(server.url, { cache: live }).search("q", 3, signal);
+    assert.ok(await waitUntil(() => server.received.length === 1));
+    const second = retrieverAt(server.url, { cache: live }).search("q", 3, signal);
+    held.release(false);
+    const [a, b] = await settledWithin(Promise.all([first, second]));
+    assert.equal(server.received.length, 1, "one request for the two twins");
+    assert.deepEqual(b.hits, a.hits);
+    assert.equal(a.hits[0].passage.text, "answer 1");
+    assert.deepEqual(live.stats, { hits: 1, misses: 1, corrupt: 0, recorded: 1, writeFailures: 0 });
+    // What was recorded is what both got.
+    const replay = { cache, mode: "replay" as const, stats: emptyCacheStats() };
+    const again = await retrieverAt(server.url, { cache: replay }).search("q", 3, signal);
+    assert.deepEqual(again.hits, a.hits);
+  } finally {
+    cache.close();
+  }
+});
+
+Deno.test("when the in-flight twin fails the waiting retrieval sends its own request; an aborted waiter stops waiting", async () => {
+  await using t = await tempTree();
+  const cache = openResponseCache(t.dir);
+  try {
+    const live = { cache, mode: "read-write" as const, stats: emptyCacheStats() };
+    const held = heldServer();
+    await using server = held.server;
+    const first = retrieverAt(server.url, { cache: live, maxRetries: 0 }).search("q", 3, signal);
+    assert.ok(await waitUntil(() => server.received.length === 1));
+    const second = retrieverAt(server.url, { cache: live }).search("q", 3, signal);
+    const stop = new AbortController();
+    const third = retrieverAt(server.url, { cache: live }).search("q", 3, stop.signal);
+    stop.abort(new Error("question timed out"));
+    await assert.rejects(settledWithin(third), /question timed out/);
+    assert.equal(server.received.length, 1, "the aborted waiter sent nothing");
+    held.release(true);
+    assert.match((await failure(first)).message, /500/);
+    const b = await settledWithin(second);
+    assert.equal(server.received.length, 2);
+    assert.equal(b.hits[0].passage.text, "answer 2");
+    assert.equal(live.stats.recorded, 1);
+  } finally {
+    cache.close();
   }
 });

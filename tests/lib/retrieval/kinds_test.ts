@@ -16,6 +16,7 @@ const echoKind = defineRetrieverKind({
   sections: { echo: z.strictObject({ url: z.string() }) },
   keys: {},
   chunked: () => true,
+  wraps: false,
   persisted: (config) => config,
   settings: ({ kind, echo }) => ({ kind, echo }),
   embeddings: () => [],

@@ -3,7 +3,7 @@ import { JobQueue, type Taken } from "../../../lib/run/job_queue.ts";
 
 interface TestJob {
   id: string;
-  system: { ready?: Promise<void> };
+  system: { ready?: Promise<void>; pending?: () => Promise<void> | null };
 }
 
 /** Takes jobs until the queue has none to give now; returns their ids and why it stopped. */
@@ -98,4 +98,37 @@ Deno.test("job queue: with one slot, every system still gets it in plan order", 
     queue.finished(taken.job);
   }
   assert.deepEqual(order, ["a1", "b1", "a2"]);
+});
+
+Deno.test("job queue: a system that asks to wait (its process is being replaced) is set aside until its wait ends", async () => {
+  let open = () => {};
+  let wait: Promise<void> | null = null;
+  let asked = 0;
+  const restarting = { pending: () => (asked++, wait) };
+  const other = {};
+  const queue = new JobQueue(
+    jobsOf([["r1", restarting], ["o1", other], ["r2", restarting], ["o2", other]]),
+    { slots: 1 },
+  );
+  const first = queue.take();
+  assert.equal(first.kind === "job" && first.job.id, "r1");
+  queue.finished((first as { job: TestJob }).job);
+  // r1 timed out: its process is being replaced. The other system's jobs go on meanwhile.
+  wait = new Promise<void>((resolve) => open = resolve);
+  const second = queue.take();
+  assert.equal(second.kind === "job" && second.job.id, "o1");
+  queue.finished((second as { job: TestJob }).job);
+  const third = queue.take();
+  assert.equal(third.kind === "job" && third.job.id, "o2");
+  queue.finished((third as { job: TestJob }).job);
+  const waiting = queue.take();
+  assert.equal(waiting.kind, "wait");
+  const asks = asked;
+  // Held: asked no more while its wait runs.
+  assert.equal(queue.take().kind, "wait");
+  assert.equal(asked, asks);
+  wait = null;
+  open();
+  await (waiting as { until: Promise<void> }).until;
+  assert.deepEqual(takeAll(queue), ["r2", "done"]);
 });
