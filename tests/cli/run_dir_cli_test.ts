@@ -204,9 +204,9 @@ Deno.test("two runs started together on one --out: one refuses, the other's resu
 });
 
 Deno.test("a live run's folder is refused to a second run, whether named relatively or absolutely", async () => {
-  // 15 questions of 0.5 s each: the first run is still going when the second has started, even on
-  // a loaded machine (at 150 ms it could finish first, and the second then resumed it).
-  await using run = await slowEndpointRun(500);
+  // The endpoint holds every reply after the first until the second run has been refused, so the
+  // first run is still going then however loaded the machine is (it once finished first).
+  await using run = await slowEndpointRun(100, { holdAfter: 1 });
   const { t, out, permissions } = run;
   const child = spawnCli(permissions, run.runArgs);
   try {
@@ -232,7 +232,12 @@ Deno.test("a live run's folder is refused to a second run, whether named relativ
       ),
     );
   } finally {
-    child.kill("SIGINT");
+    run.release();
+    try {
+      child.kill("SIGINT");
+    } catch {
+      // It had ended already: a failed assertion above is the news, not this.
+    }
     await child.output();
   }
 });

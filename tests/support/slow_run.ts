@@ -24,13 +24,27 @@ systems:
 ${extra}`;
 }
 
+/** The longest a held reply waits for {@link slowEndpointRun}'s `release` (a test's bound). */
+const HOLD_MAX_MS = 60_000;
+
 /**
  * A config whose model is a loopback endpoint answering each request after
  * `delayMs`, a temporary folder, and the permissions a subprocess run needs.
+ * With `holdAfter: n`, replies after the first n also wait until `release()`
+ * (at most a minute), so the run is surely still going however loaded the
+ * machine is.
  */
-export async function slowEndpointRun(delayMs: number) {
+export async function slowEndpointRun(delayMs: number, options: { holdAfter?: number } = {}) {
+  let replies = 0;
+  let release = () => {};
+  const held = new Promise<void>((resolve) => release = resolve);
   const server = startFakeOpenAIServer(async () => {
     await new Promise((r) => setTimeout(r, delayMs));
+    if (options.holdAfter !== undefined && ++replies > options.holdAfter) {
+      let timer: number | undefined;
+      await Promise.race([held, new Promise((r) => timer = setTimeout(r, HOLD_MAX_MS))]);
+      clearTimeout(timer);
+    }
     return { json: chatCompletion({ content: "It is 330." }) };
   });
   const t = await tempTree({ "c.yaml": endpointConfig(server.baseUrl) });
@@ -39,6 +53,8 @@ export async function slowEndpointRun(delayMs: number) {
   return {
     t,
     out,
+    /** Lets the replies held by `holdAfter` go. */
+    release: () => release(),
     /** The loopback endpoint's base URL. */
     baseUrl: server.baseUrl,
     /** `run c.yaml --cache off --out OUT --quiet`. */
@@ -51,6 +67,7 @@ export async function slowEndpointRun(delayMs: number) {
       `--allow-net=127.0.0.1:${port}`,
     ],
     async [Symbol.asyncDispose]() {
+      release();
       await t[Symbol.asyncDispose]();
       await server.close();
     },
