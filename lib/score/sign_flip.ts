@@ -96,6 +96,13 @@ export interface SignFlipResult {
   method: TestMethod;
 }
 
+/**
+ * Results of {@link signFlipTest} by what they depend on (the groups of equal differences, their
+ * sum, the options), for the exact and Monte Carlo methods: one per report, so pairs of systems
+ * with the same differences are tested once.
+ */
+export type SignFlipMemo = Map<string, SignFlipResult>;
+
 /** Options of {@link signFlipTest}. */
 export interface SignFlipOptions {
   /** Monte Carlo assignments (default {@link PERMUTATION_RESAMPLES}). */
@@ -104,6 +111,8 @@ export interface SignFlipOptions {
   seed?: number;
   /** The range the mean difference can take; must hold 0 (default −1..1). */
   bounds?: readonly [number, number];
+  /** Where results are kept and looked up (see {@link SignFlipMemo}). */
+  memo?: SignFlipMemo;
 }
 
 /**
@@ -112,7 +121,7 @@ export interface SignFlipOptions {
  * @throws {RangeError} for an empty list, a non-finite difference or bounds without 0.
  */
 export function signFlipTest(
-  diffs: readonly number[],
+  diffs: ArrayLike<number>,
   options: SignFlipOptions = {},
 ): SignFlipResult {
   const n = diffs.length;
@@ -121,15 +130,18 @@ export function signFlipTest(
   if (!(minBound <= 0 && maxBound >= 0)) {
     throw new RangeError(`bounds must hold 0, got [${minBound}, ${maxBound}]`);
   }
-  const d = diffs.map((x) => {
-    if (!Number.isFinite(x)) throw new RangeError(`a paired difference is not finite: ${x}`);
-    return Math.abs(x) <= DIFF_EPSILON ? 0 : x;
-  });
+  const d = new Float64Array(n);
   let total = 0;
   let differing = 0;
-  for (const x of d) {
-    total += x;
-    if (x !== 0) differing++;
+  let largest = 0;
+  for (let i = 0; i < n; i++) {
+    const x = diffs[i];
+    if (!Number.isFinite(x)) throw new RangeError(`a paired difference is not finite: ${x}`);
+    const v = Math.abs(x) <= DIFF_EPSILON ? 0 : x;
+    d[i] = v;
+    total += v;
+    if (v !== 0) differing++;
+    largest = Math.max(largest, Math.abs(v));
   }
   const mean = total / n;
   if (differing === 0) {
@@ -137,27 +149,32 @@ export function signFlipTest(
   }
   const groups = groupValues(d);
   const exactSize = patternCount(groups);
-  let method: TestMethod;
-  let found: { low: number; high: number; p: number };
-  let largest = 0;
-  for (const x of d) largest = Math.max(largest, Math.abs(x));
+  const method: TestMethod = exactSize <= EXACT_PATTERNS_MAX || differing < MIN_DIFFERING
+    ? "exact"
+    : differing < NORMAL_MIN_N
+    ? "monte_carlo"
+    : "normal";
+  const resamples = options.resamples ?? PERMUTATION_RESAMPLES;
+  const seed = options.seed ?? 0;
+  // The normal method reads the differences in order (a sum of squares): not kept.
+  let key: string | undefined;
+  if (options.memo !== undefined && method !== "normal") {
+    key = `${method} ${seed} ${resamples} ${minBound} ${maxBound} ${n} ${total}`;
+    for (const g of groups) key += ` ${g.value}:${g.count}`;
+    const known = options.memo.get(key);
+    if (known !== undefined) return { ...known };
+  }
   const observed: Observed = { n, total, mean, slack: DIFF_EPSILON * Math.max(1, largest) };
-  if (exactSize <= EXACT_PATTERNS_MAX || differing < MIN_DIFFERING) {
-    method = "exact";
+  let found: { low: number; high: number; p: number };
+  if (method === "exact") {
     found = invert(exactPatterns(groups, observed), observed);
-  } else if (differing < NORMAL_MIN_N) {
-    method = "monte_carlo";
-    const rng = createRng((options.seed ?? 0) ^ 0x5bd1e995);
-    const patterns = drawnPatterns(groups, observed, {
-      resamples: options.resamples ?? PERMUTATION_RESAMPLES,
-      rng,
-    });
-    found = invert(patterns, observed);
+  } else if (method === "monte_carlo") {
+    const rng = createRng(seed ^ 0x5bd1e995);
+    found = invert(drawnPatterns(groups, observed, { resamples, rng }), observed);
   } else {
-    method = "normal";
     found = normalInterval(d, mean);
   }
-  return {
+  const result: SignFlipResult = {
     n,
     differing,
     mean,
@@ -166,6 +183,8 @@ export function signFlipTest(
     p_value: Math.min(1, found.p),
     method,
   };
+  if (key !== undefined) options.memo!.set(key, { ...result });
+  return result;
 }
 
 /**
@@ -187,8 +206,20 @@ function invert(patterns: Patterns, o: Observed): { low: number; high: number; p
   let p = 1;
   if (mean > 0) p = weightBeyond(lower, weight, 1) / total;
   else if (mean < 0) p = weightBeyond(upper, weight, -1) / total;
-  let lowEnd = quantile(lower, weight, total, 1);
-  let highEnd = quantile(upper, weight, total, -1);
+  let lowEnd: number;
+  let highEnd: number;
+  if (weight === null) {
+    // Drawn assignments weigh 1 each: the ends are order statistics, selected in place (the
+    // arrays are not read in order again).
+    let k = Math.max(1, Math.ceil(ALPHA * total));
+    while (k > 1 && (k - 1) / total >= ALPHA) k--;
+    while (k < total && k / total < ALPHA) k++;
+    lowEnd = select(lower, k - 1);
+    highEnd = select(upper, total - k);
+  } else {
+    lowEnd = quantile(lower, weight, total, 1);
+    highEnd = quantile(upper, weight, total, -1);
+  }
   if (mean > 0) lowEnd = onZerosSide(lowEnd, lower, p, 1);
   else if (mean < 0) highEnd = onZerosSide(highEnd, upper, p, -1);
   // The ends without the slack (to 12 digits: 0.5, not 0.49999999999999994) ...
@@ -292,8 +323,41 @@ function quantile(
   return sign * last;
 }
 
+/**
+ * The value that would sit at `index` (0-based) if `values` were sorted
+ * ascending, found by partitioning `values` in place (Hoare partitions around
+ * the median of three): for unit weights, the same end as {@link quantile}
+ * (the smallest v with at least `index + 1` values at or under it) without
+ * its index array.
+ */
+function select(values: Float64Array, index: number): number {
+  let lo = 0;
+  let hi = values.length - 1;
+  while (hi > lo) {
+    const x = values[lo];
+    const y = values[(lo + hi) >>> 1];
+    const z = values[hi];
+    const pivot = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i] < pivot) i++;
+      while (values[j] > pivot) j--;
+      if (i <= j) {
+        const t = values[i];
+        values[i++] = values[j];
+        values[j--] = t;
+      }
+    }
+    if (index <= j) hi = j;
+    else if (index >= i) lo = i;
+    else return values[index];
+  }
+  return values[index];
+}
+
 function normalInterval(
-  d: readonly number[],
+  d: Float64Array,
   mean: number,
 ): { low: number; high: number; p: number } {
   const n = d.length;
