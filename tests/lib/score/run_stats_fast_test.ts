@@ -270,6 +270,21 @@ Deno.test("pairs with the same differences share one test through the memo, and 
   assert.equal(memo.size, 2);
 });
 
+Deno.test("the memo tells apart the same differences summed to another double in another order", () => {
+  const rng = createRng(12);
+  const d = mostlyZero(rng, 500, 40, [0.1, 0.7, -0.3, 1 / 3, -0.2]);
+  const sum = (xs: readonly number[]) => xs.reduce((t, x) => t + x, 0);
+  let other = [...d];
+  for (let attempt = 0; attempt < 200 && sum(other) === sum(d); attempt++) {
+    other = [...d].sort(() => rng() - 0.5);
+  }
+  assert.notEqual(sum(other), sum(d));
+  const memo: SignFlipMemo = new Map();
+  assert.deepStrictEqual(signFlipTest(d, { memo }), referenceSignFlip(d));
+  assert.deepStrictEqual(signFlipTest(other, { memo }), referenceSignFlip(other));
+  assert.equal(memo.size, 2);
+});
+
 Deno.test("mcnemarExact equals the straightforward sum, also where its terms underflow", () => {
   const rng = createRng(11);
   const cases: Array<[number, number]> = [[0, 0], [1, 0], [0, 7], [1500, 1700], [4000, 20], [
