@@ -50,10 +50,10 @@ import {
   BINOMIAL_TAIL,
   drawnPatterns,
   exactPatterns,
-  groupValues,
   type Observed,
   patternCount,
   type Patterns,
+  ValueCounts,
 } from "./sign_patterns.ts";
 
 export { BINOMIAL_TAIL };
@@ -134,6 +134,8 @@ export function signFlipTest(
   let total = 0;
   let differing = 0;
   let largest = 0;
+  // The groups of equal differences are counted in the same pass.
+  const counts = new ValueCounts();
   for (let i = 0; i < n; i++) {
     const x = diffs[i];
     if (!Number.isFinite(x)) throw new RangeError(`a paired difference is not finite: ${x}`);
@@ -142,12 +144,13 @@ export function signFlipTest(
     total += v;
     if (v !== 0) differing++;
     largest = Math.max(largest, Math.abs(v));
+    counts.add(v);
   }
   const mean = total / n;
   if (differing === 0) {
     return { n, differing, mean: 0, low: 0, high: 0, p_value: 1, method: "exact" };
   }
-  const groups = groupValues(d);
+  const groups = counts.groups();
   const exactSize = patternCount(groups);
   const method: TestMethod = exactSize <= EXACT_PATTERNS_MAX || differing < MIN_DIFFERING
     ? "exact"

@@ -7,6 +7,8 @@
  * @module
  */
 
+import { wholeLogs } from "./whole_logs.ts";
+
 /** A binomial term smaller than this is left out of an exact enumeration. */
 export const BINOMIAL_TAIL = 1e-18;
 
@@ -22,49 +24,71 @@ export interface Group {
 }
 
 /**
- * The groups of equal values of `d`, smallest first, with each one's binomial weights. A group's
- * weights depend only on its count, so they are kept per count (a report tests thousands of pairs
- * with the same few counts); `logP` is shared and must not be written.
+ * Counts of equal values, added one by one, then their groups. A short typed list is scanned
+ * while there are at most 16 distinct values (scores take few; a Map lookup costs more), a Map
+ * holds them past that. A group's weights depend only on its count, so they are kept per count (a
+ * report tests thousands of pairs with the same few counts): `logP` is shared, never written.
  */
-export function groupValues(d: ArrayLike<number>): Group[] {
-  // Scores take few distinct values: a short list is scanned before a Map is needed.
-  const values: number[] = [];
-  const counts: number[] = [];
-  let index: Map<number, number> | undefined;
-  let last = 0;
-  for (let i = 0; i < d.length; i++) {
-    const x = d[i];
-    if (x === values[last]) {
-      counts[last]++;
-      continue;
+export class ValueCounts {
+  #values = new Float64Array(16);
+  #counts = new Float64Array(16);
+  #distinct = 0;
+  #last = -1;
+  #index: Map<number, number> | undefined;
+  #more: number[] = [];
+  #moreCounts: number[] = [];
+
+  /** Counts one more `x`. */
+  add(x: number): void {
+    const values = this.#values;
+    const last = this.#last;
+    if (last !== -1 && values[last] === x) {
+      this.#counts[last]++;
+      return;
     }
-    let at = -1;
-    if (index === undefined) {
-      for (let j = 0; j < values.length; j++) {
-        if (values[j] === x) {
-          at = j;
-          break;
-        }
+    if (this.#index !== undefined) {
+      const at = this.#index.get(x);
+      if (at !== undefined) this.#moreCounts[at]++;
+      else {
+        this.#index.set(x, this.#more.length);
+        this.#more.push(x);
+        this.#moreCounts.push(1);
       }
-    } else {
-      at = index.get(x) ?? -1;
+      return;
     }
-    if (at !== -1) {
-      counts[at]++;
-      last = at;
-      continue;
+    let at = 0;
+    while (at < this.#distinct && values[at] !== x) at++;
+    if (at === 16) {
+      this.#index = new Map();
+      for (let j = 0; j < 16; j++) {
+        this.#index.set(values[j], j);
+        this.#more.push(values[j]);
+        this.#moreCounts.push(this.#counts[j]);
+      }
+      this.#last = -1;
+      this.add(x);
+      return;
     }
-    last = values.length;
-    values.push(x);
-    counts.push(1);
-    if (index !== undefined) index.set(x, values.length - 1);
-    else if (values.length > 16) index = new Map(values.map((v, j) => [v, j]));
+    if (at === this.#distinct) this.#distinct++;
+    values[at] = x;
+    this.#counts[at]++;
+    this.#last = at;
   }
-  const order = values.map((_, j) => j).sort((x, y) => values[x] - values[y]);
-  return order.map((j) => {
-    const { kFrom, logP } = binomialWeights(counts[j]);
-    return { value: values[j], count: counts[j], kFrom, kTo: counts[j] - kFrom, logP };
-  });
+
+  /** The groups of the values counted, smallest first, with their binomial weights. */
+  groups(): Group[] {
+    const values = this.#index === undefined
+      ? [...this.#values.subarray(0, this.#distinct)]
+      : this.#more;
+    const counts = this.#index === undefined
+      ? [...this.#counts.subarray(0, this.#distinct)]
+      : this.#moreCounts;
+    const order = values.map((_, j) => j).sort((x, y) => values[x] - values[y]);
+    return order.map((j) => {
+      const { kFrom, logP } = binomialWeights(counts[j]);
+      return { value: values[j], count: counts[j], kFrom, kTo: counts[j] - kFrom, logP };
+    });
+  }
 }
 
 /** {@link binomialWeights} by count, cleared when they hold more than {@link WEIGHTS_KEPT} terms. */
@@ -81,10 +105,13 @@ function binomialWeights(count: number): { kFrom: number; logP: Float64Array } {
   if (known !== undefined) return known;
   // log C(count, k) − count·ln 2, built up k by k; kept only where it matters.
   const all = new Float64Array(count + 1);
+  const logs = wholeLogs(count);
   let log = -count * Math.LN2;
   all[0] = log;
   for (let k = 1; k <= count; k++) {
-    log += Math.log(count - k + 1) - Math.log(k);
+    log += logs === undefined
+      ? Math.log(count - k + 1) - Math.log(k)
+      : logs[count - k + 1] - logs[k];
     all[k] = log;
   }
   const floor = Math.log(BINOMIAL_TAIL);

@@ -32,6 +32,7 @@
  */
 
 import { createRng } from "../util/prng.ts";
+import { wholeLogs } from "./whole_logs.ts";
 import {
   ALPHA,
   MIN_DIFFERING,
@@ -213,32 +214,15 @@ export function mcnemarExact(onlyA: number, onlyB: number): number {
   if (n === 0) return 1;
   const k = Math.min(onlyA, onlyB);
   // P(X <= k) for X ~ Binomial(n, 1/2), summed in log space so large n does not overflow.
-  const log = logsTo(n);
+  const logs = wholeLogs(n);
   let logTerm = -n * Math.LN2; // log C(n, 0) / 2^n
   let cdf = Math.exp(logTerm);
   for (let i = 1; i <= k; i++) {
-    logTerm += log(n - i + 1) - log(i);
+    logTerm += logs === undefined ? Math.log(n - i + 1) - Math.log(i) : logs[n - i + 1] - logs[i];
     // Below −746 the term is 0 in doubles (exp underflows): adding it changes nothing.
     if (logTerm > -746) cdf += Math.exp(logTerm);
   }
   return Math.min(1, 2 * cdf);
-}
-
-/** Math.log of 1..LOGS_KEPT, computed once (a report runs McNemar on thousands of pairs). */
-let logTable = new Float64Array(1);
-const LOGS_KEPT = 1 << 20;
-
-/** `Math.log`, read from {@link logTable} for whole numbers up to `n` when `n` is in it. */
-function logsTo(n: number): (x: number) => number {
-  if (n >= LOGS_KEPT) return Math.log;
-  if (logTable.length <= n) {
-    const grown = new Float64Array(Math.min(LOGS_KEPT, Math.max(2 * logTable.length, n + 1)));
-    grown.set(logTable);
-    for (let i = logTable.length; i < grown.length; i++) grown[i] = Math.log(i);
-    logTable = grown;
-  }
-  const table = logTable;
-  return (x) => table[x];
 }
 
 /**
