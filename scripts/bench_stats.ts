@@ -18,8 +18,9 @@
  *
  * Times are the process's CPU time (user + system; the machine is shared, so its wall clock says
  * more about the neighbours than about this code). Printed per size and shape: lines, the parse
- * pass (ms), `runStats` (ms, median of `--rounds`),
- * their ratio, and `runStats`'s time divided by the pairs and by the systems. With `--root DIR`
+ * pass (ms), `runStats` (ms, median of `--rounds`), their ratio, the per-system part (folding the
+ * lines and each system's two intervals, timed alone: `foldRepeats` and `bootstrapMean` as
+ * `runStats` calls them) divided by the systems, and the rest divided by the pairs. With `--root DIR`
  * (another checkout, e.g. the commit before a change) its `runStats` runs on the same lines in the
  * same process and is printed beside, with a check that both give the same statistics.
  *
@@ -28,7 +29,9 @@
 
 import { cpuUsage } from "node:process";
 import { isDeepStrictEqual } from "node:util";
-import { type RunStats, runStats, type ScoredLine } from "../lib/score/comparison.ts";
+import { metricValue, type RunStats, runStats, type ScoredLine } from "../lib/score/comparison.ts";
+import { foldRepeats } from "../lib/score/fold_repeats.ts";
+import { bootstrapMean } from "../lib/score/significance.ts";
 import { createRng } from "../lib/util/prng.ts";
 
 type RunStatsFn = typeof runStats;
@@ -149,6 +152,13 @@ for (const { systems, questions } of sizes) {
     });
     let ours: RunStats | undefined;
     const oursMs = timeIt(() => ours = runStats(names, lines));
+    const systemsMs = timeIt(() => {
+      const folded = foldRepeats(names, lines, (line) => metricValue(line, "answer_score"));
+      for (const f of folded.values()) {
+        bootstrapMean(f.score);
+        bootstrapMean(f.passShare);
+      }
+    });
     const pairs = systems * (systems - 1) / 2;
     const row = [
       `${systems}×${questions}`,
@@ -157,8 +167,8 @@ for (const { systems, questions } of sizes) {
       parseMs.toFixed(0),
       oursMs.toFixed(0),
       (oursMs / parseMs).toFixed(2),
-      pairs ? (oursMs / pairs).toFixed(3) : "-",
-      (oursMs / systems).toFixed(2),
+      pairs ? (Math.max(0, oursMs - systemsMs) / pairs).toFixed(3) : "-",
+      (systemsMs / systems).toFixed(2),
     ];
     if (peer) {
       let theirs: RunStats | undefined;
