@@ -69,7 +69,7 @@ function randomRun(rng: Rng, shape: RunShape): { systems: string[]; lines: Score
   const lines: ScoredLine[] = [];
   const empty = shape.systems > 2 && rng() < 0.3 ? 1 : -1;
   const lineOf = (system: string, q: string, repeat: number, value: number | null) => {
-    const retrieval = shape.metric === "answer_score"
+    const retrieval: ScoredLine["retrieval"] = shape.metric === "answer_score"
       ? rng() < 0.5 ? undefined : { metrics: { "ndcg@10": rng() } }
       : rng() < 0.05
       ? { metrics: null }
