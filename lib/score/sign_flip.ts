@@ -46,6 +46,7 @@
  */
 
 import { createRng } from "../util/prng.ts";
+import { select } from "./select.ts";
 import {
   BINOMIAL_TAIL,
   drawnPatterns,
@@ -324,39 +325,6 @@ function quantile(
   }
   // Rounding left the sum just short of ALPHA: every end counts, up to the last.
   return sign * last;
-}
-
-/**
- * The value that would sit at `index` (0-based) if `values` were sorted
- * ascending, found by partitioning `values` in place (Hoare partitions around
- * the median of three): for unit weights, the same end as {@link quantile}
- * (the smallest v with at least `index + 1` values at or under it) without
- * its index array.
- */
-function select(values: Float64Array, index: number): number {
-  let lo = 0;
-  let hi = values.length - 1;
-  while (hi > lo) {
-    const x = values[lo];
-    const y = values[(lo + hi) >>> 1];
-    const z = values[hi];
-    const pivot = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while (values[i] < pivot) i++;
-      while (values[j] > pivot) j--;
-      if (i <= j) {
-        const t = values[i];
-        values[i++] = values[j];
-        values[j--] = t;
-      }
-    }
-    if (index <= j) hi = j;
-    else if (index >= i) lo = i;
-    else return values[index];
-  }
-  return values[index];
 }
 
 function normalInterval(
