@@ -14,14 +14,15 @@
  * @module
  */
 
+import { type FoldedSystem, foldRepeats } from "./fold_repeats.ts";
 import {
   bootstrapMean,
-  flipRate,
   type Interval,
   mcnemarExact,
   type PairedComparison,
-  pairedComparison,
+  pairedDifferences,
 } from "./significance.ts";
+import type { SignFlipMemo } from "./sign_flip.ts";
 
 /** The fields of a result line the statistics read. */
 export interface ScoredLine {
@@ -52,14 +53,6 @@ export function metricValue(
   return typeof value === "number" && Number.isFinite(value) ? value : null;
 }
 
-/** One system's values on one question, repeats folded. */
-interface QuestionValue {
-  score: number;
-  passShare: number;
-  majority: boolean;
-  verdicts: boolean[];
-}
-
 /** Uncertainty of one system's means. */
 export interface SystemStats {
   system: string;
@@ -69,7 +62,7 @@ export interface SystemStats {
   score: Interval | null;
   /** Null for a retrieval metric. */
   accuracy: Interval | null;
-  /** Mean over questions of {@link flipRate}; null with a single repeat. */
+  /** Mean over questions of `flipRate` (`significance.ts`); null with a single repeat. */
   flip_rate: number | null;
 }
 
@@ -109,23 +102,40 @@ export function runStats(
 ): RunStats {
   const metric = options.metric ?? ANSWER_SCORE;
   const answers = metric === ANSWER_SCORE;
-  const values = foldRepeats(lines, metric);
-  const perSystem = systems.map((system) => {
-    const byQuestion = values.get(system) ?? new Map<string, QuestionValue>();
-    const folded = [...byQuestion.values()];
-    const flips = folded.map((v) => flipRate(v.verdicts)).filter((f): f is number => f !== null);
+  const values = foldRepeats(systems, lines, (line) => metricValue(line, metric));
+  const perSystem = systems.map((system): SystemStats => {
+    const folded = values.get(system);
+    if (folded === undefined) {
+      return { system, questions: 0, score: null, accuracy: null, flip_rate: null };
+    }
+    let flips = 0;
+    let flipSum = 0;
+    for (const f of folded.flip) {
+      if (Number.isNaN(f)) continue;
+      flipSum += f;
+      flips++;
+    }
     return {
       system,
-      questions: folded.length,
-      score: bootstrapMean(folded.map((v) => v.score)),
-      accuracy: answers ? bootstrapMean(folded.map((v) => v.passShare)) : null,
-      flip_rate: answers && flips.length ? flips.reduce((s, f) => s + f, 0) / flips.length : null,
+      questions: folded.score.length,
+      score: bootstrapMean(folded.score),
+      accuracy: answers ? bootstrapMean(folded.passShare) : null,
+      flip_rate: answers && flips ? flipSum / flips : null,
     };
   });
   const pairs: PairStats[] = [];
+  // Pairs with the same differences get the same test: computed once (`signFlipTest`'s memo).
+  const memo: RunMemo = { signFlip: new Map(), mcnemar: new Map() };
+  let scratch = new Float64Array(0);
   for (let i = 0; i < systems.length; i++) {
+    const va = values.get(systems[i]);
+    if (va === undefined) continue;
     for (let j = i + 1; j < systems.length; j++) {
-      const pair = comparePair(systems[i], systems[j], values, answers);
+      const vb = values.get(systems[j]);
+      if (vb === undefined) continue;
+      const size = Math.min(va.ranks.length, vb.ranks.length);
+      if (scratch.length < size) scratch = new Float64Array(size);
+      const pair = comparePair(systems[i], systems[j], { va, vb, answers, scratch, memo });
       if (pair) pairs.push(pair);
     }
   }
@@ -172,66 +182,78 @@ export function pairOf(stats: RunStats, a: string, b: string): PairStats | undef
   };
 }
 
+/** Two folded systems on the questions both ran (a merge of their ranks), a − b. */
 function comparePair(
   a: string,
   b: string,
-  values: Map<string, Map<string, QuestionValue>>,
-  answers: boolean,
+  work: {
+    va: FoldedSystem;
+    vb: FoldedSystem;
+    answers: boolean;
+    scratch: Float64Array;
+    memo: RunMemo;
+  },
 ): PairStats | undefined {
-  const va = values.get(a);
-  const vb = values.get(b);
-  if (!va || !vb) return undefined;
-  const shared = [...va.keys()].filter((q) => vb.has(q)).sort();
-  if (shared.length === 0) return undefined;
+  const { va, vb, scratch } = work;
   let onlyA = 0;
   let onlyB = 0;
-  for (const q of shared) {
-    const x = va.get(q)!.majority;
-    const y = vb.get(q)!.majority;
-    if (x && !y) onlyA++;
-    if (y && !x) onlyB++;
+  let n = 0;
+  const na = va.ranks.length;
+  const nb = vb.ranks.length;
+  const prefixes = va.ranks[na - 1] === na - 1 && vb.ranks[nb - 1] === nb - 1;
+  if (prefixes) {
+    // Both ran every question up to their last (ranks 0..n − 1, the usual run): no merge.
+    n = Math.min(na, nb);
+    const sa = va.byRankScore;
+    const sb = vb.byRankScore;
+    const ma = va.byRankMajority;
+    const mb = vb.byRankMajority;
+    for (let q = 0; q < n; q++) {
+      scratch[q] = sa[q] - sb[q];
+      if (ma[q] !== mb[q]) {
+        if (ma[q]) onlyA++;
+        else onlyB++;
+      }
+    }
   }
+  let i = 0;
+  let j = 0;
+  while (!prefixes && i < na && j < nb) {
+    const ra = va.ranks[i];
+    const rb = vb.ranks[j];
+    if (ra < rb) i++;
+    else if (rb < ra) j++;
+    else {
+      scratch[n++] = va.byRankScore[i] - vb.byRankScore[j];
+      const x = va.byRankMajority[i];
+      const y = vb.byRankMajority[j];
+      if (x && !y) onlyA++;
+      if (y && !x) onlyB++;
+      i++;
+      j++;
+    }
+  }
+  if (n === 0) return undefined;
   return {
     a,
     b,
-    score: pairedComparison(
-      shared.map((q) => va.get(q)!.score),
-      shared.map((q) => vb.get(q)!.score),
-    ),
-    accuracy: answers
-      ? { only_a: onlyA, only_b: onlyB, p_value: mcnemarExact(onlyA, onlyB) }
+    score: pairedDifferences(scratch.subarray(0, n), { memo: work.memo.signFlip }),
+    accuracy: work.answers
+      ? { only_a: onlyA, only_b: onlyB, p_value: mcnemarOf(onlyA, onlyB, work.memo) }
       : null,
   };
 }
 
-function foldRepeats(
-  lines: readonly ScoredLine[],
-  metric: string,
-): Map<string, Map<string, QuestionValue>> {
-  const grouped = new Map<string, Map<string, Array<{ line: ScoredLine; value: number }>>>();
-  for (const line of lines) {
-    const value = metricValue(line, metric);
-    if (value === null) continue;
-    let bySystem = grouped.get(line.system);
-    if (!bySystem) grouped.set(line.system, bySystem = new Map());
-    let list = bySystem.get(line.question_id);
-    if (!list) bySystem.set(line.question_id, list = []);
-    list.push({ line, value });
-  }
-  const out = new Map<string, Map<string, QuestionValue>>();
-  for (const [system, byQuestion] of grouped) {
-    const folded = new Map<string, QuestionValue>();
-    for (const [question, list] of byQuestion) {
-      const ordered = [...list].sort((x, y) => x.line.repeat - y.line.repeat);
-      const passes = ordered.filter((l) => l.line.passed).length;
-      folded.set(question, {
-        score: ordered.reduce((s, l) => s + l.value, 0) / ordered.length,
-        passShare: passes / ordered.length,
-        majority: passes * 2 > ordered.length,
-        verdicts: ordered.map((l) => l.line.passed === true),
-      });
-    }
-    out.set(system, folded);
-  }
-  return out;
+/** Tests already computed in one {@link runStats}, by what they depend on. */
+interface RunMemo {
+  signFlip: SignFlipMemo;
+  /** McNemar p-values by `${onlyA} ${onlyB}`. */
+  mcnemar: Map<string, number>;
+}
+
+function mcnemarOf(onlyA: number, onlyB: number, memo: RunMemo): number {
+  const key = `${onlyA} ${onlyB}`;
+  let p = memo.mcnemar.get(key);
+  if (p === undefined) memo.mcnemar.set(key, p = mcnemarExact(onlyA, onlyB));
+  return p;
 }

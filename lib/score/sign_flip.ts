@@ -46,14 +46,15 @@
  */
 
 import { createRng } from "../util/prng.ts";
+import { select } from "./select.ts";
 import {
   BINOMIAL_TAIL,
   drawnPatterns,
   exactPatterns,
-  groupValues,
   type Observed,
   patternCount,
   type Patterns,
+  ValueCounts,
 } from "./sign_patterns.ts";
 
 export { BINOMIAL_TAIL };
@@ -96,6 +97,13 @@ export interface SignFlipResult {
   method: TestMethod;
 }
 
+/**
+ * Results of {@link signFlipTest} by what they depend on (the groups of equal differences, their
+ * sum, the options), for the exact and Monte Carlo methods: one per report, so pairs of systems
+ * with the same differences are tested once.
+ */
+export type SignFlipMemo = Map<string, SignFlipResult>;
+
 /** Options of {@link signFlipTest}. */
 export interface SignFlipOptions {
   /** Monte Carlo assignments (default {@link PERMUTATION_RESAMPLES}). */
@@ -104,6 +112,8 @@ export interface SignFlipOptions {
   seed?: number;
   /** The range the mean difference can take; must hold 0 (default −1..1). */
   bounds?: readonly [number, number];
+  /** Where results are kept and looked up (see {@link SignFlipMemo}). */
+  memo?: SignFlipMemo;
 }
 
 /**
@@ -112,7 +122,7 @@ export interface SignFlipOptions {
  * @throws {RangeError} for an empty list, a non-finite difference or bounds without 0.
  */
 export function signFlipTest(
-  diffs: readonly number[],
+  diffs: ArrayLike<number>,
   options: SignFlipOptions = {},
 ): SignFlipResult {
   const n = diffs.length;
@@ -121,43 +131,54 @@ export function signFlipTest(
   if (!(minBound <= 0 && maxBound >= 0)) {
     throw new RangeError(`bounds must hold 0, got [${minBound}, ${maxBound}]`);
   }
-  const d = diffs.map((x) => {
-    if (!Number.isFinite(x)) throw new RangeError(`a paired difference is not finite: ${x}`);
-    return Math.abs(x) <= DIFF_EPSILON ? 0 : x;
-  });
+  const d = new Float64Array(n);
   let total = 0;
   let differing = 0;
-  for (const x of d) {
-    total += x;
-    if (x !== 0) differing++;
+  let largest = 0;
+  // The groups of equal differences are counted in the same pass.
+  const counts = new ValueCounts();
+  for (let i = 0; i < n; i++) {
+    const x = diffs[i];
+    if (!Number.isFinite(x)) throw new RangeError(`a paired difference is not finite: ${x}`);
+    const v = Math.abs(x) <= DIFF_EPSILON ? 0 : x;
+    d[i] = v;
+    total += v;
+    if (v !== 0) differing++;
+    largest = Math.max(largest, Math.abs(v));
+    counts.add(v);
   }
   const mean = total / n;
   if (differing === 0) {
     return { n, differing, mean: 0, low: 0, high: 0, p_value: 1, method: "exact" };
   }
-  const groups = groupValues(d);
+  const groups = counts.groups();
   const exactSize = patternCount(groups);
-  let method: TestMethod;
-  let found: { low: number; high: number; p: number };
-  let largest = 0;
-  for (const x of d) largest = Math.max(largest, Math.abs(x));
+  const method: TestMethod = exactSize <= EXACT_PATTERNS_MAX || differing < MIN_DIFFERING
+    ? "exact"
+    : differing < NORMAL_MIN_N
+    ? "monte_carlo"
+    : "normal";
+  const resamples = options.resamples ?? PERMUTATION_RESAMPLES;
+  const seed = options.seed ?? 0;
+  // The normal method reads the differences in order (a sum of squares): not kept.
+  let key: string | undefined;
+  if (options.memo !== undefined && method !== "normal") {
+    key = `${method} ${seed} ${resamples} ${minBound} ${maxBound} ${n} ${total}`;
+    for (const g of groups) key += ` ${g.value}:${g.count}`;
+    const known = options.memo.get(key);
+    if (known !== undefined) return { ...known };
+  }
   const observed: Observed = { n, total, mean, slack: DIFF_EPSILON * Math.max(1, largest) };
-  if (exactSize <= EXACT_PATTERNS_MAX || differing < MIN_DIFFERING) {
-    method = "exact";
+  let found: { low: number; high: number; p: number };
+  if (method === "exact") {
     found = invert(exactPatterns(groups, observed), observed);
-  } else if (differing < NORMAL_MIN_N) {
-    method = "monte_carlo";
-    const rng = createRng((options.seed ?? 0) ^ 0x5bd1e995);
-    const patterns = drawnPatterns(groups, observed, {
-      resamples: options.resamples ?? PERMUTATION_RESAMPLES,
-      rng,
-    });
-    found = invert(patterns, observed);
+  } else if (method === "monte_carlo") {
+    const rng = createRng(seed ^ 0x5bd1e995);
+    found = invert(drawnPatterns(groups, observed, { resamples, rng }), observed);
   } else {
-    method = "normal";
     found = normalInterval(d, mean);
   }
-  return {
+  const result: SignFlipResult = {
     n,
     differing,
     mean,
@@ -166,6 +187,8 @@ export function signFlipTest(
     p_value: Math.min(1, found.p),
     method,
   };
+  if (key !== undefined) options.memo!.set(key, { ...result });
+  return result;
 }
 
 /**
@@ -187,8 +210,20 @@ function invert(patterns: Patterns, o: Observed): { low: number; high: number; p
   let p = 1;
   if (mean > 0) p = weightBeyond(lower, weight, 1) / total;
   else if (mean < 0) p = weightBeyond(upper, weight, -1) / total;
-  let lowEnd = quantile(lower, weight, total, 1);
-  let highEnd = quantile(upper, weight, total, -1);
+  let lowEnd: number;
+  let highEnd: number;
+  if (weight === null) {
+    // Drawn assignments weigh 1 each: the ends are order statistics, selected in place (the
+    // arrays are not read in order again).
+    let k = Math.max(1, Math.ceil(ALPHA * total));
+    while (k > 1 && (k - 1) / total >= ALPHA) k--;
+    while (k < total && k / total < ALPHA) k++;
+    lowEnd = select(lower, k - 1);
+    highEnd = select(upper, total - k);
+  } else {
+    lowEnd = quantile(lower, weight, total, 1);
+    highEnd = quantile(upper, weight, total, -1);
+  }
   if (mean > 0) lowEnd = onZerosSide(lowEnd, lower, p, 1);
   else if (mean < 0) highEnd = onZerosSide(highEnd, upper, p, -1);
   // The ends without the slack (to 12 digits: 0.5, not 0.49999999999999994) ...
@@ -293,7 +328,7 @@ function quantile(
 }
 
 function normalInterval(
-  d: readonly number[],
+  d: Float64Array,
   mean: number,
 ): { low: number; high: number; p: number } {
   const n = d.length;

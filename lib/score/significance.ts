@@ -32,11 +32,13 @@
  */
 
 import { createRng } from "../util/prng.ts";
+import { wholeLogs } from "./whole_logs.ts";
 import {
   ALPHA,
   MIN_DIFFERING,
   NORMAL_MIN_N,
   PERMUTATION_RESAMPLES,
+  type SignFlipMemo,
   signFlipTest,
   type TestMethod,
 } from "./sign_flip.ts";
@@ -95,7 +97,7 @@ export { createRng };
 
 /** Mean and percentile-bootstrap 95 % interval of `values`; null when empty. */
 export function bootstrapMean(
-  values: readonly number[],
+  values: ArrayLike<number>,
   options: { resamples?: number; seed?: number } = {},
 ): Interval | null {
   const n = values.length;
@@ -103,12 +105,12 @@ export function bootstrapMean(
   const mean = sum(values) / n;
   if (n >= NORMAL_MIN_N) {
     let squares = 0;
-    for (const v of values) squares += (v - mean) ** 2;
+    for (let i = 0; i < n; i++) squares += (values[i] - mean) ** 2;
     const half = 1.959964 * Math.sqrt(squares / (n - 1)) / Math.sqrt(n);
     return { mean, low: mean - half, high: mean + half };
   }
   const resamples = options.resamples ?? BOOTSTRAP_RESAMPLES;
-  if (values.every((v) => v === values[0])) {
+  if (allEqual(values)) {
     // Every resample draws n copies of the one value, so each resample's mean is this one (summed
     // in the same order): the interval without the draws. Two identical systems differ by zeros
     // on every question, and a run of many systems compares every pair.
@@ -143,10 +145,33 @@ export function pairedComparison(
   }
   if (a.length === 0) throw new RangeError("a paired comparison needs at least one question");
   const [min, max] = options.bounds ?? [0, 1];
-  const test = signFlipTest(a.map((value, i) => value - b[i]), {
-    seed: options.seed ?? STATS_SEED,
+  return pairedDifferences(a.map((value, i) => value - b[i]), {
+    ...options,
     bounds: [min - max, max - min],
+  });
+}
+
+/**
+ * {@link pairedComparison} from the paired differences `diffs` (a − b per
+ * question) in `bounds` (the range a difference can take, default −1..1).
+ * `memo` (one per report) lets pairs with the same differences share one test.
+ *
+ * @throws {RangeError} when `diffs` is empty.
+ */
+export function pairedDifferences(
+  diffs: ArrayLike<number>,
+  options: {
+    resamples?: number;
+    seed?: number;
+    bounds?: readonly [number, number];
+    memo?: SignFlipMemo;
+  } = {},
+): PairedComparison {
+  const test = signFlipTest(diffs, {
+    seed: options.seed ?? STATS_SEED,
+    bounds: options.bounds ?? [-1, 1],
     ...(options.resamples === undefined ? {} : { resamples: options.resamples }),
+    ...(options.memo === undefined ? {} : { memo: options.memo }),
   });
   const decidable = test.differing >= MIN_DIFFERING;
   return {
@@ -189,11 +214,13 @@ export function mcnemarExact(onlyA: number, onlyB: number): number {
   if (n === 0) return 1;
   const k = Math.min(onlyA, onlyB);
   // P(X <= k) for X ~ Binomial(n, 1/2), summed in log space so large n does not overflow.
+  const logs = wholeLogs(n);
   let logTerm = -n * Math.LN2; // log C(n, 0) / 2^n
   let cdf = Math.exp(logTerm);
   for (let i = 1; i <= k; i++) {
-    logTerm += Math.log(n - i + 1) - Math.log(i);
-    cdf += Math.exp(logTerm);
+    logTerm += logs === undefined ? Math.log(n - i + 1) - Math.log(i) : logs[n - i + 1] - logs[i];
+    // Below −746 the term is 0 in doubles (exp underflows): adding it changes nothing.
+    if (logTerm > -746) cdf += Math.exp(logTerm);
   }
   return Math.min(1, 2 * cdf);
 }
@@ -213,6 +240,11 @@ function sum(values: ArrayLike<number>): number {
   let total = 0;
   for (let i = 0; i < values.length; i++) total += values[i];
   return total;
+}
+
+function allEqual(values: ArrayLike<number>): boolean {
+  for (let i = 0; i < values.length; i++) if (values[i] !== values[0]) return false;
+  return true;
 }
 
 /** Linear-interpolation quantile of sorted values, q in 0..1. */
