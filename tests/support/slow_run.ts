@@ -41,7 +41,7 @@ export async function slowEndpointRun(delayMs: number, options: { holdAfter?: nu
   const server = startFakeOpenAIServer(async () => {
     await new Promise((r) => setTimeout(r, delayMs));
     if (options.holdAfter !== undefined && ++replies > options.holdAfter) {
-      let timer: number | undefined;
+      let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([held, new Promise((r) => timer = setTimeout(r, HOLD_MAX_MS))]);
       clearTimeout(timer);
     }
