@@ -67,7 +67,7 @@ function options(
 Deno.test("runner: every system × question × repeat is run, scored and sunk once", async () => {
   const o = options(answering, { repeats: 2 });
   const outcome = await runQuestions(o);
-  assert.equal(outcome.results.length, 8);
+  assert.equal(outcome.recorded, 8);
   assert.equal(outcome.notRun, 0);
   assert.equal(outcome.stoppedBy, null);
   const keys = o.lines.map((r) => jobKey(r.system, r.question_id, r.repeat)).sort();
@@ -98,7 +98,7 @@ Deno.test("runner: a model error is recorded in that question's line and the run
 Deno.test("runner: an unreachable model gives an error line per question, not a crash", async () => {
   const o = options(unreachableModel);
   const outcome = await runQuestions(o);
-  assert.equal(outcome.results.length, 4);
+  assert.equal(outcome.recorded, 4);
   assert.ok(
     o.lines.every((r) => r.error?.kind === "model" && /could not be reached/.test(r.error.message)),
   );
@@ -259,7 +259,7 @@ Deno.test("runner: a failed retrieval is that question's retrieval error and the
   };
   const o = options(answering, { systems: [ragSystem, system("closed")] });
   const outcome = await runQuestions(o);
-  assert.equal(outcome.results.length, 4);
+  assert.equal(outcome.recorded, 4);
   for (const r of o.lines.filter((l) => l.system === "rag")) {
     assert.deepEqual(r.error, {
       kind: "retrieval",
@@ -275,9 +275,11 @@ Deno.test("runner: a system waits for its tools to be ready; the others start at
   const ready = new Promise<void>((resolve) => open = resolve);
   const order: string[] = [];
   const arrived = new Map<string, number>();
+  const got: QuestionResult[] = [];
   const o = options(answering, {
     systems: [{ ...system("waits"), ready }, system("ready")],
     sink: (r) => {
+      got.push(r);
       order.push(`${r.system}/${r.question_id}`);
       arrived.set(`${r.system}/${r.question_id}`, performance.now());
       return Promise.resolve();
@@ -291,12 +293,12 @@ Deno.test("runner: a system waits for its tools to be ready; the others start at
   const opened = performance.now();
   open();
   const outcome = await run;
-  assert.equal(outcome.results.length, 4);
+  assert.equal(outcome.recorded, 4);
   assert.deepEqual(order.slice(2).sort(), ["waits/q1", "waits/q2"]);
   // A waiting question's clock starts once its tools are ready: its latency fits between the
   // opening and its result's arrival, however slow the machine (with the wait in it, it would
   // not: the wait came before the opening).
-  for (const line of outcome.results.filter((l) => l.system === "waits")) {
+  for (const line of got.filter((l) => l.system === "waits")) {
     const window = arrived.get(`waits/${line.question_id}`)! - opened;
     assert.ok(line.latency_ms <= window + 0.01, `latency ${line.latency_ms}, window ${window}`);
   }
@@ -337,7 +339,7 @@ Deno.test("runner: questions that never wait still let the event loop turn, so a
   assert.equal(outcome.stoppedBy, "cancelled");
   assert.ok(
     outcome.notRun > 0,
-    `all ${outcome.results.length} questions ran before the abort was seen`,
+    `all ${outcome.recorded} questions ran before the abort was seen`,
   );
 });
 
@@ -362,7 +364,7 @@ Deno.test({
       assert.equal(outcome.stoppedBy, "cancelled");
       assert.ok(
         outcome.notRun > 0,
-        `all ${outcome.results.length} questions ran before the signal`,
+        `all ${outcome.recorded} questions ran before the signal`,
       );
     } finally {
       Deno.removeSignalListener("SIGUSR1", onSignal);
