@@ -78,6 +78,7 @@ console.log(n);
 `;
 
 const dir = keep || await Deno.makeTempDir({ prefix: "ragbench_million_" });
+if (keep) await Deno.mkdir(keep, { recursive: true });
 try {
   const lines: string[] = [];
   for (let q = 0; q < questions; q++) {

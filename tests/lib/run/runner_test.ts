@@ -23,6 +23,7 @@ import {
   unreachableModel,
 } from "../../support/fixtures.ts";
 import { waitUntil } from "../../support/wait.ts";
+import { evalUnderHeap } from "../../support/small_heap.ts";
 
 const answering = modelOf(() => ({ content: "It is 330 metres." }));
 
@@ -370,4 +371,43 @@ Deno.test({
       Deno.removeSignalListener("SIGUSR1", onSignal);
     }
   },
+});
+
+Deno.test("runner: a result handed to the sink is not kept (2,000 answers of 100 KB run under a 64 MB heap)", async () => {
+  // Each result holds a 100 KB answer (and a model step with it): 2,000 of them are ~400 MB of
+  // strings. A runner that kept its results could not finish in the heap; one that keeps none
+  // does, and its outcome is only counts.
+  const url = (path: string) => JSON.stringify(new URL(path, import.meta.url).href);
+  const printed = await evalUnderHeap(
+    64,
+    `const { runQuestions } = await import(${url("../../../lib/run/runner.ts")});
+const { closedBook } = await import(${url("../../../systems/closed_book.ts")});
+const { modelOf, question, toolboxOf } = await import(${url("../../support/fixtures.ts")});
+const model = modelOf(() => ({ content: "330 " + "x".repeat(100_000) + String(Math.random()) }));
+let sunk = 0;
+const outcome = await runQuestions({
+  systems: [{
+    name: "big",
+    def: closedBook,
+    options: closedBook.options.parse({ type: "closed_book" }),
+    toolbox: toolboxOf([]),
+    retriever: null,
+    model,
+  }],
+  questions: Array.from({ length: 2000 }, (_, i) => question("q" + i, "How tall?")),
+  repeats: 1,
+  concurrency: 4,
+  questionTimeoutMs: 60_000,
+  maxCostUsd: null,
+  done: new Set(),
+  sink: (r) => { if (r.answer.length > 100_000) sunk++; return Promise.resolve(); },
+  reporter: { onResult() {} },
+  signal: new AbortController().signal,
+});
+console.log(JSON.stringify({ sunk, outcome }));`,
+  );
+  assert.deepEqual(JSON.parse(printed), {
+    sunk: 2000,
+    outcome: { recorded: 2000, notRun: 0, interrupted: 0, stoppedBy: null },
+  });
 });
