@@ -148,7 +148,10 @@ export async function rewriteSorted(
   }
   if (inOrder) return { lines: count, duplicates: 0, rewritten: false };
   const write = options.write ?? writeChunksAtomic;
-  await write(path, copiedLines(path, kept, { offsets: offsets.data, lengths: lengths.data, size }));
+  await write(
+    path,
+    copiedLines(path, kept, { offsets: offsets.data, lengths: lengths.data, size }),
+  );
   return { lines: kept.length, duplicates, rewritten: true };
 }
 

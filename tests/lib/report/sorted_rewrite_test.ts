@@ -138,7 +138,11 @@ Deno.test("sorted rewrite: a file cut while it is sorted is left as it is, with 
   assert.ok(error instanceof RagbenchError && error.code === "io", String(error));
   assert.match(
     error.message,
-    new RegExp(`^"${RegExp.escape(path)}" changed while it was being sorted \\(at byte \\d+\\), so it was left as it is\\.$`),
+    new RegExp(
+      `^"${
+        RegExp.escape(path)
+      }" changed while it was being sorted \\(at byte \\d+\\), so it was left as it is\\.$`,
+    ),
   );
   assert.equal(await Deno.readTextFile(path), cut);
   assert.deepEqual(names(t.dir), ["r.jsonl"]);

@@ -52,7 +52,9 @@ Deno.test("previous results: a line scored by retrieval alone (passed and answer
   });
   const { results, done } = previousResults([retrievalOnly], "r.jsonl");
   assert.equal(results, 1);
-  assert.ok(done.has(jobKey(retrievalOnly.system, retrievalOnly.question_id, retrievalOnly.repeat)));
+  assert.ok(
+    done.has(jobKey(retrievalOnly.system, retrievalOnly.question_id, retrievalOnly.repeat)),
+  );
 });
 
 Deno.test("previous results: a line that is not a ragbench result refuses the resume, naming the file and the field", () => {

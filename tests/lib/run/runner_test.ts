@@ -411,3 +411,48 @@ console.log(JSON.stringify({ sunk, outcome }));`,
     outcome: { recorded: 2000, notRun: 0, interrupted: 0, stoppedBy: null },
   });
 });
+
+Deno.test("runner: a finished question leaves nothing behind (its timeout's timer is cleared: heap per question after 20,000)", async () => {
+  // With an hour's question timeout, a timer that lived until it fired (AbortSignal.timeout)
+  // held ~0.9 KB a question long after the question ended.
+  const url = (path: string) => JSON.stringify(new URL(path, import.meta.url).href);
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      "--v8-flags=--expose-gc",
+      `const { runQuestions } = await import(${url("../../../lib/run/runner.ts")});
+const { closedBook } = await import(${url("../../../systems/closed_book.ts")});
+const { modelOf, question, toolboxOf } = await import(${url("../../support/fixtures.ts")});
+const run = (n) => runQuestions({
+  systems: [{
+    name: "s",
+    def: closedBook,
+    options: closedBook.options.parse({ type: "closed_book" }),
+    toolbox: toolboxOf([]),
+    retriever: null,
+    model: modelOf(() => ({ content: "330" })),
+  }],
+  questions: Array.from({ length: n }, (_, i) => question("q" + i, "How tall?")),
+  repeats: 1,
+  concurrency: 4,
+  questionTimeoutMs: 3_600_000,
+  maxCostUsd: null,
+  done: new Set(),
+  sink: () => Promise.resolve(),
+  reporter: { onResult() {} },
+  signal: new AbortController().signal,
+});
+await run(100);
+globalThis.gc();
+const before = Deno.memoryUsage().heapUsed;
+await run(20000);
+globalThis.gc();
+console.log(Math.round((Deno.memoryUsage().heapUsed - before) / 20000));`,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(out.success, new TextDecoder().decode(out.stderr).slice(0, 2_000));
+  const perQuestion = Number(new TextDecoder().decode(out.stdout).trim());
+  assert.ok(perQuestion < 200, `${perQuestion} bytes of heap kept a question`);
+});
