@@ -29,7 +29,8 @@ import { parse as parseYaml } from "yaml";
 import { RagbenchError } from "../errors.ts";
 import type { QuestionResult } from "../types.ts";
 import { LineCompactor } from "./compact_line.ts";
-import { describeFsError, eachFileLine } from "../util/fs.ts";
+import { describeFsError } from "../util/fs.ts";
+import { eachTextLine } from "../util/text_lines.ts";
 import { LineEmbedder } from "./html/question_data.ts";
 import { MANIFEST_FILE, parseManifest, type RunManifest } from "../run/manifest.ts";
 import { readResultLine } from "../run/result_line.ts";
@@ -242,10 +243,9 @@ export function readResultLines(
   };
   const lines: QuestionResult[] = [];
   let duplicates = 0;
-  const decoder = new TextDecoder();
   const { embedded, keep } = options;
-  const take = (bytes: Uint8Array, _offset: number, lineNumber: number) => {
-    const value = readResultLine(decoder.decode(bytes), path, lineNumber);
+  const take = (text: string, lineNumber: number) => {
+    const value = readResultLine(text, path, lineNumber);
     if (value === null || (keep !== undefined && !keep(value))) return;
     const s = idOf(value.system), q = idOf(value.question_id);
     // A number while it is exact and distinct (ids under 2^22, repeats under 128: past any
@@ -264,7 +264,16 @@ export function readResultLines(
       duplicates++;
     }
   };
-  eachFileLine(file, path, take);
+  try {
+    eachTextLine(file, take);
+  } catch (error) {
+    if (error instanceof RagbenchError) throw error;
+    throw new RagbenchError("io", `Cannot read "${path}": ${describeFsError(error)}.`, {
+      cause: error,
+    });
+  } finally {
+    file.close();
+  }
   return { lines, duplicates };
 }
 
