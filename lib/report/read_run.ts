@@ -25,11 +25,11 @@
  */
 
 import { join } from "../util/paths.ts";
-import { parse as parseYaml } from "yaml";
 import { RagbenchError } from "../errors.ts";
 import type { QuestionResult } from "../types.ts";
 import { LineCompactor } from "./compact_line.ts";
 import { describeFsError } from "../util/fs.ts";
+import { yamlLibrary } from "../util/yaml_library.ts";
 import { eachTextLine } from "../util/text_lines.ts";
 import { LineEmbedder } from "./html/question_data.ts";
 import { MANIFEST_FILE, parseManifest, type RunManifest } from "../run/manifest.ts";
@@ -172,7 +172,7 @@ async function readResolvedConfig(dir: string): Promise<ResolvedConfig | null> {
     return null;
   }
   try {
-    const value = parseYaml(text) as Record<string, unknown>;
+    const value = yamlLibrary().parse(text) as Record<string, unknown>;
     const systems = Array.isArray(value?.systems) ? value.systems : [];
     const model = value?.model as { id?: unknown } | undefined;
     return {
