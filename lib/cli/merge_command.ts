@@ -139,6 +139,8 @@ export async function mergeCommand(args: ParsedArgs, io: CliIO): Promise<number>
   const unregister = io.onQuit?.(() => lock.release());
   try {
     await writeMerged(out, parts, lines, gaps);
+    // The TREC files are written: their rankings need not be held while the report is made.
+    lines.trec.length = 0;
   } finally {
     unregister?.();
     await lock.release();

@@ -123,8 +123,8 @@ export async function runCommand(args: ParsedArgs, cliIO: CliIO): Promise<number
     resultsPath,
     resumeHint,
     tools,
-    previous: recorded.previous,
+    done: recorded.done,
   });
-  const finished = await finishRun(run, started, { recorded, outcome, resultsPath, resumeHint });
+  const finished = await finishRun(run, started, { recorded, resultsPath, resumeHint });
   return reportOutcome(run, started, { io, finished, outcome, resumeHint });
 }

@@ -11,10 +11,8 @@
  * @module
  */
 
-import { trimWrittenResult } from "../report/held_result.ts";
 import { openJsonlWriter } from "../report/jsonl.ts";
-import { jobKey, type RunOutcome, runQuestions } from "../run/runner.ts";
-import type { QuestionResult } from "../types.ts";
+import { type RunOutcome, runQuestions } from "../run/runner.ts";
 import { createProgress } from "./progress.ts";
 import { writeFailure } from "./resume_hint.ts";
 import type { PreparedRun } from "./run_prepare.ts";
@@ -31,8 +29,8 @@ export interface ExecuteContext {
   resumeHint: string;
   /** The phase of the stack holding the tools (lifted above the lock). */
   tools: AsyncDisposableStack;
-  /** Results an earlier run kept (`--resume`): their jobs are not run again. */
-  previous: readonly QuestionResult[];
+  /** Keys (`jobKey`) of the jobs an earlier run kept (`--resume`): they are not run again. */
+  done: ReadonlySet<string>;
 }
 
 /**
@@ -83,13 +81,10 @@ export async function executeRun(
           : config.evaluation.max_cost_usd / (request.shard?.count ?? 1),
         ...(started.shard ? { include: started.shard.include } : {}),
         retrievalK: config.evaluation.retrieval_k,
-        done: new Set(ctx.previous.map((r) => jobKey(r.system, r.question_id, r.repeat))),
+        done: ctx.done,
         // Once quitting, nothing more is written: the line in progress was flushed.
-        // Once written, a result keeps only what the summaries and the report read of it.
-        sink: (result) =>
-          stack.quitting
-            ? new Promise<void>(() => {})
-            : writer.append(result).then(() => trimWrittenResult(result)),
+        // Once written, a result is not kept: the finish phase reads the file back.
+        sink: (result) => stack.quitting ? new Promise<void>(() => {}) : writer.append(result),
         reporter: progress,
         signal: io.signal,
       });

@@ -1,6 +1,6 @@
 /**
  * The last phases of `ragbench run`: {@link finishRun} rewrites the results
- * file in a fixed order and writes the summaries, the TREC run files, the
+ * file in a fixed order, reads it back, and writes the summaries, the TREC run files, the
  * report and the finished `run.json` (all under the lock, the tools already
  * stopped); {@link reportOutcome} prints the table, the recommendation and
  * what went wrong, and decides the exit code.
@@ -8,7 +8,10 @@
  * @module
  */
 
-import { rewriteJsonl } from "../report/jsonl.ts";
+import { LineEmbedder } from "../report/html/question_data.ts";
+import { readResultLines } from "../report/read_run.ts";
+import { retrievalHeadline } from "../report/retrieval_headline.ts";
+import { rewriteSorted } from "../report/sorted_rewrite.ts";
 import { type Summaries, summarize, writeSummaries } from "../report/outputs.ts";
 import { REPORT_FILES, type RunReport, writeRunReport } from "../report/run_report.ts";
 import { TREC_FOLDER, writeTrecFiles } from "../report/trec_run.ts";
@@ -33,34 +36,50 @@ import { callsModel } from "../../systems/registry.ts";
 export interface FinishedRun {
   summaries: Summaries;
   report: RunReport;
-  /** Results of systems and questions of this run (a resumed file may hold others). */
+  /**
+   * Results of systems and questions of this run (a resumed file may hold others), read back
+   * from the sorted file, each a compact copy (`compactLine`).
+   */
   known: QuestionResult[];
   /** Lines left out of the TREC run files. */
   trecSkipped: number;
 }
 
 /**
- * Rewrites the results file sorted (earlier results first when resumed) and
- * writes every summary file and the finished `run.json`.
+ * Rewrites the results file sorted (earlier results first when resumed), reads
+ * it back through the reader `ragbench report` uses, and writes every summary
+ * file and the finished `run.json`. The run holds no result of its own: what
+ * the summaries read comes from the file, so `run` and `report` write the same
+ * files.
  *
- * @throws {RagbenchError} ("io") when a file cannot be written, with what was
- *   kept and the resume command.
+ * @throws {RagbenchError} ("io") when a file cannot be read or written, with
+ *   what was kept and the resume command.
  */
 export async function finishRun(
   run: PreparedRun,
   started: StartedRun,
-  ctx: { recorded: RecordedRun; outcome: RunOutcome; resultsPath: string; resumeHint: string },
+  ctx: { recorded: RecordedRun; resultsPath: string; resumeHint: string },
 ): Promise<FinishedRun> {
   const { config, dir } = run;
   const { plan } = started;
   const retrievalK = config.evaluation.retrieval_k;
-  const { all, known } = sortLines([...ctx.recorded.previous, ...ctx.outcome.results], {
+  const order = {
     systems: plan.summary.map((s) => s.name),
     questions: run.loaded.questions.map((q) => q.id),
-  });
-  const summaries = summarize(plan.summary, known, { retrievalK });
+  };
   try {
-    await rewriteJsonl(ctx.resultsPath, all);
+    await rewriteSorted(ctx.resultsPath, order);
+    const embedded = new LineEmbedder(order.systems, { ndcg: retrievalHeadline(retrievalK).rank });
+    const systems = new Set(order.systems);
+    const questions = new Set(order.questions);
+    const { lines: known } = readResultLines(ctx.resultsPath, {
+      embedded,
+      // Lines of systems or questions this run does not have (a resumed file may hold them)
+      // stay in the file and out of the summaries.
+      keep: (line) => systems.has(line.system) && questions.has(line.question_id),
+      ranking: true,
+    });
+    const summaries = summarize(plan.summary, known, { retrievalK });
     await writeSummaries(dir, summaries);
     const trec = await writeTrecFiles(dir, plan.summary, known, run.loaded.questions);
     const report = await writeRunReport({
@@ -73,6 +92,7 @@ export async function finishRun(
         networkTools: s.networkTools,
       })),
       lines: known,
+      embedded,
       summaries,
       indexing: ctx.recorded.manifest.sessions.flatMap((s) => s.indexing ?? []),
       retrievalK,
@@ -163,32 +183,4 @@ function interruptedNote(count: number): string {
   return `${
     count === 1 ? "it was" : `${count} of them were`
   } not kept: a tool process stopped while ${count === 1 ? "it" : "they"} ran`;
-}
-
-/**
- * The lines in the order of the rewritten file: by system (config order),
- * question (file order), repeat; lines of systems or questions this run does
- * not have (a resumed file may hold them) after all others, in the order
- * they came. `known` leaves those out.
- */
-export function sortLines(
-  lines: readonly QuestionResult[],
-  order: { systems: readonly string[]; questions: readonly string[] },
-): { all: QuestionResult[]; known: QuestionResult[] } {
-  const s = new Map(order.systems.map((name, i) => [name, i]));
-  const q = new Map(order.questions.map((id, i) => [id, i]));
-  // Each line's place once, not at every comparison; an unknown line has none (it sorts last).
-  const placed = lines.map((r) => {
-    const si = s.get(r.system);
-    const qi = q.get(r.question_id);
-    return si === undefined || qi === undefined ? { r, at: null } : { r, at: [si, qi, r.repeat] };
-  });
-  placed.sort((a, b) => {
-    if (a.at === null || b.at === null) return a.at === b.at ? 0 : a.at === null ? 1 : -1;
-    return a.at[0] - b.at[0] || a.at[1] - b.at[1] || a.at[2] - b.at[2];
-  });
-  return {
-    all: placed.map((p) => p.r),
-    known: placed.filter((p) => p.at !== null).map((p) => p.r),
-  };
 }

@@ -14,15 +14,12 @@ import { describeSkipped } from "../data/corpus.ts";
 import { RagbenchError } from "../errors.ts";
 import { manifestPrices } from "../plan/price_checks.ts";
 import { sourceOf } from "../plan/tool_sources/registry.ts";
-import { trimWrittenResult } from "../report/held_result.ts";
-import { readJsonl } from "../report/jsonl.ts";
 import { resolvedConfigYaml } from "../report/resolved_config.ts";
 import type { RunManifest } from "../run/manifest.ts";
 import { estimateLines } from "../run/estimate.ts";
-import { previousResults } from "../run/previous_results.ts";
+import { readPreviousResults } from "../run/previous_results.ts";
 import { checkRunDir, RUN_FILES } from "../run/run_dir.ts";
 import { acquireRunLock } from "../run/run_lock.ts";
-import type { QuestionResult } from "../types.ts";
 import { describeFsError, writeFileAtomic } from "../util/fs.ts";
 import { join } from "../util/paths.ts";
 import { plural } from "../util/plural.ts";
@@ -62,8 +59,8 @@ export async function claimRunDir(
 /** What the run recorded before its first question. */
 export interface RecordedRun {
   manifest: RunManifest;
-  /** The earlier run's results (`--resume`), held trimmed (their lines are in the file). */
-  previous: QuestionResult[];
+  /** Keys (`jobKey`) of the jobs the earlier run finished (`--resume`); their lines stay in the file. */
+  done: Set<string>;
 }
 
 /**
@@ -99,16 +96,14 @@ export async function recordRun(
     // Not io.signal: a first Ctrl-C here must stop the run like one during loading (exit 130
     // with the summaries written), not abort the hashing with an error.
   });
-  let previous: QuestionResult[] = [];
+  let done = new Set<string>();
   if (request.resume !== undefined) {
     const check = await checkResume(dir, manifest, { force: request.force });
     manifest = check.manifest;
     for (const d of check.forced) io.progress(`--force: resuming despite: ${d}`);
     const resultsPath = join(dir, RUN_FILES.results);
-    const earlier = previousResults(await readJsonl(resultsPath, { repair: true }), resultsPath);
-    previous = earlier.results;
-    // Their lines are in the file, and the rewrite reads them back from there.
-    for (const result of previous) trimWrittenResult(result);
+    const earlier = readPreviousResults(resultsPath);
+    done = earlier.done;
     if (earlier.duplicates) {
       io.progress(`resume: ${earlier.duplicates} repeated result lines dropped (first kept)`);
     }
@@ -128,7 +123,7 @@ export async function recordRun(
   );
   await writeManifest(dir, manifest);
   printBanner(run, started, io);
-  return { manifest, previous };
+  return { manifest, done };
 }
 
 /** Printed once the folder, lock and resume checks have passed (their errors come first). */

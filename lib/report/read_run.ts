@@ -3,10 +3,12 @@
  * the result lines of `per_question_results.jsonl`, streamed (the file is
  * never held as one string), each checked against the one result-line schema
  * (`lib/run/result_line.ts`). Each line, as it passes, is added to the HTML
- * report's per-question data (kept as JSON text) and then slimmed in place
- * to what the summaries and statistics read — texts, tool outputs and
- * arguments, tool data and model replies dropped — so memory follows the
- * report's needs rather than the file's size.
+ * report's per-question data (kept as JSON text) and then kept as a compact
+ * copy (`compact_line.ts`) of what the summaries and statistics read — texts,
+ * tool outputs and arguments, tool data and model replies dropped, repeated
+ * values shared — so memory follows the report's needs rather than the
+ * file's size. `ragbench run` reads its own file back through
+ * {@link readResultLines} at its end, so the two write the same files.
  *
  * Every setting the summaries depend on comes from what the run wrote about
  * itself, in this order: `run.json` (name, systems with their type, model,
@@ -23,10 +25,12 @@
  */
 
 import { join } from "../util/paths.ts";
-import { parse as parseYaml } from "yaml";
 import { RagbenchError } from "../errors.ts";
-import type { QuestionResult, Step } from "../types.ts";
-import { describeFsError, eachFileLine } from "../util/fs.ts";
+import type { QuestionResult } from "../types.ts";
+import { LineCompactor } from "./compact_line.ts";
+import { describeFsError } from "../util/fs.ts";
+import { yamlLibrary } from "../util/yaml_library.ts";
+import { eachTextLine } from "../util/text_lines.ts";
 import { LineEmbedder } from "./html/question_data.ts";
 import { MANIFEST_FILE, parseManifest, type RunManifest } from "../run/manifest.ts";
 import { readResultLine } from "../run/result_line.ts";
@@ -89,7 +93,9 @@ export async function readRun(dir: string): Promise<RunContents> {
   const embedded = new LineEmbedder(described.map((s) => s.name), {
     ndcg: retrievalHeadline(retrievalK ?? undefined).rank,
   });
-  const { lines, duplicates } = await readLines(join(dir, "per_question_results.jsonl"), embedded);
+  const { lines, duplicates } = readResultLines(join(dir, "per_question_results.jsonl"), {
+    embedded,
+  });
   const systems: ReportSystem[] = [];
   const tools = new Map<string, string[]>();
   for (const s of described) {
@@ -166,7 +172,7 @@ async function readResolvedConfig(dir: string): Promise<ResolvedConfig | null> {
     return null;
   }
   try {
-    const value = parseYaml(text) as Record<string, unknown>;
+    const value = yamlLibrary().parse(text) as Record<string, unknown>;
     const systems = Array.isArray(value?.systems) ? value.systems : [];
     const model = value?.model as { id?: unknown } | undefined;
     return {
@@ -193,11 +199,29 @@ async function readResolvedConfig(dir: string): Promise<ResolvedConfig | null> {
   }
 }
 
-// deno-lint-ignore require-await
-async function readLines(
+/** What {@link readResultLines} keeps. */
+export interface ReadLinesOptions {
+  /** Receives each kept line in full, before it is made compact (the report's data). */
+  embedded?: LineEmbedder;
+  /** Keeps only the lines this accepts (the others are still checked); default: every line. */
+  keep?: (line: QuestionResult) => boolean;
+  /** Keep each line's ranking and scores (for the TREC run files); default false. */
+  ranking?: boolean;
+}
+
+/**
+ * The result lines of the results file at `path`, streamed and checked, each
+ * kept as a compact copy (`compact_line.ts`); a line seen twice for the same
+ * system, question and repeat keeps the later one (and is counted). No line's
+ * text or parse tree outlives its turn.
+ *
+ * @throws {RagbenchError} ("io") when the file cannot be read, ("data") naming
+ *   the first line that is not a result line.
+ */
+export function readResultLines(
   path: string,
-  embedded: LineEmbedder,
-): Promise<{ lines: QuestionResult[]; duplicates: number }> {
+  options: ReadLinesOptions = {},
+): { lines: QuestionResult[]; duplicates: number } {
   let file: Deno.FsFile;
   try {
     file = Deno.openSync(path, { read: true });
@@ -208,78 +232,49 @@ async function readLines(
       { cause: error },
     );
   }
-  const byKey = new Map<string, number>();
+  const compactor = new LineCompactor({ ranking: options.ranking ?? false });
+  // Where each job's line is, keyed by a number: strings of a million keys would cost more.
+  const byKey = new Map<number | string, number>();
+  const ids = new Map<string, number>();
+  const idOf = (text: string) => {
+    let id = ids.get(text);
+    if (id === undefined) ids.set(text, id = ids.size);
+    return id;
+  };
   const lines: QuestionResult[] = [];
   let duplicates = 0;
-  const decoder = new TextDecoder();
-  const take = (bytes: Uint8Array, _offset: number, lineNumber: number) => {
-    const value = readResultLine(decoder.decode(bytes), path, lineNumber);
-    if (value === null) return;
-    const key = `${value.repeat}\u0000${value.question_id}\u0000${value.system}`;
+  const { embedded, keep } = options;
+  const take = (text: string, lineNumber: number) => {
+    const value = readResultLine(text, path, lineNumber);
+    if (value === null || (keep !== undefined && !keep(value))) return;
+    const s = idOf(value.system), q = idOf(value.question_id);
+    // A number while it is exact and distinct (ids under 2^22, repeats under 128: past any
+    // run's), else a string.
+    const key = s < 2 ** 22 && q < 2 ** 22 && value.repeat < 128
+      ? (s * 2 ** 22 + q) * 128 + value.repeat
+      : `${value.repeat}\u0000${value.question_id}\u0000${value.system}`;
     const earlier = byKey.get(key);
     if (earlier === undefined) {
       byKey.set(key, lines.length);
-      embedded.add(value);
-      lines.push(slimLine(value));
+      embedded?.add(value);
+      lines.push(compactor.compact(value));
     } else {
-      embedded.replace(earlier, value);
-      lines[earlier] = slimLine(value);
+      embedded?.replace(earlier, value);
+      lines[earlier] = compactor.compact(value);
       duplicates++;
     }
   };
-  eachFileLine(file, path, take);
+  try {
+    eachTextLine(file, take);
+  } catch (error) {
+    if (error instanceof RagbenchError) throw error;
+    throw new RagbenchError("io", `Cannot read "${path}": ${describeFsError(error)}.`, {
+      cause: error,
+    });
+  } finally {
+    file.close();
+  }
   return { lines, duplicates };
-}
-
-const NO_CALLS: never[] = [];
-const NO_ARGS = Object.freeze({});
-
-/**
- * A compact copy of a result line with what neither the summaries nor the
- * statistics read left out: the question and answer texts, model replies,
- * tool arguments, outputs and data, retrieved passages and the merged
- * ranking. Kept: every scalar and score, checks, flags, usage, the numbers of
- * the retrieval and trajectory blocks, and each step's type, tool, error,
- * truncation, cost and latency. (A new object, so the parsed line — most of
- * the memory — can be collected.)
- */
-export function slimLine(line: QuestionResult): QuestionResult {
-  const steps: Step[] = line.steps.map((step): Step => {
-    if (step.type === "tool") {
-      return {
-        type: "tool",
-        tool: step.tool,
-        call_id: "",
-        args: NO_ARGS,
-        result: {
-          output: "",
-          error: step.result.error,
-          truncated: step.result.truncated,
-          cost_usd: step.result.cost_usd,
-          latency_ms: step.result.latency_ms,
-        },
-      };
-    }
-    if (step.type === "model") {
-      return {
-        type: "model",
-        usage: step.usage,
-        cost_usd: step.cost_usd,
-        latency_ms: step.latency_ms,
-        content: null,
-        tool_calls: NO_CALLS,
-        final: step.final,
-      };
-    }
-    return { ...step, query: "", results: [] };
-  });
-  return {
-    ...line,
-    question: "",
-    answer: line.answer === null ? null : "",
-    retrieval: { ...line.retrieval, ranking: [] },
-    steps,
-  };
 }
 
 /** The summaries of a run read back: what `run` wrote, from its lines and run.json. */

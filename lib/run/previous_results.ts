@@ -4,52 +4,113 @@
  * a line scored by retrieval alone, with `passed` and `answer_score` null, is
  * one), and each system × question × repeat counts once, so a file that
  * gained a line twice (by hand, or by two runs that raced before the lock
- * existed) still resumes into unique results.
+ * existed) still resumes into unique results (the sorted rewrite at the
+ * run's end keeps the first line of each job).
+ *
+ * The file is streamed and no line is kept: only the keys of the jobs done.
  *
  * @module
  */
 
 import { RagbenchError } from "../errors.ts";
+import { eachLine, type LinesRead } from "../util/byte_lines.ts";
+import { describeFsError } from "../util/fs.ts";
 import type { QuestionResult } from "../types.ts";
 import { checkResultLine } from "./result_line.ts";
 import { jobKey } from "./runner.ts";
 
-/** The unique earlier results, and how many repeated lines were dropped. */
+/** The jobs an earlier run finished, and how many repeated lines it had. */
 export interface PreviousResults {
-  results: QuestionResult[];
+  /** Keys ({@link jobKey}) of the jobs with a result line. */
+  done: Set<string>;
+  /** Result lines read (repeated ones included). */
+  results: number;
+  /** Lines that repeated an earlier line's job (the first is kept). */
   duplicates: number;
 }
 
 /**
- * Checks and de-duplicates the parsed lines of `path` (the first line of a
- * system × question × repeat wins). The objects kept are the parsed ones, so
- * the lines' places recorded by `readJsonl` still find them for the rewrite.
+ * Checks the parsed lines of `path` and records their jobs.
  *
  * @throws {RagbenchError} code "data" naming the first line that is not a
  *   result and its first wrong field.
  */
-export function previousResults(lines: readonly unknown[], path: string): PreviousResults {
-  const seen = new Set<string>();
-  const results: QuestionResult[] = [];
-  let duplicates = 0;
-  lines.forEach((value, i) => {
-    const checked = checkResultLine(value);
-    if (!checked.ok) {
+export function previousResults(lines: Iterable<unknown>, path: string): PreviousResults {
+  const tally: PreviousResults = { done: new Set(), results: 0, duplicates: 0 };
+  for (const value of lines) addPrevious(tally, value, path);
+  return tally;
+}
+
+function addPrevious(tally: PreviousResults, value: unknown, path: string): void {
+  const checked = checkResultLine(value);
+  if (!checked.ok) {
+    throw new RagbenchError(
+      "data",
+      `"${path}": result ${
+        tally.results + 1
+      } is not a ragbench result line (${checked.why}), so the folder does not hold a ragbench run to resume. Move the file away or choose another folder.`,
+    );
+  }
+  tally.results++;
+  const line = value as QuestionResult;
+  const key = jobKey(line.system, line.question_id, line.repeat);
+  if (tally.done.has(key)) tally.duplicates++;
+  else tally.done.add(key);
+}
+
+/**
+ * Reads the results file at `path` for `--resume`, streamed (a missing file has none). A last
+ * line without its newline (a write cut off by a crash) is cut from the file.
+ *
+ * @throws {RagbenchError} code "io" when the file cannot be read or repaired, "data" naming
+ *   the first line that is not JSON or not a result line.
+ */
+export function readPreviousResults(path: string): PreviousResults {
+  const tally: PreviousResults = { done: new Set(), results: 0, duplicates: 0 };
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync(path, { read: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return tally;
+    throw new RagbenchError("io", `Cannot read "${path}": ${describeFsError(error)}.`, {
+      cause: error,
+    });
+  }
+  const decoder = new TextDecoder();
+  let read: LinesRead;
+  try {
+    read = eachLine(file, (bytes, _offset, number) => {
+      const text = decoder.decode(bytes);
+      if (text.trim() === "") return;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        throw new RagbenchError(
+          "data",
+          `"${path}" line ${number} is not valid JSON; move the file away or fix the line.`,
+        );
+      }
+      addPrevious(tally, value, path);
+    });
+  } catch (error) {
+    if (error instanceof RagbenchError) throw error;
+    throw new RagbenchError("io", `Cannot read "${path}": ${describeFsError(error)}.`, {
+      cause: error,
+    });
+  } finally {
+    file.close();
+  }
+  if (read.unfinished > 0) {
+    try {
+      Deno.truncateSync(path, read.end);
+    } catch (error) {
       throw new RagbenchError(
-        "data",
-        `"${path}": result ${
-          i + 1
-        } is not a ragbench result line (${checked.why}), so the folder does not hold a ragbench run to resume. Move the file away or choose another folder.`,
+        "io",
+        `Cannot cut the unfinished last line from "${path}": ${describeFsError(error)}.`,
+        { cause: error },
       );
     }
-    const line = value as QuestionResult;
-    const key = jobKey(line.system, line.question_id, line.repeat);
-    if (seen.has(key)) {
-      duplicates++;
-      return;
-    }
-    seen.add(key);
-    results.push(line);
-  });
-  return { results, duplicates };
+  }
+  return tally;
 }

@@ -152,12 +152,15 @@ export function trecLines(lines: ShardLines): QuestionResult[] {
   return lines.trec.filter((l): l is QuestionResult => l !== undefined);
 }
 
-/** What `writeTrecFiles` reads of a line: its ids, and its ranking with scores. */
+/** What `writeTrecFiles` reads of a line: its ids, whether it retrieved, its ranking with scores. */
 function trecPart(line: QuestionResult): QuestionResult {
+  // Not the whole retrieval block: its metrics are most of a line's memory, and a merge of a
+  // million lines holds one of these a line.
+  const { retrieved, ranking, scores } = line.retrieval;
   return {
     system: line.system,
     question_id: line.question_id,
     repeat: line.repeat,
-    retrieval: line.retrieval,
+    retrieval: { retrieved, ranking, scores },
   } as unknown as QuestionResult;
 }

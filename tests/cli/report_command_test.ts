@@ -45,7 +45,7 @@ Deno.test("report RUN_DIR rebuilds the same report files from the results file a
   assert.match(Deno.readTextFileSync(join(t.dir, "j.xml")), /tests="30"/);
 });
 
-Deno.test("what a run keeps of its results once written is enough: the file holds every output whole, and report rebuilds the same files", async () => {
+Deno.test("a run's files come from its results file: the file holds every output whole, and report rebuilds the same files", async () => {
   await using t = await tempTree();
   const out = join(t.dir, "run");
   const run = await runCli([
@@ -59,8 +59,8 @@ Deno.test("what a run keeps of its results once written is enough: the file hold
   assert.equal(run.code, 0, run.stderr);
   const files = [...REPORT_FILES, "tool_usage.csv"];
   const before = new Map(files.map((f) => [f, Deno.readTextFileSync(join(out, f))]));
-  // The run drops tool data and long outputs from the results it holds (lib/report/held_result.ts):
-  // the file must still have them, as appended.
+  // The run keeps no result: it reads the file back at its end as report does, keeping compact
+  // copies (lib/report/compact_line.ts). The file must still hold tool data and long outputs.
   const steps = Deno.readTextFileSync(join(out, "per_question_results.jsonl")).trimEnd().split("\n")
     .flatMap((line) => JSON.parse(line).steps)
     .filter((step: { type: string }) => step.type === "tool");
@@ -69,7 +69,7 @@ Deno.test("what a run keeps of its results once written is enough: the file hold
   await assertReportRebuilds(out, before);
 });
 
-Deno.test("a resumed run holds its earlier results trimmed too, and its file keeps their lines whole", async () => {
+Deno.test("a resumed run reads its earlier results back from the file, and the file keeps their lines whole", async () => {
   await using t = await tempTree();
   const out = join(t.dir, "run");
   const config = join(ROOT, "configs/all.yaml");
@@ -78,8 +78,8 @@ Deno.test("a resumed run holds its earlier results trimmed too, and its file kee
   const whole = Deno.readTextFileSync(path);
   const files = [...REPORT_FILES, "tool_usage.csv"];
   const before = new Map(files.map((f) => [f, Deno.readTextFileSync(join(out, f))]));
-  // Keep the lines with tool data and drop the rest: the resumed run reads the first back, trims
-  // them as it holds them, runs the others again, and rewrites the file sorted.
+  // Keep the lines with tool data and drop the rest: the resumed run takes the first as done, runs
+  // the others again, and rewrites the file sorted.
   const lines = whole.trimEnd().split("\n");
   const kept = lines.filter((line) => /"data":/.test(line));
   assert.ok(kept.length > 5 && kept.length < lines.length, `${kept.length} of ${lines.length}`);
@@ -91,8 +91,7 @@ Deno.test("a resumed run holds its earlier results trimmed too, and its file kee
   for (const f of ["recommendation.json", "tool_usage.csv"]) {
     assert.equal(timing(Deno.readTextFileSync(join(out, f))), timing(before.get(f)!), f);
   }
-  // What it held of its earlier results is enough for the report too: it is the report that
-  // report RUN_DIR makes of the file.
+  // Its report is the one report RUN_DIR makes of the file.
   const resumedFiles = new Map(files.map((f) => [f, Deno.readTextFileSync(join(out, f))]));
   assert.match(resumedFiles.get("report.html")!, /Eiffel/);
   await assertReportRebuilds(out, resumedFiles);

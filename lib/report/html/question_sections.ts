@@ -40,9 +40,13 @@ export function stabilitySection(
   systems: readonly string[],
   lines: readonly ReportLine[],
 ): Html | "" {
+  // Only a line past repeat 1 can make a question repeated (a job has one line): a run without
+  // one skips a map of every line.
+  if (!lines.some((l) => l.repeat > 1)) return "";
+  const shown = new Set(systems);
   const verdicts = new Map<string, Array<[number, boolean]>>();
   for (const line of lines) {
-    if (line.answer_score === null || !systems.includes(line.system)) continue;
+    if (line.answer_score === null || !shown.has(line.system)) continue;
     const key = `${line.system}\u0000${line.question_id}`;
     let list = verdicts.get(key);
     if (!list) verdicts.set(key, list = []);
@@ -89,11 +93,18 @@ export function failureSection(
   systems: readonly string[],
   lines: readonly ReportLine[],
 ): Html | "" {
-  const labels = [...new Set(lines.map((l) => l.failure_label).filter((l): l is string => !!l))]
-    .sort();
+  // One pass over the lines (a run can have a million): counts by system and label.
+  const counts = new Map<string, number>();
+  const seen = new Set<string>();
+  for (const l of lines) {
+    if (!l.failure_label) continue;
+    seen.add(l.failure_label);
+    const key = `${l.system}\u0000${l.failure_label}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const labels = [...seen].sort();
   if (labels.length === 0) return "";
-  const count = (s: string, label: string) =>
-    lines.filter((l) => l.system === s && l.failure_label === label).length;
+  const count = (s: string, label: string) => counts.get(`${s}\u0000${label}`) ?? 0;
   return section(
     "failures",
     "Why questions failed",
@@ -119,8 +130,9 @@ function groupScores(
 ): Groups {
   const cells = new Map<string, { total: number; n: number }>();
   const groups = new Set<string>();
+  const shown = new Set(systems);
   for (const line of lines) {
-    if (line.answer_score === null || !systems.includes(line.system)) continue;
+    if (line.answer_score === null || !shown.has(line.system)) continue;
     for (const key of keys(line)) {
       groups.add(key);
       const id = `${line.system}\u0000${key}`;

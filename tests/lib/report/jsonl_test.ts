@@ -1,10 +1,5 @@
 import assert from "node:assert/strict";
-import {
-  jsonlWriter,
-  openJsonlWriter,
-  readJsonl,
-  rewriteJsonl,
-} from "../../../lib/report/jsonl.ts";
+import { jsonlWriter, openJsonlWriter, readJsonl } from "../../../lib/report/jsonl.ts";
 import { RagbenchError } from "../../../lib/errors.ts";
 import { evalUnderHeap } from "../../support/small_heap.ts";
 import { tempTree } from "../../support/temp.ts";
@@ -68,14 +63,6 @@ Deno.test("jsonl: a corrupt complete line is an error naming its line; a missing
   assert.deepEqual(await readJsonl(t.path("none.jsonl")), []);
 });
 
-Deno.test("jsonl: rewrite replaces the file atomically and leaves no temporary file", async () => {
-  await using t = await tempTree({ "r.jsonl": '{"old":true}\n' });
-  await rewriteJsonl(t.path("r.jsonl"), [{ a: 1 }, { b: 2 }]);
-  assert.equal(await Deno.readTextFile(t.path("r.jsonl")), '{"a":1}\n{"b":2}\n');
-  const names = [...Deno.readDirSync(t.dir)].map((e) => e.name);
-  assert.deepEqual(names, ["r.jsonl"]);
-});
-
 Deno.test("jsonl: a failed write (disk full) is an io error naming the file, and no later line is written", async () => {
   const written: string[] = [];
   let fail = false;
@@ -101,94 +88,7 @@ Deno.test("jsonl: a failed write (disk full) is an io error naming the file, and
   assert.deepEqual(written, ['{"n":1}\n']);
 });
 
-Deno.test("jsonl: a rewrite reuses the line an object was appended as, and serialises the others", async () => {
-  await using t = await tempTree();
-  const path = t.path("r.jsonl");
-  const writer = await openJsonlWriter(path);
-  const appended = { n: 2 };
-  await writer.append(appended);
-  writer.close();
-  // The written line is reused as is: the object is not serialised again.
-  appended.n = 99;
-  await rewriteJsonl(path, [{ n: 1 }, appended, "s"]);
-  assert.equal(await Deno.readTextFile(path), '{"n":1}\n{"n":2}\n"s"\n');
-});
-
-/** Results as a run appends them: each changed after its line is written, as a run trims them. */
-async function appendAll(path: string, count: number, heldBytes: number) {
-  const writer = await openJsonlWriter(path, { heldBytes });
-  const values = Array.from({ length: count }, (_, i) => ({ i, text: `é ${"x".repeat(i % 7)}` }));
-  for (const v of values) {
-    await writer.append(v);
-    v.text = "trimmed";
-  }
-  writer.close();
-  return values;
-}
-
-Deno.test("jsonl: past its held bytes a writer keeps only each line's place, and the rewrite reads the line back", async () => {
-  await using t = await tempTree();
-  const path = t.path("r.jsonl");
-  const values = await appendAll(path, 500, 2_000);
-  const lines = (await Deno.readTextFile(path)).split("\n").slice(0, -1);
-  // Reversed, and shuffled the same way every run: the lines read back are the lines appended.
-  const order = values.map((_, i) => (i * 173) % values.length).reverse();
-  await rewriteJsonl(path, order.map((i) => values[i]));
-  assert.equal(await Deno.readTextFile(path), order.map((i) => lines[i] + "\n").join(""));
-});
-
-Deno.test("jsonl: lines appended to a resumed file are read back from their own place", async () => {
-  await using t = await tempTree({ "r.jsonl": '{"earlier":1}\n{"earlier":2}\n' });
-  const path = t.path("r.jsonl");
-  const previous = await readJsonl(path);
-  const values = await appendAll(path, 40, 0);
-  await rewriteJsonl(path, [...values.slice(20), ...previous, ...values.slice(0, 20)]);
-  const text = await Deno.readTextFile(path);
-  const lines = text.split("\n");
-  assert.equal(lines.length, 43);
-  assert.equal(lines[20], '{"earlier":1}');
-  assert.equal(lines[0], JSON.stringify({ i: 20, text: `é ${"x".repeat(20 % 7)}` }));
-  assert.ok(!text.includes("trimmed"));
-});
-
-Deno.test("jsonl: a line longer than the read window is read back whole", async () => {
-  await using t = await tempTree();
-  const path = t.path("r.jsonl");
-  const writer = await openJsonlWriter(path, { heldBytes: 0 });
-  const big = { text: "y".repeat(3 << 20) };
-  const small = { n: 1 };
-  await writer.append(small);
-  await writer.append(big);
-  writer.close();
-  big.text = "";
-  await rewriteJsonl(path, [big, small]);
-  const text = await Deno.readTextFile(path);
-  assert.equal(text, JSON.stringify({ text: "y".repeat(3 << 20) }) + "\n" + '{"n":1}\n');
-});
-
-Deno.test("jsonl: a rewrite whose lines are gone from the file fails, naming it, and leaves the file", async () => {
-  await using t = await tempTree();
-  const path = t.path("r.jsonl");
-  const values = await appendAll(path, 50, 0);
-  const size = (await Deno.stat(path)).size;
-  await Deno.truncate(path, Math.floor(size / 2));
-  const before = await Deno.readTextFile(path);
-  await assert.rejects(
-    () => rewriteJsonl(path, values),
-    (error: unknown) =>
-      error instanceof RagbenchError && error.code === "io" &&
-      error.message.startsWith(
-        `"${path}" changed while the run was writing it: the line at byte `,
-      ) &&
-      error.message.endsWith(
-        " is no longer there (was it edited or cut?), so it was left as it is.",
-      ),
-  );
-  assert.equal(await Deno.readTextFile(path), before);
-  assert.deepEqual([...Deno.readDirSync(t.path("."))].map((e) => e.name), ["r.jsonl"]);
-});
-
-Deno.test("jsonl: lines longer than a read, across its edges, are read whole; a rewrite writes them as read", async () => {
+Deno.test("jsonl: lines longer than a read, across its edges, are read whole", async () => {
   // Three lines of ~700 KB around 1 MiB reads, one in unusual spacing, one blank line between.
   const big = (n: number) => `{"n": ${n},  "text": "${"é".repeat(350_000)}"}`;
   const text = `${big(1)}\n\n${big(2)}\n{"n":3}\n${big(4)}\n`;
@@ -197,9 +97,6 @@ Deno.test("jsonl: lines longer than a read, across its edges, are read whole; a 
   const values = await readJsonl(path) as { n: number; text?: string }[];
   assert.deepEqual(values.map((v) => v.n), [1, 2, 3, 4]);
   assert.equal(values[1].text, "é".repeat(350_000));
-  for (const v of values) v.text = "trimmed";
-  await rewriteJsonl(path, [values[3], values[2], values[0], values[1]]);
-  assert.equal(Deno.readTextFileSync(path), `${big(4)}\n{"n":3}\n${big(1)}\n${big(2)}\n`);
 });
 
 Deno.test("jsonl: a cut-off last line longer than a read is dropped, and repaired away to the byte", async () => {

@@ -1,24 +1,44 @@
 import assert from "node:assert/strict";
 import { RagbenchError } from "../../../lib/errors.ts";
-import { previousResults } from "../../../lib/run/previous_results.ts";
+import { previousResults, readPreviousResults } from "../../../lib/run/previous_results.ts";
+import { jobKey } from "../../../lib/run/runner.ts";
+import { tempTree } from "../../support/temp.ts";
 import { resultLine } from "../../support/result_line.ts";
 
 const line = (system: string, question_id: string, repeat: number, answer = "x") =>
   resultLine({ system, question_id, repeat, answer });
 
-Deno.test("previous results: one line per system × question × repeat, the first kept", () => {
-  const { results, duplicates } = previousResults([
+Deno.test("previous results: each system × question × repeat is done once, repeats counted", () => {
+  const { done, results, duplicates } = previousResults([
     line("a", "q1", 1, "first"),
     line("a", "q1", 2),
     line("b", "q1", 1),
     line("a", "q1", 1, "second"),
   ], "r.jsonl");
   assert.equal(duplicates, 1);
-  assert.deepEqual(results.map((r) => [r.system, r.question_id, r.repeat, r.answer]), [
-    ["a", "q1", 1, "first"],
-    ["a", "q1", 2, "x"],
-    ["b", "q1", 1, "x"],
-  ]);
+  assert.equal(results, 4);
+  assert.deepEqual([...done], [jobKey("a", "q1", 1), jobKey("a", "q1", 2), jobKey("b", "q1", 1)]);
+});
+
+Deno.test("previous results: the file is streamed, a cut-off last line repaired away, and no line kept", async () => {
+  const lines = [line("a", "q1", 1), line("a", "q2", 1)].map((l) => JSON.stringify(l) + "\n");
+  await using t = await tempTree({ "r.jsonl": lines.join("") + '{"system":"a","ques' });
+  const read = readPreviousResults(t.path("r.jsonl"));
+  assert.deepEqual(read, {
+    done: new Set([jobKey("a", "q1", 1), jobKey("a", "q2", 1)]),
+    results: 2,
+    duplicates: 0,
+  });
+  assert.equal(await Deno.readTextFile(t.path("r.jsonl")), lines.join(""));
+  assert.equal(readPreviousResults(t.path("none.jsonl")).results, 0);
+  await Deno.writeTextFile(t.path("bad.jsonl"), lines[0] + "{not json\n");
+  assert.throws(
+    () => readPreviousResults(t.path("bad.jsonl")),
+    (e: unknown) =>
+      e instanceof RagbenchError && e.code === "data" &&
+      e.message ===
+        `"${t.path("bad.jsonl")}" line 2 is not valid JSON; move the file away or fix the line.`,
+  );
 });
 
 Deno.test("previous results: a line scored by retrieval alone (passed and answer_score null) is a result", () => {
@@ -30,9 +50,11 @@ Deno.test("previous results: a line scored by retrieval alone (passed and answer
     answer_score: null,
     checks: [],
   });
-  const { results } = previousResults([retrievalOnly], "r.jsonl");
-  // The very object read is kept: the rewrite finds its line in the file through it.
-  assert.equal(results[0], retrievalOnly);
+  const { results, done } = previousResults([retrievalOnly], "r.jsonl");
+  assert.equal(results, 1);
+  assert.ok(
+    done.has(jobKey(retrievalOnly.system, retrievalOnly.question_id, retrievalOnly.repeat)),
+  );
 });
 
 Deno.test("previous results: a line that is not a ragbench result refuses the resume, naming the file and the field", () => {

@@ -23,6 +23,7 @@ import {
   unreachableModel,
 } from "../../support/fixtures.ts";
 import { waitUntil } from "../../support/wait.ts";
+import { evalUnderHeap } from "../../support/small_heap.ts";
 
 const answering = modelOf(() => ({ content: "It is 330 metres." }));
 
@@ -67,7 +68,7 @@ function options(
 Deno.test("runner: every system × question × repeat is run, scored and sunk once", async () => {
   const o = options(answering, { repeats: 2 });
   const outcome = await runQuestions(o);
-  assert.equal(outcome.results.length, 8);
+  assert.equal(outcome.recorded, 8);
   assert.equal(outcome.notRun, 0);
   assert.equal(outcome.stoppedBy, null);
   const keys = o.lines.map((r) => jobKey(r.system, r.question_id, r.repeat)).sort();
@@ -98,7 +99,7 @@ Deno.test("runner: a model error is recorded in that question's line and the run
 Deno.test("runner: an unreachable model gives an error line per question, not a crash", async () => {
   const o = options(unreachableModel);
   const outcome = await runQuestions(o);
-  assert.equal(outcome.results.length, 4);
+  assert.equal(outcome.recorded, 4);
   assert.ok(
     o.lines.every((r) => r.error?.kind === "model" && /could not be reached/.test(r.error.message)),
   );
@@ -259,7 +260,7 @@ Deno.test("runner: a failed retrieval is that question's retrieval error and the
   };
   const o = options(answering, { systems: [ragSystem, system("closed")] });
   const outcome = await runQuestions(o);
-  assert.equal(outcome.results.length, 4);
+  assert.equal(outcome.recorded, 4);
   for (const r of o.lines.filter((l) => l.system === "rag")) {
     assert.deepEqual(r.error, {
       kind: "retrieval",
@@ -275,9 +276,11 @@ Deno.test("runner: a system waits for its tools to be ready; the others start at
   const ready = new Promise<void>((resolve) => open = resolve);
   const order: string[] = [];
   const arrived = new Map<string, number>();
+  const got: QuestionResult[] = [];
   const o = options(answering, {
     systems: [{ ...system("waits"), ready }, system("ready")],
     sink: (r) => {
+      got.push(r);
       order.push(`${r.system}/${r.question_id}`);
       arrived.set(`${r.system}/${r.question_id}`, performance.now());
       return Promise.resolve();
@@ -291,12 +294,12 @@ Deno.test("runner: a system waits for its tools to be ready; the others start at
   const opened = performance.now();
   open();
   const outcome = await run;
-  assert.equal(outcome.results.length, 4);
+  assert.equal(outcome.recorded, 4);
   assert.deepEqual(order.slice(2).sort(), ["waits/q1", "waits/q2"]);
   // A waiting question's clock starts once its tools are ready: its latency fits between the
   // opening and its result's arrival, however slow the machine (with the wait in it, it would
   // not: the wait came before the opening).
-  for (const line of outcome.results.filter((l) => l.system === "waits")) {
+  for (const line of got.filter((l) => l.system === "waits")) {
     const window = arrived.get(`waits/${line.question_id}`)! - opened;
     assert.ok(line.latency_ms <= window + 0.01, `latency ${line.latency_ms}, window ${window}`);
   }
@@ -337,7 +340,7 @@ Deno.test("runner: questions that never wait still let the event loop turn, so a
   assert.equal(outcome.stoppedBy, "cancelled");
   assert.ok(
     outcome.notRun > 0,
-    `all ${outcome.results.length} questions ran before the abort was seen`,
+    `all ${outcome.recorded} questions ran before the abort was seen`,
   );
 });
 
@@ -362,10 +365,94 @@ Deno.test({
       assert.equal(outcome.stoppedBy, "cancelled");
       assert.ok(
         outcome.notRun > 0,
-        `all ${outcome.results.length} questions ran before the signal`,
+        `all ${outcome.recorded} questions ran before the signal`,
       );
     } finally {
       Deno.removeSignalListener("SIGUSR1", onSignal);
     }
   },
+});
+
+Deno.test("runner: a result handed to the sink is not kept (2,000 answers of 100 KB run under a 64 MB heap)", async () => {
+  // Each result holds a 100 KB answer (and a model step with it): 2,000 of them are ~400 MB of
+  // strings. A runner that kept its results could not finish in the heap; one that keeps none
+  // does, and its outcome is only counts.
+  const url = (path: string) => JSON.stringify(new URL(path, import.meta.url).href);
+  const printed = await evalUnderHeap(
+    64,
+    `const { runQuestions } = await import(${url("../../../lib/run/runner.ts")});
+const { closedBook } = await import(${url("../../../systems/closed_book.ts")});
+const { modelOf, question, toolboxOf } = await import(${url("../../support/fixtures.ts")});
+const model = modelOf(() => ({ content: "330 " + "x".repeat(100_000) + String(Math.random()) }));
+let sunk = 0;
+const outcome = await runQuestions({
+  systems: [{
+    name: "big",
+    def: closedBook,
+    options: closedBook.options.parse({ type: "closed_book" }),
+    toolbox: toolboxOf([]),
+    retriever: null,
+    model,
+  }],
+  questions: Array.from({ length: 2000 }, (_, i) => question("q" + i, "How tall?")),
+  repeats: 1,
+  concurrency: 4,
+  questionTimeoutMs: 60_000,
+  maxCostUsd: null,
+  done: new Set(),
+  sink: (r) => { if (r.answer.length > 100_000) sunk++; return Promise.resolve(); },
+  reporter: { onResult() {} },
+  signal: new AbortController().signal,
+});
+console.log(JSON.stringify({ sunk, outcome }));`,
+  );
+  assert.deepEqual(JSON.parse(printed), {
+    sunk: 2000,
+    outcome: { recorded: 2000, notRun: 0, interrupted: 0, stoppedBy: null },
+  });
+});
+
+Deno.test("runner: a finished question leaves nothing behind (its timeout's timer is cleared: heap per question after 20,000)", async () => {
+  // With an hour's question timeout, a timer that lived until it fired (AbortSignal.timeout)
+  // held ~0.9 KB a question long after the question ended.
+  const url = (path: string) => JSON.stringify(new URL(path, import.meta.url).href);
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      "--v8-flags=--expose-gc",
+      `const { runQuestions } = await import(${url("../../../lib/run/runner.ts")});
+const { closedBook } = await import(${url("../../../systems/closed_book.ts")});
+const { modelOf, question, toolboxOf } = await import(${url("../../support/fixtures.ts")});
+const run = (n) => runQuestions({
+  systems: [{
+    name: "s",
+    def: closedBook,
+    options: closedBook.options.parse({ type: "closed_book" }),
+    toolbox: toolboxOf([]),
+    retriever: null,
+    model: modelOf(() => ({ content: "330" })),
+  }],
+  questions: Array.from({ length: n }, (_, i) => question("q" + i, "How tall?")),
+  repeats: 1,
+  concurrency: 4,
+  questionTimeoutMs: 3_600_000,
+  maxCostUsd: null,
+  done: new Set(),
+  sink: () => Promise.resolve(),
+  reporter: { onResult() {} },
+  signal: new AbortController().signal,
+});
+await run(100);
+globalThis.gc();
+const before = Deno.memoryUsage().heapUsed;
+await run(20000);
+globalThis.gc();
+console.log(Math.round((Deno.memoryUsage().heapUsed - before) / 20000));`,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(out.success, new TextDecoder().decode(out.stderr).slice(0, 2_000));
+  const perQuestion = Number(new TextDecoder().decode(out.stdout).trim());
+  assert.ok(perQuestion < 200, `${perQuestion} bytes of heap kept a question`);
 });

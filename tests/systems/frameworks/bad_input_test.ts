@@ -41,7 +41,8 @@ async function run(
     ready: instance.ready,
   };
   try {
-    const outcome = await runQuestions({
+    const results: QuestionResult[] = [];
+    await runQuestions({
       systems: [system],
       questions: texts.map((text, i) => question(`q${i}`, text)),
       repeats: 1,
@@ -49,12 +50,15 @@ async function run(
       questionTimeoutMs: timeoutMs,
       maxCostUsd: null,
       done: new Set(),
-      sink: () => Promise.resolve(),
+      sink: (r) => {
+        results.push(r);
+        return Promise.resolve();
+      },
       reporter: { onResult() {} },
       signal: new AbortController().signal,
     });
     const texts_ = new Map(texts.map((text, i) => [`q${i}`, text]));
-    return new Map(outcome.results.map((r) => [texts_.get(r.question_id)!, r]));
+    return new Map(results.map((r) => [texts_.get(r.question_id)!, r]));
   } finally {
     await instance.close();
     await assertNoFrameworkProcess();
