@@ -15,6 +15,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { PlannedSystem } from "../../../lib/run/runner.ts";
 import { runQuestions } from "../../../lib/run/runner.ts";
+import type { QuestionResult } from "../../../lib/types.ts";
 import { frameworkSystem } from "../../../systems/frameworks/framework_system.ts";
 import type { FrameworkManifest } from "../../../systems/frameworks/registry.ts";
 import { fakeSearch, modelOf, question, toolboxOf } from "../../support/fixtures.ts";
@@ -64,8 +65,9 @@ Deno.test("a process killed at a question's timeout is replaced before the syste
     if (began) Deno.writeTextFileSync(join(dir, "release-2"), "");
     return began;
   });
+  const results: QuestionResult[] = [];
   try {
-    const outcome = await runQuestions({
+    await runQuestions({
       systems: [system],
       questions: [question("q0", "spin"), question("q1", "fine")],
       repeats: 1,
@@ -73,12 +75,15 @@ Deno.test("a process killed at a question's timeout is replaced before the syste
       questionTimeoutMs: 2000,
       maxCostUsd: null,
       done: new Set(),
-      sink: () => Promise.resolve(),
+      sink: (r) => {
+        results.push(r);
+        return Promise.resolve();
+      },
       reporter: { onResult() {}, onStart: () => void seen.push(events()) },
       signal: new AbortController().signal,
     });
     assert.ok(await releaser, "the replacement process started");
-    const [spin, fine] = outcome.results;
+    const [spin, fine] = results;
     assert.equal(spin.error?.kind, "timeout");
     assert.deepEqual([fine.error, fine.answer], [null, "It is 330 metres."]);
     // The spinning question started on the first process; the next one only after its
