@@ -63,9 +63,10 @@ export async function shareCorpus(
   options: ShareOptions = {},
 ): Promise<SharedCorpus> {
   const sliceMs = options.sliceMs ?? 8;
-  const builder = new SharedTextBuilder(corpus.documents);
-  let done = false;
-  while (!done) {
+  // Made at the first slice: even its few shared arrays are an allocation that can bring on the
+  // main thread's pending garbage collection while a call's reply is due.
+  let builder: SharedTextBuilder | null = null;
+  while (true) {
     // Never in the caller's turn: what it has to answer first (a tool's reply) goes first.
     await nextTurn();
     if (options.idle) {
@@ -74,7 +75,8 @@ export async function shareCorpus(
       await nextTurn();
     }
     options.signal?.throwIfAborted();
-    done = builder.step(performance.now() + sliceMs);
+    builder ??= new SharedTextBuilder(corpus.documents);
+    if (builder.step(performance.now() + sliceMs)) break;
   }
   return {
     ids: pack(corpus.documents, (d) => d.id),
