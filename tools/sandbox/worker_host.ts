@@ -114,11 +114,10 @@ export function createWorkerHost(
   let nextId = 1;
   // Sent calls; insertion order is the worker's order: the first entry is the call it is running.
   const pending = new Map<number, Pending>();
-  // Who waits for no call to be in flight (the corpus's writer, between its slices).
+  // Who waits for no call in flight (the corpus's writer, between slices); `settled` wakes them.
   let idleWaiters: (() => void)[] = [];
   const idle = (): Promise<void> =>
     pending.size === 0 ? Promise.resolve() : new Promise((resolve) => idleWaiters.push(resolve));
-  // Called wherever calls leave `pending`.
   const settled = () => {
     if (pending.size > 0 || idleWaiters.length === 0) return;
     const waiters = idleWaiters;
@@ -287,7 +286,6 @@ export function createWorkerHost(
         ));
       }
       restart();
-      settled();
     };
     w.onerror = onError;
     worker = w;
