@@ -34,6 +34,22 @@ export interface SharedCorpus {
   text: SharedText;
 }
 
+/** Options of {@link shareCorpus}. */
+export interface ShareOptions {
+  /** Stops the writing between slices (the promise rejects with its reason). */
+  signal?: AbortSignal;
+  /** Milliseconds of work per slice (default 8). */
+  sliceMs?: number;
+  /**
+   * Resolves when the thread may take its next slice. The worker's host
+   * passes one that waits while a call is in flight to the worker, so the
+   * main thread, writing no text meanwhile, leaves the CPU to the worker and
+   * is free to take its reply. At least one slice runs after each wait, so
+   * calls that follow each other closely slow the writing but never stop it.
+   */
+  idle?: () => Promise<void>;
+}
+
 /**
  * Writes `corpus`'s text into shared memory a slice of about `sliceMs` (8) at a
  * time, letting the event loop run between slices (the main thread keeps
@@ -44,16 +60,23 @@ export interface SharedCorpus {
  */
 export async function shareCorpus(
   corpus: Corpus,
-  options: { signal?: AbortSignal; sliceMs?: number } = {},
+  options: ShareOptions = {},
 ): Promise<SharedCorpus> {
   const sliceMs = options.sliceMs ?? 8;
-  // Never in the caller's turn: what it has to answer first (a tool's reply) goes first.
-  await nextTurn();
-  options.signal?.throwIfAborted();
-  const builder = new SharedTextBuilder(corpus.documents);
-  while (!builder.step(performance.now() + sliceMs)) {
+  // Made at the first slice: even its few shared arrays are an allocation that can bring on the
+  // main thread's pending garbage collection while a call's reply is due.
+  let builder: SharedTextBuilder | null = null;
+  while (true) {
+    // Never in the caller's turn: what it has to answer first (a tool's reply) goes first.
     await nextTurn();
+    if (options.idle) {
+      await options.idle();
+      // The reply's taker runs before the slice (it may send the next call: that one waits).
+      await nextTurn();
+    }
     options.signal?.throwIfAborted();
+    builder ??= new SharedTextBuilder(corpus.documents);
+    if (builder.step(performance.now() + sliceMs)) break;
   }
   return {
     ids: pack(corpus.documents, (d) => d.id),

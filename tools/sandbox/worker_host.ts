@@ -9,7 +9,9 @@
  * served from the worker's start, while the corpus is written and the
  * indexes are built; a call to a tool that reads it is held here until the
  * worker says that tool is ready, so the worker's queue never holds a call
- * that must wait.
+ * that must wait. While a call is in flight to the worker the main thread
+ * writes no text (`idle` of `shareCorpus`): the worker has the CPU to answer
+ * and the main thread is free to take the reply.
  *
  * Calls sent are answered in order. A call abandoned while it waits (here or
  * in the worker's queue) is skipped; a call abandoned while it runs gets the
@@ -91,14 +93,19 @@ function readsCorpus(tool: string): boolean {
  * sandbox). `started` is a worker already started for this host
  * (`early_worker.ts`): the host's first worker is that one (a restart makes a
  * new one). `share` writes the corpus into shared memory (tests slow it down
- * or make it fail; default `shareCorpus`).
+ * or make it fail; default `shareCorpus`); it is given `idle`, which resolves
+ * when no call is in flight to the worker, for `shareCorpus`'s `idle`.
  */
 export function createWorkerHost(
   env: HostEnv & { prepare?: readonly string[] },
   options: {
     workerUrl?: URL;
     started?: StartedWorker;
-    share?: (corpus: HostEnv["corpus"], signal: AbortSignal) => Promise<SharedCorpus>;
+    share?: (
+      corpus: HostEnv["corpus"],
+      signal: AbortSignal,
+      idle: () => Promise<void>,
+    ) => Promise<SharedCorpus>;
   } = {},
 ): WorkerHost {
   const prepare = [...(env.prepare ?? [])];
@@ -107,6 +114,16 @@ export function createWorkerHost(
   let nextId = 1;
   // Sent calls; insertion order is the worker's order: the first entry is the call it is running.
   const pending = new Map<number, Pending>();
+  // Who waits for no call in flight (the corpus's writer, between slices); `settled` wakes them.
+  let idleWaiters: (() => void)[] = [];
+  const idle = (): Promise<void> =>
+    pending.size === 0 ? Promise.resolve() : new Promise((resolve) => idleWaiters.push(resolve));
+  const settled = () => {
+    if (pending.size > 0 || idleWaiters.length === 0) return;
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  };
   // Calls whose tool is not ready in the current worker yet, in the order they came.
   let held: Pending[] = [];
   // Questions ended since the last call: their state is dropped when the next call arrives, not
@@ -136,6 +153,7 @@ export function createWorkerHost(
     for (const entry of [...pending.values(), ...held]) entry.resolve(result);
     pending.clear();
     held = [];
+    settled();
   };
 
   // The corpus's text, written into shared memory once and given to every worker of this host.
@@ -149,7 +167,7 @@ export function createWorkerHost(
   let sharingModule: Promise<typeof import("./shared_corpus.ts")> | null = null;
   const loadSharing = () => (sharingModule ??= import("./shared_corpus.ts"));
   const share = options.share ??
-    (async (corpus, signal) => (await loadSharing()).shareCorpus(corpus, { signal }));
+    (async (corpus, signal, idle) => (await loadSharing()).shareCorpus(corpus, { signal, idle }));
   // Whether the current worker is to get the corpus once it has answered `init`.
   let corpusWanted = false;
   const sendCorpus = () => {
@@ -162,7 +180,7 @@ export function createWorkerHost(
     }
     corpusSent = true;
     const target = worker;
-    shared ??= share(env.corpus, sharing.signal);
+    shared ??= share(env.corpus, sharing.signal, idle);
     shared.then(
       (corpus) => {
         if (worker === target) target.postMessage({ type: "corpus", corpus } satisfies HostMessage);
@@ -237,6 +255,7 @@ export function createWorkerHost(
       const entry = pending.get(message.id);
       pending.delete(message.id);
       entry?.resolve(message.result);
+      settled();
     };
     const onError = (event: ErrorEvent) => {
       event.preventDefault();
@@ -289,6 +308,7 @@ export function createWorkerHost(
     // The calls sent to the old worker go first, in their order, as their tools get ready again.
     held = [...pending.values(), ...held];
     pending.clear();
+    settled();
     if (held.length === 0) return;
     for (const entry of held) delete entry.message.ended;
     start();
@@ -327,6 +347,7 @@ export function createWorkerHost(
           }
           const running = pending.keys().next().value === id;
           pending.delete(id);
+          settled();
           // The worker may be stuck on this call: replace it. A queued call is just skipped.
           if (running) restart();
           else worker?.postMessage({ type: "cancel", id } satisfies HostMessage);
@@ -360,6 +381,7 @@ export function createWorkerHost(
       }
       pending.clear();
       held = [];
+      settled();
       return Promise.resolve();
     },
   };

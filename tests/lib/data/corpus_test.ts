@@ -336,3 +336,32 @@ Deno.test("corpus: a JSONL list is never read as one string (100 MB of lines und
   );
   assert.equal(printed, "100000");
 });
+
+Deno.test("corpus: each JSON document is taken or refused as its schema says, read with or without it", async () => {
+  // Well-formed documents are read without the schema's copy; everything else goes through it.
+  const cases: [unknown, string | RegExp][] = [
+    [{ id: "a", text: "t", extra: [1, 2], __proto__x: 1 }, "a|a|t|c.json"],
+    [JSON.parse('{"id": "a", "text": "t", "__proto__": {"title": "polluted"}}'), "a|a|t|c.json"],
+    [{ id: "a", title: "T", text: "t", source: "s" }, "a|T|t|s"],
+    [{ id: 12, text: "t" }, "12|12|t|c.json"],
+    [{ id: "", text: "t" }, /document 1 has a bad field "id"/],
+    [{ id: 1.5, text: "t" }, /document 1 has a bad field "id"/],
+    [{ id: "a", title: null, text: "t" }, /document 1 has a bad field "title"/],
+    [{ id: "a", text: "t", source: 3 }, /document 1 has a bad field "source"/],
+    [{ id: "a", text: ["t"] }, /document 1 has a bad field "text"/],
+    [["a", "t"], /document 1 has a bad entry/],
+    ["a", /document 1 has a bad entry/],
+    [null, /document 1 has a bad entry/],
+  ];
+  for (const [item, expected] of cases) {
+    await using t = await tempTree({ "c.json": JSON.stringify([item]) });
+    const loading = loadCorpus(t.path("c.json"));
+    if (expected instanceof RegExp) {
+      await assert.rejects(loading, { name: "RagbenchError", message: expected });
+      continue;
+    }
+    const [doc] = (await loading).corpus.documents;
+    assert.equal([doc.id, doc.title, doc.text, doc.source].join("|"), expected);
+    assert.equal(Object.getPrototypeOf(doc), Object.prototype);
+  }
+});

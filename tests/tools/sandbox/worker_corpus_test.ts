@@ -229,3 +229,52 @@ Deno.test("worker corpus: the text is written only once the worker has answered 
     assert.deepEqual(order.slice(0, 4), ["init", "call", "(share started)", "corpus"]);
   });
 });
+
+Deno.test("worker corpus: no text is written while a call is in flight to the worker, and the writing goes on between calls", async () => {
+  // Each time the writer reads a document's text is recorded (consecutive reads as one event).
+  const events: string[] = [];
+  const note = (event: string) => {
+    if (events[events.length - 1] !== event) events.push(event);
+  };
+  const documents = syntheticCorpus({ documents: 3000 }).documents.map((d) => ({
+    id: d.id,
+    title: d.title,
+    source: d.source,
+    get text() {
+      note("text written");
+      return d.text;
+    },
+  }));
+  const host = createWorkerHost({
+    corpus: { documents, tables: [] },
+    now: "2026-01-01",
+    prepare: ["corpus_grep"],
+  }, {
+    workerUrl: new URL("../../fixtures/tools/builtins_with_hang_worker.ts", import.meta.url),
+    // Slices of 32 documents (the least a slice writes), so the writing takes about 90 of them.
+    share: (c, s, idle) => shareCorpus(c, { signal: s, sliceMs: 0, idle }),
+  });
+  try {
+    const ready = host.ready();
+    const tools = session(host, ["nap", "corpus_grep"]);
+    // As a run does: the worker is asked to get ready, then a question's first calls come.
+    for (let i = 0; i < 2; i++) {
+      const nap = await tools.execute("nap", '{"ms": 150}', signal);
+      assert.equal(nap.result.output, "rested");
+      note("nap answered");
+    }
+    await ready;
+    const grep = await tools.execute("corpus_grep", '{"pattern": "Document"}', signal);
+    assert.equal(grep.result.error, null, JSON.stringify(grep.result));
+    // The first call is answered before any text is written; one slice at least runs while
+    // the second is in flight (it was sent before that slice), then none until it is answered.
+    assert.deepEqual(events.slice(0, 4), [
+      "nap answered",
+      "text written",
+      "nap answered",
+      "text written",
+    ]);
+  } finally {
+    await host.close();
+  }
+});
