@@ -7,7 +7,9 @@ import { corpusOf } from "../../support/tool_context.ts";
 const CORPUS = corpusOf([{ id: "a", text: "The harbor opened in 1901.\nIt has two piers." }]);
 const PROBES = new URL("../../fixtures/tools/probe_worker.ts", import.meta.url);
 
-function toolboxOver(host: ToolHost, names: string[], timeoutMs = 2000): Toolbox {
+// A bound, not a claim: a loaded machine can take seconds to start a worker or load the regex
+// engine (2 s failed at load 15). Tests of the timeout itself pass their own.
+function toolboxOver(host: ToolHost, names: string[], timeoutMs = 30_000): Toolbox {
   return createToolbox(
     names.map((name) => ({
       name,
@@ -156,7 +158,7 @@ Deno.test("worker host: calls queued behind a timed-out call are run by the new 
   const host = createWorkerHost({ corpus: CORPUS, now: "2026-01-01" }, { workerUrl: PROBES });
   try {
     const stuck = toolboxOver(host, ["hang"], 200).session("a");
-    const patient = toolboxOver(host, ["shout"], 3000).session("b");
+    const patient = toolboxOver(host, ["shout"], 30_000).session("b");
     const hung = stuck.execute("hang", "{}", signal);
     const queued = patient.execute("shout", '{"text": "still here"}', signal);
     assert.equal((await hung).result.error?.kind, "timeout");
@@ -171,7 +173,7 @@ Deno.test("worker host: calls queued behind a timed-out call are run by the new 
 Deno.test("worker host: a queued call that is abandoned is skipped, and the worker is kept", async () => {
   const host = createWorkerHost({ corpus: CORPUS, now: "2026-01-01" }, { workerUrl: PROBES });
   try {
-    const box = toolboxOver(host, ["shout", "nap"], 3000);
+    const box = toolboxOver(host, ["shout", "nap"], 30_000);
     const q = box.session("q");
     const calls = async () =>
       ((await q.execute("shout", '{"text": "x"}', signal)).result.data as { calls: number }).calls;
