@@ -122,6 +122,70 @@ export function runningDescendants(pid: number, table = processTable()): Process
   return found;
 }
 
+// Which of this process's threads lists the calling `sh` among its children: the thread that
+// started it, i.e. the calling module's JavaScript thread (Linux attributes a child to the thread
+// that forked it, in /proc/PID/task/TID/children).
+const OWN_TASK_SCRIPT = 'for f in /proc/$PPID/task/*/children; do l=; read -r l < "$f"; ' +
+  'case " $l " in *" $$ "*) printf "%s\\n" "${f%/children}";; esac; done 2>/dev/null';
+
+let ownTask: string | null | undefined;
+
+/**
+ * `/proc/PID/task/TID` of the thread running this test module's JavaScript, or null where Linux
+ * does not say (no `/proc`, or a kernel without the `children` files). `deno test --parallel`
+ * runs several test modules at once in one process, a thread each: the module's processes are
+ * those its thread started, not every child of `Deno.pid`. Found once a module.
+ */
+export function ownTaskDir(): string | null {
+  if (ownTask === undefined) {
+    const [dir] = shLines(OWN_TASK_SCRIPT);
+    ownTask = dir !== undefined && /^\/proc\/\d+\/task\/\d+$/.test(dir) ? dir : null;
+  }
+  return ownTask;
+}
+
+/**
+ * The running processes this test module started (from its own thread), with everything they
+ * started. Where the thread is unknown ({@link ownTaskDir} null), every running descendant of
+ * this process.
+ */
+export function moduleDescendants(): ProcessEntry[] {
+  const task = ownTaskDir();
+  if (task === null) return runningDescendants(Deno.pid);
+  const [line] = shLines(`read -r l < ${task}/children; printf "%s\\n" "$l"`);
+  const mine = new Set((line ?? "").split(" ").filter(Boolean).map(Number));
+  if (mine.size === 0) return [];
+  const table = processTable();
+  const found: ProcessEntry[] = [];
+  for (const entry of table) {
+    if (!mine.has(entry.pid)) continue;
+    if (entry.state !== "Z") found.push(entry);
+    found.push(...runningDescendants(entry.pid, table));
+  }
+  return found;
+}
+
+/**
+ * CPU time (user + system) this test module's JavaScript thread has used, ms; null where Linux
+ * does not say (see {@link ownTaskDir}). Other modules that `deno test --parallel` runs in the
+ * same process at the same time do not count in it.
+ */
+export function ownThreadCpuMs(): number | null {
+  const task = ownTaskDir();
+  if (task === null) return null;
+  // schedstat's first field is the time on a CPU in ns; stat's ticks are the fallback.
+  const [line] = shLines(
+    `if [ -r ${task}/schedstat ]; then read -r l < ${task}/schedstat; printf "ns %s\\n" "$l"; ` +
+      `else read -r l < ${task}/stat; printf "stat %s\\n" "$l"; fi`,
+  );
+  if (line?.startsWith("ns ")) {
+    const ns = Number(line.split(" ")[1]);
+    return Number.isFinite(ns) ? ns / 1e6 : null;
+  }
+  const entry = line?.startsWith("stat ") ? parseStat(line.slice(5)) : null;
+  return entry === null || !Number.isFinite(entry.cpuMs) ? null : entry.cpuMs;
+}
+
 /** Whether `pid` is running (exited processes and zombies are not). */
 export function isRunning(pid: number): boolean {
   const entry = processEntry(pid);
