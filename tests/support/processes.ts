@@ -90,9 +90,14 @@ export function commandLines(): CommandLine[] {
   return found;
 }
 
-/** Pids of running processes whose command line holds each of `parts`, in that order. */
+/**
+ * Pids of running processes whose command line holds each of `parts`, in that order; not those
+ * another test module running in this process started (see {@link otherModulesProcesses}).
+ */
 export function processesWith(...parts: string[]): number[] {
-  return commandLines().filter(({ args }) => {
+  const others = otherModulesProcesses();
+  return commandLines().filter(({ pid, args }) => {
+    if (others.has(pid)) return false;
     let from = 0;
     for (const part of parts) {
       const at = args.indexOf(part, from);
@@ -149,13 +154,13 @@ export function ownTaskDir(): string | null {
  * started. Where the thread is unknown ({@link ownTaskDir} null), every running descendant of
  * this process.
  */
-export function moduleDescendants(): ProcessEntry[] {
+export function moduleDescendants(table?: ProcessEntry[]): ProcessEntry[] {
   const task = ownTaskDir();
-  if (task === null) return runningDescendants(Deno.pid);
+  if (task === null) return runningDescendants(Deno.pid, table);
   const [line] = shLines(`read -r l < ${task}/children; printf "%s\\n" "$l"`);
   const mine = new Set((line ?? "").split(" ").filter(Boolean).map(Number));
   if (mine.size === 0) return [];
-  const table = processTable();
+  table ??= processTable();
   const found: ProcessEntry[] = [];
   for (const entry of table) {
     if (!mine.has(entry.pid)) continue;
@@ -184,6 +189,21 @@ export function ownThreadCpuMs(): number | null {
   }
   const entry = line?.startsWith("stat ") ? parseStat(line.slice(5)) : null;
   return entry === null || !Number.isFinite(entry.cpuMs) ? null : entry.cpuMs;
+}
+
+/**
+ * Pids of the running processes that other test modules started, with their descendants: under
+ * `deno test --parallel` other modules run in this process at the same time, and what they
+ * start is theirs to check. A process that has left this process's tree (its parent exited)
+ * is nobody's, so it is not among them. Empty where this module's thread is unknown.
+ */
+export function otherModulesProcesses(): Set<number> {
+  if (ownTaskDir() === null) return new Set();
+  const table = processTable();
+  const mine = new Set(moduleDescendants(table).map((e) => e.pid));
+  return new Set(
+    runningDescendants(Deno.pid, table).map((e) => e.pid).filter((pid) => !mine.has(pid)),
+  );
 }
 
 /** Whether `pid` is running (exited processes and zombies are not). */

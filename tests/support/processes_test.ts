@@ -5,6 +5,7 @@ import {
   isRunning,
   killAll,
   moduleDescendants,
+  otherModulesProcesses,
   ownTaskDir,
   ownThreadCpuMs,
   parseStat,
@@ -146,8 +147,9 @@ Deno.test("command lines are read with their arguments; processesWith wants its 
 
 Deno.test("a module's processes are those its own thread started, not another thread's", async () => {
   assert.match(ownTaskDir() ?? "", new RegExp(`^/proc/${Deno.pid}/task/\\d+$`));
+  const marker = `marker-${crypto.randomUUID()}`;
   const other = otherThread(`const c = new Deno.Command(Deno.execPath(), {
-      args: ["eval", "setTimeout(() => {}, 600_000)"], stdin: "null" }).spawn();
+      args: ["eval", "setTimeout(() => {}, 600_000)", "${marker}"], stdin: "null" }).spawn();
     return c.pid;`);
   let theirs = 0;
   try {
@@ -155,6 +157,9 @@ Deno.test("a module's processes are those its own thread started, not another th
     assert.ok(isRunning(theirs));
     assert.ok(runningDescendants(Deno.pid).some((e) => e.pid === theirs));
     assert.deepEqual(moduleDescendants(), [], "the other thread's child is not this module's");
+    assert.ok(otherModulesProcesses().has(theirs));
+    assert.ok(commandLines().some((c) => c.pid === theirs && c.args.endsWith(marker)));
+    assert.deepEqual(processesWith(marker), [], "processesWith leaves it to its own module");
     assert.deepEqual(reapLeftovers(), []);
     assert.ok(isRunning(theirs), "the reaper left the other thread's child alone");
   } finally {
