@@ -13,11 +13,11 @@ import { tempTree } from "./temp.ts";
 import { waitUntil } from "./wait.ts";
 
 /** A config over the rag arena whose model is the OpenAI-compatible endpoint at `baseUrl`. */
-export function endpointConfig(baseUrl: string, extra = ""): string {
+export function endpointConfig(baseUrl: string, extra = "", timeoutS = 5): string {
   return `name: endpoint
 corpus: ${ROOT}arenas/rag/corpus.json
 questions: ${ROOT}arenas/rag/questions.yaml
-model: {name: test-model, base_url: "${baseUrl}", api_key_env: null, max_retries: 0, timeout_s: 5}
+model: {name: test-model, base_url: "${baseUrl}", api_key_env: null, max_retries: 0, timeout_s: ${timeoutS}}
 evaluation: {concurrency: 1}
 systems:
   - {type: closed_book, name: closed_book}
@@ -28,12 +28,27 @@ ${extra}`;
  * A config whose model is a loopback endpoint answering each request after
  * `delayMs`, a temporary folder, and the permissions a subprocess run needs.
  */
-export async function slowEndpointRun(delayMs: number) {
+export async function slowEndpointRun(
+  delayMs: number,
+  options: {
+    /** Requests after the first wait for this instead, until the run ends (and the model's timeout is 600 s). */
+    holdLater?: AbortSignal;
+  } = {},
+) {
+  let requests = 0;
+  const { holdLater } = options;
   const server = startFakeOpenAIServer(async () => {
-    await new Promise((r) => setTimeout(r, delayMs));
+    requests++;
+    if (holdLater && requests > 1) {
+      await new Promise((r) => holdLater.aborted ? r(0) : holdLater.addEventListener("abort", r));
+    } else {
+      await new Promise((r) => setTimeout(r, delayMs));
+    }
     return { json: chatCompletion({ content: "It is 330." }) };
   });
-  const t = await tempTree({ "c.yaml": endpointConfig(server.baseUrl) });
+  const t = await tempTree({
+    "c.yaml": endpointConfig(server.baseUrl, "", holdLater ? 600 : 5),
+  });
   const port = new URL(server.baseUrl).port;
   const out = join(t.dir, "run");
   return {
