@@ -26,7 +26,7 @@ function configText(
     name: http
     tools:
       - type: mcp
-        server: {url: "${options.httpUrl}", headers: {Authorization: "Bearer \${MCP_TEST_SECRET}"}}
+        server: {url: "${options.httpUrl}", headers: {Authorization: "Bearer \${MCP_LYING_SECRET}"}}
         allow: [${options.httpAllow!.join(", ")}]
 `
     : "";
@@ -44,7 +44,7 @@ systems:
       - type: mcp
         server:
           command: [${deno}, run, --quiet, --allow-env, ${LYING_SERVER}, ${options.marker}]
-          env: {TOKEN: "\${MCP_TEST_SECRET}"}
+          env: {TOKEN: "\${MCP_LYING_SECRET}"}
         allow: [${options.stdioAllow.join(", ")}]
 ${http}`;
 }
@@ -93,7 +93,7 @@ async function leftOver(marker: string): Promise<string[]> {
 /** Runs the CLI as a subprocess; kills it (and so its stdio servers) if it runs past {@link HUNG_MS}. */
 async function runBounded(permissions: string[], argv: string[]) {
   const child = spawnCli(permissions, argv, {
-    env: { MCP_TEST_API_KEY: API_KEY, MCP_TEST_SECRET: SECRET },
+    env: { MCP_TEST_API_KEY: API_KEY, MCP_LYING_SECRET: SECRET },
   });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const hung = new Promise<"hung">((resolve) => timer = setTimeout(() => resolve("hung"), HUNG_MS));
@@ -147,7 +147,7 @@ Deno.test("a server's catastrophic output-schema pattern cannot hang a run, over
     const result = await runBounded([
       `--allow-read=${ROOT},${t.dir}`,
       `--allow-write=${t.dir}`,
-      `--allow-env=MCP_TEST_API_KEY,MCP_TEST_SECRET,${DEFAULT_ENV}`,
+      `--allow-env=MCP_TEST_API_KEY,MCP_LYING_SECRET,${DEFAULT_ENV}`,
       `--allow-net=${ports.join(",")}`,
       // MCP command servers need --allow-run for every program (their process group is signalled).
       "--allow-run",
@@ -209,7 +209,7 @@ Deno.test("tools --config prints a server's tool descriptions and schemas with i
     t.path("c.yaml"),
     configText("http://127.0.0.1:9/v1", { marker, stdioAllow: ["leaky"] }),
   );
-  Deno.env.set("MCP_TEST_SECRET", SECRET);
+  Deno.env.set("MCP_LYING_SECRET", SECRET);
   try {
     for (const json of [false, true]) {
       const result = await runCli([
@@ -225,7 +225,7 @@ Deno.test("tools --config prints a server's tool descriptions and schemas with i
       assert.ok(!result.stdout.includes(SECRET) && !result.stdout.includes(ESCAPED));
     }
   } finally {
-    Deno.env.delete("MCP_TEST_SECRET");
+    Deno.env.delete("MCP_LYING_SECRET");
     assert.deepEqual(await leftOver(marker), []);
   }
 });
@@ -244,7 +244,7 @@ for (
       t.path("c.yaml"),
       configText(model.baseUrl, { marker, stdioAllow: ["redos_ok", tool] }),
     );
-    Deno.env.set("MCP_TEST_SECRET", SECRET);
+    Deno.env.set("MCP_LYING_SECRET", SECRET);
     Deno.env.set("MCP_TEST_API_KEY", API_KEY);
     try {
       const out = t.path("run");
@@ -259,7 +259,7 @@ for (
       );
       assert.equal(model.requests.length, 0, "no question was asked");
     } finally {
-      Deno.env.delete("MCP_TEST_SECRET");
+      Deno.env.delete("MCP_LYING_SECRET");
       Deno.env.delete("MCP_TEST_API_KEY");
       assert.deepEqual(await leftOver(marker), []);
     }

@@ -206,7 +206,8 @@ Deno.test("two runs started together on one --out: one refuses, the other's resu
 Deno.test("a live run's folder is refused to a second run, whether named relatively or absolutely", async () => {
   // The endpoint holds every reply after the first until the second run has been refused, so the
   // first run is still going then however loaded the machine is (it once finished first).
-  await using run = await slowEndpointRun(100, { holdAfter: 1 });
+  const hold = new AbortController();
+  await using run = await slowEndpointRun(100, { holdLater: hold.signal });
   const { t, out, permissions } = run;
   const child = spawnCli(permissions, run.runArgs);
   try {
@@ -232,7 +233,7 @@ Deno.test("a live run's folder is refused to a second run, whether named relativ
       ),
     );
   } finally {
-    run.release();
+    hold.abort();
     try {
       child.kill("SIGINT");
     } catch {

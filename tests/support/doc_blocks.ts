@@ -97,7 +97,8 @@ export function comparableLines(
       .replace(/\bin \d[\d.]* s\b/g, "in # s")
       // Which system is fastest is a timing figure too: the recommendation's
       // latency clause and its fastest pick are masked whole.
-      .replace(/ and (has \S+ the p50 latency of \S+|is slower than \S+ \(p50 [^)]*\))/, "")
+      // (A system name ends before the comma that may follow it: the comma stays either way.)
+      .replace(/ and (has \S+ the p50 latency of [^\s,;]+|is slower than \S+ \(p50 [^)]*\))/, "")
       .replace(/(fastest not significantly below the best: ).*/, "$1#")
       .replace(/#{2,}/g, "#")
       .replace(/\s+/g, " ")

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import type { QuestionResult, Step } from "../../lib/types.ts";
 import { ROOT } from "./cli.ts";
-import { commandLines, killAll } from "./processes.ts";
+import { commandLines, killAll, otherModulesProcesses } from "./processes.ts";
 
 /** Every framework system type. */
 export const FRAMEWORK_TYPES = [
@@ -41,9 +41,14 @@ ${types.map((t) => `  - {type: ${t}, name: ${t}${keys}}`).join("\n")}
 `;
 }
 
-/** Pids and command lines of the framework processes of this checkout still running. */
+/**
+ * Pids and command lines of the framework processes of this checkout still running (not those
+ * another test module running in this process at the same time started).
+ */
 export function frameworkProcesses(): string[] {
+  const others = otherModulesProcesses();
   return commandLines()
+    .filter(({ pid }) => !others.has(pid))
     .filter(({ args }) => args.includes(" run ") && args.includes(`${ROOT}systems/frameworks/`))
     .map(({ pid, args }) => `${pid} ${args}`);
 }

@@ -90,9 +90,14 @@ export function commandLines(): CommandLine[] {
   return found;
 }
 
-/** Pids of running processes whose command line holds each of `parts`, in that order. */
+/**
+ * Pids of running processes whose command line holds each of `parts`, in that order; not those
+ * another test module running in this process started (see {@link otherModulesProcesses}).
+ */
 export function processesWith(...parts: string[]): number[] {
-  return commandLines().filter(({ args }) => {
+  const others = otherModulesProcesses();
+  return commandLines().filter(({ pid, args }) => {
+    if (others.has(pid)) return false;
     let from = 0;
     for (const part of parts) {
       const at = args.indexOf(part, from);
@@ -120,6 +125,85 @@ export function runningDescendants(pid: number, table = processTable()): Process
     }
   }
   return found;
+}
+
+// Which of this process's threads lists the calling `sh` among its children: the thread that
+// started it, i.e. the calling module's JavaScript thread (Linux attributes a child to the thread
+// that forked it, in /proc/PID/task/TID/children).
+const OWN_TASK_SCRIPT = 'for f in /proc/$PPID/task/*/children; do l=; read -r l < "$f"; ' +
+  'case " $l " in *" $$ "*) printf "%s\\n" "${f%/children}";; esac; done 2>/dev/null';
+
+let ownTask: string | null | undefined;
+
+/**
+ * `/proc/PID/task/TID` of the thread running this test module's JavaScript, or null where Linux
+ * does not say (no `/proc`, or a kernel without the `children` files). `deno test --parallel`
+ * runs several test modules at once in one process, a thread each: the module's processes are
+ * those its thread started, not every child of `Deno.pid`. Found once a module.
+ */
+export function ownTaskDir(): string | null {
+  if (ownTask === undefined) {
+    const [dir] = shLines(OWN_TASK_SCRIPT);
+    ownTask = dir !== undefined && /^\/proc\/\d+\/task\/\d+$/.test(dir) ? dir : null;
+  }
+  return ownTask;
+}
+
+/**
+ * The running processes this test module started (from its own thread), with everything they
+ * started. Where the thread is unknown ({@link ownTaskDir} null), every running descendant of
+ * this process.
+ */
+export function moduleDescendants(table?: ProcessEntry[]): ProcessEntry[] {
+  const task = ownTaskDir();
+  if (task === null) return runningDescendants(Deno.pid, table);
+  const [line] = shLines(`read -r l < ${task}/children; printf "%s\\n" "$l"`);
+  const mine = new Set((line ?? "").split(" ").filter(Boolean).map(Number));
+  if (mine.size === 0) return [];
+  table ??= processTable();
+  const found: ProcessEntry[] = [];
+  for (const entry of table) {
+    if (!mine.has(entry.pid)) continue;
+    if (entry.state !== "Z") found.push(entry);
+    found.push(...runningDescendants(entry.pid, table));
+  }
+  return found;
+}
+
+/**
+ * CPU time (user + system) this test module's JavaScript thread has used, ms; null where Linux
+ * does not say (see {@link ownTaskDir}). Other modules that `deno test --parallel` runs in the
+ * same process at the same time do not count in it.
+ */
+export function ownThreadCpuMs(): number | null {
+  const task = ownTaskDir();
+  if (task === null) return null;
+  // schedstat's first field is the time on a CPU in ns; stat's ticks are the fallback.
+  const [line] = shLines(
+    `if [ -r ${task}/schedstat ]; then read -r l < ${task}/schedstat; printf "ns %s\\n" "$l"; ` +
+      `else read -r l < ${task}/stat; printf "stat %s\\n" "$l"; fi`,
+  );
+  if (line?.startsWith("ns ")) {
+    const ns = Number(line.split(" ")[1]);
+    return Number.isFinite(ns) ? ns / 1e6 : null;
+  }
+  const entry = line?.startsWith("stat ") ? parseStat(line.slice(5)) : null;
+  return entry === null || !Number.isFinite(entry.cpuMs) ? null : entry.cpuMs;
+}
+
+/**
+ * Pids of the running processes that other test modules started, with their descendants: under
+ * `deno test --parallel` other modules run in this process at the same time, and what they
+ * start is theirs to check. A process that has left this process's tree (its parent exited)
+ * is nobody's, so it is not among them. Empty where this module's thread is unknown.
+ */
+export function otherModulesProcesses(): Set<number> {
+  if (ownTaskDir() === null) return new Set();
+  const table = processTable();
+  const mine = new Set(moduleDescendants(table).map((e) => e.pid));
+  return new Set(
+    runningDescendants(Deno.pid, table).map((e) => e.pid).filter((pid) => !mine.has(pid)),
+  );
 }
 
 /** Whether `pid` is running (exited processes and zombies are not). */

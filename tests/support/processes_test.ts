@@ -3,13 +3,41 @@ import {
   commandLines,
   cpuMsOf,
   isRunning,
+  killAll,
+  moduleDescendants,
+  otherModulesProcesses,
+  ownTaskDir,
+  ownThreadCpuMs,
   parseStat,
   processEntry,
   processesWith,
   runningDescendants,
 } from "./processes.ts";
 import { reapLeftovers } from "./reaper.ts";
+import { ownCpuMs } from "./cpu_time.ts";
 import { waitUntil } from "./wait.ts";
+
+/**
+ * A worker (another thread of this process, as another test module is under `deno test
+ * --parallel`) that runs `body` on each message and posts back what it returns.
+ */
+function otherThread(body: string): { ask: () => Promise<unknown>; stop: () => void } {
+  const source =
+    `self.onmessage = async () => { self.postMessage(await (async () => { ${body} })()); };`;
+  const worker = new Worker(`data:text/javascript,${encodeURIComponent(source)}`, {
+    type: "module",
+    deno: { permissions: "inherit" },
+  });
+  return {
+    ask: () =>
+      new Promise((resolve, reject) => {
+        worker.onmessage = (e) => resolve(e.data);
+        worker.onerror = (e) => reject(new Error(e.message));
+        worker.postMessage(null);
+      }),
+    stop: () => worker.terminate(),
+  };
+}
 
 /** A `deno eval` child that spends `cpuMs` of its own CPU, prints "ready", then sleeps. */
 function spinThenSleep(cpuMs: number): Deno.ChildProcess {
@@ -54,7 +82,8 @@ Deno.test("the process table sees this process, its children and their CPU time"
   try {
     assert.match(await firstLine(child), /^ready true/);
     assert.ok(isRunning(child.pid));
-    assert.deepEqual(runningDescendants(Deno.pid).map((e) => e.pid), [child.pid]);
+    assert.ok(runningDescendants(Deno.pid).some((e) => e.pid === child.pid));
+    assert.deepEqual(moduleDescendants().map((e) => e.pid), [child.pid]);
     assert.ok(cpuMsOf(child.pid) >= 250, `read ${cpuMsOf(child.pid)} ms of CPU`);
   } finally {
     child.kill("SIGKILL");
@@ -114,4 +143,52 @@ Deno.test("command lines are read with their arguments; processesWith wants its 
     await child.status;
   }
   assert.deepEqual(processesWith(marker), []);
+});
+
+Deno.test("a module's processes are those its own thread started, not another thread's", async () => {
+  assert.match(ownTaskDir() ?? "", new RegExp(`^/proc/${Deno.pid}/task/\\d+$`));
+  const marker = `marker-${crypto.randomUUID()}`;
+  const other = otherThread(`const c = new Deno.Command(Deno.execPath(), {
+      args: ["eval", "setTimeout(() => {}, 600_000)", "${marker}"], stdin: "null" }).spawn();
+    return c.pid;`);
+  let theirs = 0;
+  try {
+    theirs = Number(await other.ask());
+    assert.ok(isRunning(theirs));
+    assert.ok(runningDescendants(Deno.pid).some((e) => e.pid === theirs));
+    assert.deepEqual(moduleDescendants(), [], "the other thread's child is not this module's");
+    assert.ok(otherModulesProcesses().has(theirs));
+    assert.ok(commandLines().some((c) => c.pid === theirs && c.args.endsWith(marker)));
+    assert.deepEqual(processesWith(marker), [], "processesWith leaves it to its own module");
+    assert.deepEqual(reapLeftovers(), []);
+    assert.ok(isRunning(theirs), "the reaper left the other thread's child alone");
+  } finally {
+    killAll([theirs]);
+    other.stop();
+  }
+  assert.ok(await waitUntil(() => !isRunning(theirs)));
+});
+
+Deno.test("a test's CPU time counts its own thread's work, not another thread's", async () => {
+  // The other thread spins until the process has used 500 ms more CPU (this thread waits).
+  const other = otherThread(`const { default: process } = await import("node:process");
+    const start = process.cpuUsage(); let x = 0;
+    const used = () => { const u = process.cpuUsage(start); return (u.user + u.system) / 1000; };
+    for (let i = 1; i < 1e10; i++) { x += Math.sqrt(i); if (i % 100_000 === 0 && used() >= 500) break; }
+    return x > 0;`);
+  try {
+    const before = ownCpuMs();
+    const threadBefore = ownThreadCpuMs();
+    assert.equal(await other.ask(), true);
+    assert.ok(ownCpuMs() - before < 150, `${ownCpuMs() - before} ms while another thread spun`);
+    assert.ok(threadBefore !== null);
+    let x = 0;
+    for (let i = 1; i < 1e10; i++) {
+      x += Math.sqrt(i);
+      if (i % 1_000_000 === 0 && ownCpuMs() - before >= 300) break;
+    }
+    assert.ok(x > 0 && ownCpuMs() - before >= 300, "this thread's own work counts");
+  } finally {
+    other.stop();
+  }
 });

@@ -13,48 +13,47 @@ import { tempTree } from "./temp.ts";
 import { waitUntil } from "./wait.ts";
 
 /** A config over the rag arena whose model is the OpenAI-compatible endpoint at `baseUrl`. */
-export function endpointConfig(baseUrl: string, extra = ""): string {
+export function endpointConfig(baseUrl: string, extra = "", timeoutS = 5): string {
   return `name: endpoint
 corpus: ${ROOT}arenas/rag/corpus.json
 questions: ${ROOT}arenas/rag/questions.yaml
-model: {name: test-model, base_url: "${baseUrl}", api_key_env: null, max_retries: 0, timeout_s: 5}
+model: {name: test-model, base_url: "${baseUrl}", api_key_env: null, max_retries: 0, timeout_s: ${timeoutS}}
 evaluation: {concurrency: 1}
 systems:
   - {type: closed_book, name: closed_book}
 ${extra}`;
 }
 
-/** The longest a held reply waits for {@link slowEndpointRun}'s `release` (a test's bound). */
-const HOLD_MAX_MS = 60_000;
-
 /**
  * A config whose model is a loopback endpoint answering each request after
  * `delayMs`, a temporary folder, and the permissions a subprocess run needs.
- * With `holdAfter: n`, replies after the first n also wait until `release()`
- * (at most a minute), so the run is surely still going however loaded the
- * machine is.
  */
-export async function slowEndpointRun(delayMs: number, options: { holdAfter?: number } = {}) {
-  let replies = 0;
-  let release = () => {};
-  const held = new Promise<void>((resolve) => release = resolve);
+export async function slowEndpointRun(
+  delayMs: number,
+  options: {
+    /** Requests after the first wait for this instead, until the run ends (and the model's timeout is 600 s). */
+    holdLater?: AbortSignal;
+  } = {},
+) {
+  let requests = 0;
+  const { holdLater } = options;
   const server = startFakeOpenAIServer(async () => {
-    await new Promise((r) => setTimeout(r, delayMs));
-    if (options.holdAfter !== undefined && ++replies > options.holdAfter) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([held, new Promise((r) => timer = setTimeout(r, HOLD_MAX_MS))]);
-      clearTimeout(timer);
+    requests++;
+    if (holdLater && requests > 1) {
+      await new Promise((r) => holdLater.aborted ? r(0) : holdLater.addEventListener("abort", r));
+    } else {
+      await new Promise((r) => setTimeout(r, delayMs));
     }
     return { json: chatCompletion({ content: "It is 330." }) };
   });
-  const t = await tempTree({ "c.yaml": endpointConfig(server.baseUrl) });
+  const t = await tempTree({
+    "c.yaml": endpointConfig(server.baseUrl, "", holdLater ? 600 : 5),
+  });
   const port = new URL(server.baseUrl).port;
   const out = join(t.dir, "run");
   return {
     t,
     out,
-    /** Lets the replies held by `holdAfter` go. */
-    release: () => release(),
     /** The loopback endpoint's base URL. */
     baseUrl: server.baseUrl,
     /** `run c.yaml --cache off --out OUT --quiet`. */
@@ -67,7 +66,6 @@ export async function slowEndpointRun(delayMs: number, options: { holdAfter?: nu
       `--allow-net=127.0.0.1:${port}`,
     ],
     async [Symbol.asyncDispose]() {
-      release();
       await t[Symbol.asyncDispose]();
       await server.close();
     },

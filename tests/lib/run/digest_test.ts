@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { isAbsolute, relative } from "node:path";
 import { digestPaths, hashValue, sha256Hex } from "../../../lib/run/digest.ts";
 import { canonicalJson } from "../../../lib/util/canonical_json.ts";
 import { RagbenchError } from "../../../lib/errors.ts";
@@ -105,16 +106,14 @@ console.log(nativeSha256InUse());`;
 Deno.test("digest: a folder's files are listed relative to it when it is given as a relative path", async () => {
   await using t = await tempTree({ "corpus/a.md": "A", "corpus/sub/b.md": "B" });
   const absolute = (await digestPaths([t.path("corpus")]))[0];
-  const cwd = Deno.cwd();
-  Deno.chdir(t.path("."));
-  try {
-    const relative = (await digestPaths(["corpus"]))[0];
-    assert.equal(relative.sha256, absolute.sha256);
-    assert.equal(
-      relative.sha256,
-      sha256Hex(`a.md\0${sha256Hex("A")}\nsub/b.md\0${sha256Hex("B")}\n`),
-    );
-  } finally {
-    Deno.chdir(cwd);
-  }
+  // Relative to the working folder, which stays as it is: `deno test --parallel` runs other
+  // test modules in this process meanwhile, and the working folder is the whole process's.
+  const relativePath = relative(Deno.cwd(), t.path("corpus"));
+  assert.ok(!isAbsolute(relativePath) && relativePath.endsWith("corpus"), relativePath);
+  const relativeDigest = (await digestPaths([relativePath]))[0];
+  assert.equal(relativeDigest.sha256, absolute.sha256);
+  assert.equal(
+    relativeDigest.sha256,
+    sha256Hex(`a.md\0${sha256Hex("A")}\nsub/b.md\0${sha256Hex("B")}\n`),
+  );
 });

@@ -5,6 +5,7 @@ import type { QuestionResult } from "../../../lib/types.ts";
 import { execCli, ROOT, runCli } from "../../support/cli.ts";
 import { tempTree } from "../../support/temp.ts";
 import { processesWith } from "../../support/processes.ts";
+import { waitUntil } from "../../support/wait.ts";
 
 const PROBES = `${ROOT}tests/fixtures/systems/probe_systems.ts`;
 
@@ -70,6 +71,9 @@ Deno.test("custom system that hangs: the question timeout stops it and kills its
   const { line } = await runProbe("hangs");
   assert.equal(line?.error?.kind, "timeout");
   assert.match(line!.error!.message, /longer than 3 s \(evaluation\.question_timeout_s\)/);
+  // Killed with SIGKILL, it is gone as soon as the kernel has run the kill (a moment, on a
+  // loaded machine).
+  await waitUntil(() => processesWith("__system-host", "probe_systems.ts").length === 0);
   assert.deepEqual(processesWith("__system-host", "probe_systems.ts"), []);
 });
 

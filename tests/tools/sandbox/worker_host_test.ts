@@ -7,8 +7,8 @@ import { corpusOf } from "../../support/tool_context.ts";
 const CORPUS = corpusOf([{ id: "a", text: "The harbor opened in 1901.\nIt has two piers." }]);
 const PROBES = new URL("../../fixtures/tools/probe_worker.ts", import.meta.url);
 
-// A bound, not a claim: a loaded machine can take seconds to start a worker or load the regex
-// engine (2 s failed at load 15). Tests of the timeout itself pass their own.
+// The default leaves room for the worker's first start on a loaded machine (its modules load
+// within the first call's time); the tests of timeouts give theirs.
 function toolboxOver(host: ToolHost, names: string[], timeoutMs = 30_000): Toolbox {
   return createToolbox(
     names.map((name) => ({
