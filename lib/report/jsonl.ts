@@ -10,8 +10,8 @@
  */
 
 import { RagbenchError } from "../errors.ts";
-import { eachLine, type LinesRead } from "../util/byte_lines.ts";
 import { describeFsError } from "../util/fs.ts";
+import { eachJsonlValue } from "../util/jsonl_values.ts";
 
 /** Appends JSON lines to a file. */
 export interface JsonlWriter {
@@ -104,51 +104,7 @@ export async function readJsonl(
   path: string,
   options: { repair?: boolean } = {},
 ): Promise<unknown[]> {
-  let file: Deno.FsFile;
-  try {
-    file = Deno.openSync(path, { read: true });
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return [];
-    throw new RagbenchError("io", `Cannot read "${path}": ${describeFsError(error)}.`, {
-      cause: error,
-    });
-  }
   const values: unknown[] = [];
-  const decoder = new TextDecoder();
-  let read: LinesRead;
-  try {
-    read = eachLine(file, (bytes, _offset, number) => {
-      const text = decoder.decode(bytes);
-      if (text.trim() === "") return;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        throw new RagbenchError(
-          "data",
-          `"${path}" line ${number} is not valid JSON; move the file away or fix the line.`,
-        );
-      }
-      values.push(value);
-    });
-  } catch (error) {
-    if (error instanceof RagbenchError) throw error;
-    throw new RagbenchError("io", `Cannot read "${path}": ${describeFsError(error)}.`, {
-      cause: error,
-    });
-  } finally {
-    file.close();
-  }
-  if (read.unfinished > 0 && options.repair) {
-    try {
-      Deno.truncateSync(path, read.end);
-    } catch (error) {
-      throw new RagbenchError(
-        "io",
-        `Cannot cut the unfinished last line from "${path}": ${describeFsError(error)}.`,
-        { cause: error },
-      );
-    }
-  }
+  eachJsonlValue(path, (value) => void values.push(value), options);
   return values;
 }

@@ -13,8 +13,7 @@
  */
 
 import { RagbenchError } from "../errors.ts";
-import { eachLine, type LinesRead } from "../util/byte_lines.ts";
-import { describeFsError } from "../util/fs.ts";
+import { eachJsonlValue } from "../util/jsonl_values.ts";
 import type { QuestionResult } from "../types.ts";
 import { checkResultLine } from "./result_line.ts";
 import { jobKey } from "./runner.ts";
@@ -67,50 +66,6 @@ function addPrevious(tally: PreviousResults, value: unknown, path: string): void
  */
 export function readPreviousResults(path: string): PreviousResults {
   const tally: PreviousResults = { done: new Set(), results: 0, duplicates: 0 };
-  let file: Deno.FsFile;
-  try {
-    file = Deno.openSync(path, { read: true });
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return tally;
-    throw new RagbenchError("io", `Cannot read "${path}": ${describeFsError(error)}.`, {
-      cause: error,
-    });
-  }
-  const decoder = new TextDecoder();
-  let read: LinesRead;
-  try {
-    read = eachLine(file, (bytes, _offset, number) => {
-      const text = decoder.decode(bytes);
-      if (text.trim() === "") return;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        throw new RagbenchError(
-          "data",
-          `"${path}" line ${number} is not valid JSON; move the file away or fix the line.`,
-        );
-      }
-      addPrevious(tally, value, path);
-    });
-  } catch (error) {
-    if (error instanceof RagbenchError) throw error;
-    throw new RagbenchError("io", `Cannot read "${path}": ${describeFsError(error)}.`, {
-      cause: error,
-    });
-  } finally {
-    file.close();
-  }
-  if (read.unfinished > 0) {
-    try {
-      Deno.truncateSync(path, read.end);
-    } catch (error) {
-      throw new RagbenchError(
-        "io",
-        `Cannot cut the unfinished last line from "${path}": ${describeFsError(error)}.`,
-        { cause: error },
-      );
-    }
-  }
+  eachJsonlValue(path, (value) => addPrevious(tally, value, path), { repair: true });
   return tally;
 }

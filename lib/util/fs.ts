@@ -175,9 +175,9 @@ function isCrossDevice(error: unknown): boolean {
 }
 
 /**
- * Calls `take` for each line of the open `file` (at `path`), then closes it.
- * A RagbenchError `take` throws passes through; any other failure is an "io"
- * error naming the file.
+ * Calls `take` for each line of the open `file` (at `path`), then closes it,
+ * and says where the complete lines ended. A RagbenchError `take` throws
+ * passes through; any other failure is an "io" error naming the file.
  *
  * @throws {RagbenchError}
  */
@@ -185,9 +185,9 @@ export function eachFileLine(
   file: Deno.FsFile,
   path: string,
   take: Parameters<typeof eachLine>[1],
-): void {
+): ReturnType<typeof eachLine> {
   try {
-    eachLine(file, take);
+    return eachLine(file, take);
   } catch (error) {
     if (error instanceof RagbenchError) throw error;
     throw new RagbenchError("io", `Cannot read "${path}": ${describeFsError(error)}.`, {
