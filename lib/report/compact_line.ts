@@ -14,10 +14,12 @@
  * Values that repeat across lines are held once ({@link LineCompactor}):
  * names and ids (system, model, question, check type and detail, tool,
  * document ids), tag lists, flag sets, and retrieval-metric blocks with equal
- * numbers (all zeros for every line that found nothing). Smaller blocks (token
- * counts, trajectory numbers) are copied field by field (a parsed object is
- * larger): sharing them would cost more time than it saves memory.
- * Shared values are frozen: no reader changes a line.
+ * numbers (all zeros for every line that found nothing); so are token
+ * counts and trajectory numbers (keyed by their values written out by hand,
+ * cheaper than `JSON.stringify`) and a line's list of one check (found by
+ * its detail): ~230 of the ~710 bytes a line held when each line had its own
+ * (a `--mock` run's lines, ranking kept). Shared values are frozen: no
+ * reader changes a line.
  *
  * @module
  */
@@ -29,6 +31,8 @@ import type {
   RetrievalStep,
   RetryFields,
   Step,
+  TrajectoryScores,
+  Usage,
 } from "../types.ts";
 
 const NO_CALLS: never[] = Object.freeze([]) as never[];
@@ -92,6 +96,8 @@ const MAX_SHARED_BLOCKS = 100_000;
 export class LineCompactor {
   #strings = new Map<string, string>();
   #blocks = new Map<string, object>();
+  #small = new Map<string, object>();
+  #checkLists = new Map<string, CheckResult[][]>();
   #keepRanking: boolean;
 
   /** `ranking`: keep each line's ranking and scores (the TREC run files read them). */
@@ -137,18 +143,20 @@ export class LineCompactor {
       passed: line.passed,
       answer_score: line.answer_score,
       failure_label: line.failure_label,
-      checks: line.checks.map((c): CheckResult => ({
-        type: this.#string(c.type) as CheckResult["type"],
-        passed: c.passed,
-        detail: this.#string(c.detail),
-      })),
+      checks: line.checks.length === 1 ? this.#oneCheck(line.checks[0]) : line.checks.map(
+        (c): CheckResult => ({
+          type: this.#string(c.type) as CheckResult["type"],
+          passed: c.passed,
+          detail: this.#string(c.detail),
+        }),
+      ),
       error: line.error,
       flags: FLAGS[
         (line.flags.best_effort ? 1 : 0) | (line.flags.budget_exhausted ? 2 : 0) |
         (line.flags.format_error ? 4 : 0)
       ],
       format_errors: line.format_errors,
-      usage: { input_tokens: line.usage.input_tokens, output_tokens: line.usage.output_tokens },
+      usage: this.#usage(line.usage),
       cost_usd: line.cost_usd,
       latency_ms: line.latency_ms,
       retrieval: {
@@ -163,20 +171,68 @@ export class LineCompactor {
         scores: this.#keepRanking && retrieval.scores?.length ? retrieval.scores : NO_NUMBERS,
         depth: retrieval.depth,
       },
-      trajectory: {
-        tool_calls: t.tool_calls,
-        tool_errors: t.tool_errors,
-        searches: t.searches,
-        distinct_queries: t.distinct_queries,
-        steps_to_evidence: t.steps_to_evidence,
-        scored_searches: t.scored_searches,
-        redundant_searches: t.redundant_searches,
-        required_tools_used: t.required_tools_used,
-      },
+      trajectory: this.#trajectory(t),
       steps,
     };
     if (line.cited !== undefined) compact.cited = line.cited.map((id) => this.#string(id));
     return compact;
+  }
+
+  /** One shared `usage` block for each pair of token counts. */
+  #usage(usage: Usage): Usage {
+    const key = `u${usage.input_tokens},${usage.output_tokens}`;
+    return this.#smallShared(key, () => ({
+      input_tokens: usage.input_tokens,
+      output_tokens: usage.output_tokens,
+    }));
+  }
+
+  /** One shared trajectory block for each set of its numbers. */
+  #trajectory(t: TrajectoryScores): TrajectoryScores {
+    const key =
+      `t${t.tool_calls},${t.tool_errors},${t.searches},${t.distinct_queries},${t.steps_to_evidence},${t.scored_searches},${t.redundant_searches},${t.required_tools_used}`;
+    return this.#smallShared(key, () => ({
+      tool_calls: t.tool_calls,
+      tool_errors: t.tool_errors,
+      searches: t.searches,
+      distinct_queries: t.distinct_queries,
+      steps_to_evidence: t.steps_to_evidence,
+      scored_searches: t.scored_searches,
+      redundant_searches: t.redundant_searches,
+      required_tools_used: t.required_tools_used,
+    }));
+  }
+
+  /**
+   * One shared list for each check that is a line's only one (the same question's check,
+   * passed or not, across systems), found by its detail text (held once already).
+   */
+  #oneCheck(c: CheckResult): CheckResult[] {
+    const detail = this.#string(c.detail);
+    let lists = this.#checkLists.get(detail);
+    if (lists === undefined) this.#checkLists.set(detail, lists = []);
+    for (const list of lists) {
+      if (list[0].type === c.type && list[0].passed === c.passed) return list;
+    }
+    const list = Object.freeze([
+      Object.freeze({
+        type: this.#string(c.type) as CheckResult["type"],
+        passed: c.passed,
+        detail,
+      }),
+    ]) as CheckResult[];
+    // A detail shared by many kinds of check: past a few, each line its own.
+    if (lists.length < 4) lists.push(list);
+    return list;
+  }
+
+  /** The frozen value kept for `key`, made by `make` when new; past the cap, a new one each time. */
+  #smallShared<T extends object>(key: string, make: () => T): T {
+    const known = this.#small.get(key);
+    if (known !== undefined) return known as T;
+    const value = Object.freeze(make());
+    if (this.#small.size < MAX_SHARED_BLOCKS) this.#small.set(key, value);
+    return value;
   }
 
   #string(text: string): string;
