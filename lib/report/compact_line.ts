@@ -15,8 +15,8 @@
  * names and ids (system, model, question, check type and detail, tool,
  * document ids), tag lists, flag sets, and retrieval-metric blocks with equal
  * numbers (all zeros for every line that found nothing); so are token
- * counts and trajectory numbers (keyed by their values written out by hand,
- * cheaper than `JSON.stringify`) and a line's list of one check (found by
+ * counts and trajectory numbers (found by a number made of their values,
+ * cheaper than a text key) and a line's list of one check (found by
  * its detail): ~230 of the ~710 bytes a line held when each line had its own
  * (a `--mock` run's lines, ranking kept). Shared values are frozen: no
  * reader changes a line.
@@ -96,7 +96,8 @@ const MAX_SHARED_BLOCKS = 100_000;
 export class LineCompactor {
   #strings = new Map<string, string>();
   #blocks = new Map<string, object>();
-  #small = new Map<string, object>();
+  #usages = new Map<number | string, Usage>();
+  #trajectories = new Map<number, TrajectoryScores[]>();
   #checkLists = new Map<string, CheckResult[][]>();
   #keepRanking: boolean;
 
@@ -180,18 +181,46 @@ export class LineCompactor {
 
   /** One shared `usage` block for each pair of token counts. */
   #usage(usage: Usage): Usage {
-    const key = `u${usage.input_tokens},${usage.output_tokens}`;
-    return this.#smallShared(key, () => ({
-      input_tokens: usage.input_tokens,
-      output_tokens: usage.output_tokens,
-    }));
+    const i = usage.input_tokens, o = usage.output_tokens;
+    // Both counts in one exact number while they are whole and under 2^26; else their text.
+    const key = Number.isInteger(i) && Number.isInteger(o) && i >= 0 && o >= 0 && i < 2 ** 26 &&
+        o < 2 ** 26
+      ? i * 2 ** 26 + o
+      : `${i},${o}`;
+    const known = this.#usages.get(key);
+    if (known !== undefined) return known;
+    const value = Object.freeze({ input_tokens: i, output_tokens: o });
+    if (this.#usages.size < MAX_SHARED_BLOCKS) this.#usages.set(key, value);
+    return value;
   }
 
-  /** One shared trajectory block for each set of its numbers. */
+  /** One shared trajectory block for each set of its numbers (found by a hash of them). */
   #trajectory(t: TrajectoryScores): TrajectoryScores {
-    const key =
-      `t${t.tool_calls},${t.tool_errors},${t.searches},${t.distinct_queries},${t.steps_to_evidence},${t.scored_searches},${t.redundant_searches},${t.required_tools_used}`;
-    return this.#smallShared(key, () => ({
+    let h = 0;
+    for (
+      const v of [
+        t.tool_calls,
+        t.tool_errors,
+        t.searches,
+        t.distinct_queries,
+        t.steps_to_evidence ?? -1,
+        t.scored_searches,
+        t.redundant_searches,
+        t.required_tools_used === null ? -1 : t.required_tools_used ? 1 : 0,
+      ]
+    ) h = (Math.imul(h, 31) + (v | 0)) | 0;
+    let bucket = this.#trajectories.get(h);
+    if (bucket === undefined) this.#trajectories.set(h, bucket = []);
+    for (const k of bucket) {
+      if (
+        k.tool_calls === t.tool_calls && k.tool_errors === t.tool_errors &&
+        k.searches === t.searches && k.distinct_queries === t.distinct_queries &&
+        k.steps_to_evidence === t.steps_to_evidence && k.scored_searches === t.scored_searches &&
+        k.redundant_searches === t.redundant_searches &&
+        k.required_tools_used === t.required_tools_used
+      ) return k;
+    }
+    const value: TrajectoryScores = Object.freeze({
       tool_calls: t.tool_calls,
       tool_errors: t.tool_errors,
       searches: t.searches,
@@ -200,7 +229,10 @@ export class LineCompactor {
       scored_searches: t.scored_searches,
       redundant_searches: t.redundant_searches,
       required_tools_used: t.required_tools_used,
-    }));
+    });
+    // Past the cap (or a bucket of colliding hashes), each line its own.
+    if (this.#trajectories.size < MAX_SHARED_BLOCKS && bucket.length < 8) bucket.push(value);
+    return value;
   }
 
   /**
@@ -224,15 +256,6 @@ export class LineCompactor {
     // A detail shared by many kinds of check: past a few, each line its own.
     if (lists.length < 4) lists.push(list);
     return list;
-  }
-
-  /** The frozen value kept for `key`, made by `make` when new; past the cap, a new one each time. */
-  #smallShared<T extends object>(key: string, make: () => T): T {
-    const known = this.#small.get(key);
-    if (known !== undefined) return known as T;
-    const value = Object.freeze(make());
-    if (this.#small.size < MAX_SHARED_BLOCKS) this.#small.set(key, value);
-    return value;
   }
 
   #string(text: string): string;

@@ -199,6 +199,15 @@ Deno.test("compact lines share equal token counts, trajectories and one-check li
   assert.equal(c.trajectory.tool_calls, 3);
   assert.notEqual(a.checks, c.checks);
   assert.equal(c.checks[0].passed, false);
+  // Trajectories whose numbers hash alike (1, 0 and 0, 31) are still told apart.
+  const [e, f, g] = [
+    { ...trajectory, tool_calls: 1, tool_errors: 0 },
+    { ...trajectory, tool_calls: 0, tool_errors: 31 },
+    { ...trajectory, tool_calls: 1, tool_errors: 0 },
+  ].map((t) => compactor.compact(resultLine({ trajectory: t })).trajectory);
+  assert.notEqual(e, f);
+  assert.deepEqual([f.tool_calls, f.tool_errors], [0, 31]);
+  assert.equal(e, g);
   // The same detail under another check type is its own list.
   assert.notEqual(a.checks, d.checks);
   assert.equal(d.checks[0].type, "regex");
