@@ -8,7 +8,7 @@
  * @module
  */
 
-import { LineEmbedder } from "../report/html/question_data.ts";
+import { StreamedEmbedder } from "../report/html/streamed_data.ts";
 import { readResultLines } from "../report/read_run.ts";
 import { retrievalHeadline } from "../report/retrieval_headline.ts";
 import { rewriteSorted } from "../report/sorted_rewrite.ts";
@@ -69,7 +69,11 @@ export async function finishRun(
   };
   try {
     await rewriteSorted(ctx.resultsPath, order);
-    const embedded = new LineEmbedder(order.systems, { ndcg: retrievalHeadline(retrievalK).rank });
+    // The report's per-question data: where each line is now, the data itself when the page
+    // is written (a second pass over the file).
+    const embedded = new StreamedEmbedder(ctx.resultsPath, order.systems, {
+      ndcg: retrievalHeadline(retrievalK).rank,
+    });
     const systems = new Set(order.systems);
     const questions = new Set(order.questions);
     const { lines: known } = readResultLines(ctx.resultsPath, {

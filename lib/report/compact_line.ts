@@ -14,10 +14,12 @@
  * Values that repeat across lines are held once ({@link LineCompactor}):
  * names and ids (system, model, question, check type and detail, tool,
  * document ids), tag lists, flag sets, and retrieval-metric blocks with equal
- * numbers (all zeros for every line that found nothing). Smaller blocks (token
- * counts, trajectory numbers) are copied field by field (a parsed object is
- * larger): sharing them would cost more time than it saves memory.
- * Shared values are frozen: no reader changes a line.
+ * numbers (all zeros for every line that found nothing); so are token
+ * counts and trajectory numbers (found by a number made of their values,
+ * cheaper than a text key) and a line's list of one check (found by
+ * its detail): ~230 of the ~710 bytes a line held when each line had its own
+ * (a `--mock` run's lines, ranking kept). Shared values are frozen: no
+ * reader changes a line.
  *
  * @module
  */
@@ -29,6 +31,8 @@ import type {
   RetrievalStep,
   RetryFields,
   Step,
+  TrajectoryScores,
+  Usage,
 } from "../types.ts";
 
 const NO_CALLS: never[] = Object.freeze([]) as never[];
@@ -92,6 +96,9 @@ const MAX_SHARED_BLOCKS = 100_000;
 export class LineCompactor {
   #strings = new Map<string, string>();
   #blocks = new Map<string, object>();
+  #usages = new Map<number | string, Usage>();
+  #trajectories = new Map<number, TrajectoryScores[]>();
+  #checkLists = new Map<string, CheckResult[][]>();
   #keepRanking: boolean;
 
   /** `ranking`: keep each line's ranking and scores (the TREC run files read them). */
@@ -137,18 +144,20 @@ export class LineCompactor {
       passed: line.passed,
       answer_score: line.answer_score,
       failure_label: line.failure_label,
-      checks: line.checks.map((c): CheckResult => ({
-        type: this.#string(c.type) as CheckResult["type"],
-        passed: c.passed,
-        detail: this.#string(c.detail),
-      })),
+      checks: line.checks.length === 1 ? this.#oneCheck(line.checks[0]) : line.checks.map(
+        (c): CheckResult => ({
+          type: this.#string(c.type) as CheckResult["type"],
+          passed: c.passed,
+          detail: this.#string(c.detail),
+        }),
+      ),
       error: line.error,
       flags: FLAGS[
         (line.flags.best_effort ? 1 : 0) | (line.flags.budget_exhausted ? 2 : 0) |
         (line.flags.format_error ? 4 : 0)
       ],
       format_errors: line.format_errors,
-      usage: { input_tokens: line.usage.input_tokens, output_tokens: line.usage.output_tokens },
+      usage: this.#usage(line.usage),
       cost_usd: line.cost_usd,
       latency_ms: line.latency_ms,
       retrieval: {
@@ -163,20 +172,90 @@ export class LineCompactor {
         scores: this.#keepRanking && retrieval.scores?.length ? retrieval.scores : NO_NUMBERS,
         depth: retrieval.depth,
       },
-      trajectory: {
-        tool_calls: t.tool_calls,
-        tool_errors: t.tool_errors,
-        searches: t.searches,
-        distinct_queries: t.distinct_queries,
-        steps_to_evidence: t.steps_to_evidence,
-        scored_searches: t.scored_searches,
-        redundant_searches: t.redundant_searches,
-        required_tools_used: t.required_tools_used,
-      },
+      trajectory: this.#trajectory(t),
       steps,
     };
     if (line.cited !== undefined) compact.cited = line.cited.map((id) => this.#string(id));
     return compact;
+  }
+
+  /** One shared `usage` block for each pair of token counts. */
+  #usage(usage: Usage): Usage {
+    const i = usage.input_tokens, o = usage.output_tokens;
+    // Both counts in one exact number while they are whole and under 2^26; else their text.
+    const key = Number.isInteger(i) && Number.isInteger(o) && i >= 0 && o >= 0 && i < 2 ** 26 &&
+        o < 2 ** 26
+      ? i * 2 ** 26 + o
+      : `${i},${o}`;
+    const known = this.#usages.get(key);
+    if (known !== undefined) return known;
+    const value = Object.freeze({ input_tokens: i, output_tokens: o });
+    if (this.#usages.size < MAX_SHARED_BLOCKS) this.#usages.set(key, value);
+    return value;
+  }
+
+  /** One shared trajectory block for each set of its numbers (found by a hash of them). */
+  #trajectory(t: TrajectoryScores): TrajectoryScores {
+    let h = 0;
+    for (
+      const v of [
+        t.tool_calls,
+        t.tool_errors,
+        t.searches,
+        t.distinct_queries,
+        t.steps_to_evidence ?? -1,
+        t.scored_searches,
+        t.redundant_searches,
+        t.required_tools_used === null ? -1 : t.required_tools_used ? 1 : 0,
+      ]
+    ) h = (Math.imul(h, 31) + (v | 0)) | 0;
+    let bucket = this.#trajectories.get(h);
+    if (bucket === undefined) this.#trajectories.set(h, bucket = []);
+    for (const k of bucket) {
+      if (
+        k.tool_calls === t.tool_calls && k.tool_errors === t.tool_errors &&
+        k.searches === t.searches && k.distinct_queries === t.distinct_queries &&
+        k.steps_to_evidence === t.steps_to_evidence && k.scored_searches === t.scored_searches &&
+        k.redundant_searches === t.redundant_searches &&
+        k.required_tools_used === t.required_tools_used
+      ) return k;
+    }
+    const value: TrajectoryScores = Object.freeze({
+      tool_calls: t.tool_calls,
+      tool_errors: t.tool_errors,
+      searches: t.searches,
+      distinct_queries: t.distinct_queries,
+      steps_to_evidence: t.steps_to_evidence,
+      scored_searches: t.scored_searches,
+      redundant_searches: t.redundant_searches,
+      required_tools_used: t.required_tools_used,
+    });
+    // Past the cap (or a bucket of colliding hashes), each line its own.
+    if (this.#trajectories.size < MAX_SHARED_BLOCKS && bucket.length < 8) bucket.push(value);
+    return value;
+  }
+
+  /**
+   * One shared list for each check that is a line's only one (the same question's check,
+   * passed or not, across systems), found by its detail text (held once already).
+   */
+  #oneCheck(c: CheckResult): CheckResult[] {
+    const detail = this.#string(c.detail);
+    let lists = this.#checkLists.get(detail);
+    if (lists === undefined) this.#checkLists.set(detail, lists = []);
+    for (const list of lists) {
+      if (list[0].type === c.type && list[0].passed === c.passed) return list;
+    }
+    const list = Object.freeze([
+      Object.freeze({
+        type: this.#string(c.type) as CheckResult["type"],
+        passed: c.passed,
+        detail,
+      }),
+    ]) as CheckResult[];
+    // A detail shared by many kinds of check: past a few, each line its own.
+    if (lists.length < 4) lists.push(list);
+    return list;
   }
 
   #string(text: string): string;

@@ -3,7 +3,9 @@
  * the result lines of `per_question_results.jsonl`, streamed (the file is
  * never held as one string), each checked against the one result-line schema
  * (`lib/run/result_line.ts`). Each line, as it passes, is added to the HTML
- * report's per-question data (kept as JSON text) and then kept as a compact
+ * report's catalogue of per-question data (where the line is; the data
+ * itself is built on a second pass over the file while `report.html` is
+ * written: `html/streamed_data.ts`) and kept as a compact
  * copy (`compact_line.ts`) of what the summaries and statistics read — texts,
  * tool outputs and arguments, tool data and model replies dropped, repeated
  * values shared — so memory follows the report's needs rather than the
@@ -31,7 +33,7 @@ import { LineCompactor } from "./compact_line.ts";
 import { describeFsError } from "../util/fs.ts";
 import { yamlLibrary } from "../util/yaml_library.ts";
 import { eachTextLine } from "../util/text_lines.ts";
-import { LineEmbedder } from "./html/question_data.ts";
+import { StreamedEmbedder } from "./html/streamed_data.ts";
 import { MANIFEST_FILE, parseManifest, type RunManifest } from "../run/manifest.ts";
 import { readResultLine } from "../run/result_line.ts";
 import type { IndexingRecord } from "../retrieval/registry.ts";
@@ -46,8 +48,8 @@ export interface RunContents {
   /** Offered tool names by system (empty when the resolved config is missing). */
   tools: Map<string, string[]>;
   lines: QuestionResult[];
-  /** The report's per-question data, built from the full lines. */
-  embedded: LineEmbedder;
+  /** The report's per-question data, read from the results file again when the page is written. */
+  embedded: StreamedEmbedder;
   /** Lines replaced by a later line for the same system, question and repeat. */
   duplicates: number;
   /** Run name (from the resolved config, else the folder name). */
@@ -90,12 +92,11 @@ export async function readRun(dir: string): Promise<RunContents> {
       networkTools: [] as string[],
     }));
   const retrievalK = retrievalKOf(manifest?.evaluation ?? resolved?.evaluation);
-  const embedded = new LineEmbedder(described.map((s) => s.name), {
+  const path = join(dir, "per_question_results.jsonl");
+  const embedded = new StreamedEmbedder(path, described.map((s) => s.name), {
     ndcg: retrievalHeadline(retrievalK ?? undefined).rank,
   });
-  const { lines, duplicates } = readResultLines(join(dir, "per_question_results.jsonl"), {
-    embedded,
-  });
+  const { lines, duplicates } = readResultLines(path, { embedded });
   const systems: ReportSystem[] = [];
   const tools = new Map<string, string[]>();
   for (const s of described) {
@@ -201,8 +202,11 @@ async function readResolvedConfig(dir: string): Promise<ResolvedConfig | null> {
 
 /** What {@link readResultLines} keeps. */
 export interface ReadLinesOptions {
-  /** Receives each kept line in full, before it is made compact (the report's data). */
-  embedded?: LineEmbedder;
+  /**
+   * Told where each kept line is, before it is made compact (the report's data, built from
+   * the file again when the page is written).
+   */
+  embedded?: StreamedEmbedder;
   /** Keeps only the lines this accepts (the others are still checked); default: every line. */
   keep?: (line: QuestionResult) => boolean;
   /** Keep each line's ranking and scores (for the TREC run files); default false. */
@@ -256,15 +260,16 @@ export function readResultLines(
     const earlier = byKey.get(key);
     if (earlier === undefined) {
       byKey.set(key, lines.length);
-      embedded?.add(value);
+      embedded?.add(value, lineNumber);
       lines.push(compactor.compact(value));
     } else {
-      embedded?.replace(earlier, value);
+      embedded?.replace(earlier, value, lineNumber);
       lines[earlier] = compactor.compact(value);
       duplicates++;
     }
   };
   try {
+    embedded?.begin(file.statSync());
     eachTextLine(file, take);
   } catch (error) {
     if (error instanceof RagbenchError) throw error;

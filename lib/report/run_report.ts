@@ -16,7 +16,7 @@ import { ANSWER_SCORE, metricValue, type RunStats, runStats } from "../score/com
 import { retrievalHeadline } from "./retrieval_headline.ts";
 import type { QuestionResult } from "../types.ts";
 import { writeChunksAtomic, writeFileAtomic } from "../util/fs.ts";
-import type { LineEmbedder } from "./html/question_data.ts";
+import type { EmbeddedSource } from "./html/question_data.ts";
 import { reportChunks } from "./html/report.ts";
 import { junitXml } from "./junit.ts";
 import { recommend, type Recommendation } from "./recommendation.ts";
@@ -48,7 +48,7 @@ export interface RunReportInput {
   lines: readonly QuestionResult[];
   summaries: { systems: readonly SystemSummary[]; tools: readonly ToolUsage[] };
   /** The report's per-question data when built already (see `read_run.ts`). */
-  embedded?: LineEmbedder;
+  embedded?: EmbeddedSource;
   /** Also write JUnit XML here. */
   junitPath?: string;
   /** What embedding the passages cost, every session of the run (run.json). */

@@ -22,12 +22,24 @@ export function eachTextLine(
   file: ReadableFile,
   onLine: (text: string, number: number) => void,
 ): LinesRead {
+  const batches = textLineBatches(file);
+  let number = 0;
+  for (let next = batches.next();; next = batches.next()) {
+    if (next.done) return next.value;
+    for (const line of next.value) onLine(line, ++number);
+  }
+}
+
+/**
+ * The complete lines of `file` as {@link eachTextLine} passes them, a read's worth at a time
+ * (for a reader that must yield between lines, as a generator writing a file does).
+ */
+export function* textLineBatches(file: ReadableFile): Generator<string[], LinesRead> {
   const decoder = new TextDecoder();
   let buffer = new Uint8Array(CHUNK_BYTES);
   // Bytes of `buffer` not yet passed on (a line begun in an earlier read).
   let held = 0;
   let end = 0;
-  let number = 0;
   while (true) {
     if (held === buffer.length) {
       // A line longer than the buffer: grow it.
@@ -44,13 +56,7 @@ export function eachTextLine(
       continue;
     }
     // A newline byte is never inside a multi-byte character: the text up to it decodes whole.
-    const text = decoder.decode(buffer.subarray(0, last));
-    let from = 0;
-    for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", from)) {
-      onLine(text.slice(from, nl), ++number);
-      from = nl + 1;
-    }
-    onLine(text.slice(from), ++number);
+    yield decoder.decode(buffer.subarray(0, last)).split("\n");
     end += last + 1;
     buffer.copyWithin(0, last + 1, filled);
     held = filled - last - 1;

@@ -29,7 +29,7 @@ export const MAX_STEPS = 40;
  */
 export const FULL_DETAIL_CHARS = 16_000_000;
 /** Lines per piece of {@link LineEmbedder.chunks}. */
-const CHUNK_LINES = 2000;
+export const CHUNK_LINES = 2000;
 /** Longest answer kept for a row-only line. */
 export const ROW_ANSWER_CHARS = 160;
 
@@ -97,19 +97,116 @@ export interface EmbeddedData {
   lines: EmbeddedLine[];
 }
 
+/** What the report page reads its per-question data from (built in memory or streamed). */
+export interface EmbeddedSource {
+  /** The nDCG the lines carry (`ndcg@10`); null when no line has it. */
+  readonly ndcg: string | null;
+  /** The whole {@link EmbeddedData} as JSON text, in pieces of about {@link CHUNK_LINES} lines. */
+  chunks(): Iterable<string>;
+}
+
+/** Where a line goes in the embedded data: its system's and question's numbers, its nDCG. */
+export interface LinePlace {
+  s: number;
+  q: number;
+  nd: number | null;
+}
+
 /**
- * Builds the embedded data line by line, keeping each line only as its JSON
- * text (so a caller streaming a results file need not keep the lines).
- * Systems and questions are numbered in first-seen order.
+ * The systems and questions of the embedded data, numbered in first-seen
+ * order (question texts kept once, cut), and whether a line carries the
+ * headline nDCG: everything the data holds apart from its lines.
  */
-export class LineEmbedder {
+export class EmbedCatalogue {
   #systems = new Map<string, number>();
   #questions = new Map<string, number>();
   #questionList: Array<[string, string]> = [];
-  #lines: string[] = [];
-  #chars = 0;
   #ndcg: string | null;
   #hasNdcg = false;
+
+  /** Starts with `systems` numbered in this order; `ndcg` names the nDCG lines carry. */
+  constructor(systems: readonly string[], options: { ndcg?: string }) {
+    for (const s of systems) this.#systems.set(s, this.#systems.size);
+    this.#ndcg = options.ndcg ?? null;
+  }
+
+  /** The nDCG the lines carry (`ndcg@10`); null when no line noted so far has it. */
+  get ndcg(): string | null {
+    return this.#hasNdcg ? this.#ndcg : null;
+  }
+
+  /** Numbers `line`'s system and question when they are new; returns its place. */
+  note(line: ReportLine): LinePlace {
+    let s = this.#systems.get(line.system);
+    if (s === undefined) this.#systems.set(line.system, s = this.#systems.size);
+    let q = this.#questions.get(line.question_id);
+    if (q === undefined) {
+      q = this.#questionList.length;
+      this.#questions.set(line.question_id, q);
+      this.#questionList.push([line.question_id, cut(line.question, MAX_ANSWER_CHARS)]);
+    }
+    const nd = this.#ndcg === null ? null : metricValue({
+      answer_score: null,
+      ...(line.retrieval ? { retrieval: line.retrieval } : {}),
+    }, this.#ndcg);
+    if (nd !== null && line.retrieval?.retrieved) this.#hasNdcg = true;
+    return { s, q, nd };
+  }
+
+  /** The data's JSON text up to its first line. */
+  head(): string {
+    return `{"systems":${JSON.stringify([...this.#systems.keys()])},"questions":${
+      JSON.stringify(this.#questionList)
+    },"lines":[`;
+  }
+}
+
+/**
+ * One line of the embedded data as JSON text; `rowOnly` past
+ * {@link FULL_DETAIL_CHARS} of data before it.
+ */
+export function embedLine(line: ReportLine, place: LinePlace, rowOnly: boolean): string {
+  const { s, q, nd } = place;
+  const embedded: EmbeddedLine = {
+    s,
+    q,
+    r: line.repeat,
+    kind: line.kind ?? "",
+    tags: line.tags,
+    status: line.error
+      ? "error"
+      : line.answer_score === null
+      ? "unscored"
+      : line.passed
+      ? "pass"
+      : "fail",
+    score: line.answer_score,
+    ...(nd === null ? {} : { nd: Math.round(nd * 10_000) / 10_000 }),
+    ...(nd !== null && !line.retrieval?.retrieved ? { nr: true as const } : {}),
+    answer: cut(line.answer ?? "", rowOnly ? ROW_ANSWER_CHARS : MAX_ANSWER_CHARS),
+    label: line.failure_label ?? null,
+    ms: round1(line.latency_ms),
+    cost: line.cost_usd,
+    error: line.error ? `${line.error.kind}: ${cut(line.error.message, MAX_STEP_CHARS)}` : null,
+    checks: rowOnly
+      ? []
+      : line.checks.map((c) => [c.type, c.passed, cut(c.detail, MAX_STEP_CHARS)]),
+    steps: rowOnly ? [] : line.steps.slice(0, MAX_STEPS).map((s) => embedStep(s, line.answer)),
+    more: rowOnly ? line.steps.length : Math.max(0, line.steps.length - MAX_STEPS),
+    ...(rowOnly ? { rowOnly: true as const } : {}),
+  };
+  return JSON.stringify(embedded);
+}
+
+/**
+ * Builds the embedded data line by line, keeping each line only as its JSON
+ * text. For lines held in memory; `streamed_data.ts` builds the same data
+ * from a results file without keeping the lines' text.
+ */
+export class LineEmbedder implements EmbeddedSource {
+  #catalogue: EmbedCatalogue;
+  #lines: string[] = [];
+  #chars = 0;
 
   /**
    * Starts with `systems` numbered in this order (more are added as lines
@@ -117,13 +214,12 @@ export class LineEmbedder {
    * lines have it.
    */
   constructor(systems: readonly string[] = [], options: { ndcg?: string } = {}) {
-    for (const s of systems) this.#systems.set(s, this.#systems.size);
-    this.#ndcg = options.ndcg ?? null;
+    this.#catalogue = new EmbedCatalogue(systems, options);
   }
 
   /** The nDCG the lines carry (`ndcg@10`); null when no line added so far has it. */
   get ndcg(): string | null {
-    return this.#hasNdcg ? this.#ndcg : null;
+    return this.#catalogue.ndcg;
   }
 
   /** Lines added so far. */
@@ -140,49 +236,8 @@ export class LineEmbedder {
 
   /** Puts `line` in place of the line at `index` (a later result for the same job). */
   replace(index: number, line: ReportLine): void {
-    let s = this.#systems.get(line.system);
-    if (s === undefined) this.#systems.set(line.system, s = this.#systems.size);
-    let q = this.#questions.get(line.question_id);
-    if (q === undefined) {
-      q = this.#questionList.length;
-      this.#questions.set(line.question_id, q);
-      this.#questionList.push([line.question_id, cut(line.question, MAX_ANSWER_CHARS)]);
-    }
-    const rowOnly = this.#chars >= FULL_DETAIL_CHARS;
-    const nd = this.#ndcg === null ? null : metricValue({
-      answer_score: null,
-      ...(line.retrieval ? { retrieval: line.retrieval } : {}),
-    }, this.#ndcg);
-    if (nd !== null && line.retrieval?.retrieved) this.#hasNdcg = true;
-    const embedded: EmbeddedLine = {
-      s,
-      q,
-      r: line.repeat,
-      kind: line.kind ?? "",
-      tags: line.tags,
-      status: line.error
-        ? "error"
-        : line.answer_score === null
-        ? "unscored"
-        : line.passed
-        ? "pass"
-        : "fail",
-      score: line.answer_score,
-      ...(nd === null ? {} : { nd: Math.round(nd * 10_000) / 10_000 }),
-      ...(nd !== null && !line.retrieval?.retrieved ? { nr: true as const } : {}),
-      answer: cut(line.answer ?? "", rowOnly ? ROW_ANSWER_CHARS : MAX_ANSWER_CHARS),
-      label: line.failure_label ?? null,
-      ms: round1(line.latency_ms),
-      cost: line.cost_usd,
-      error: line.error ? `${line.error.kind}: ${cut(line.error.message, MAX_STEP_CHARS)}` : null,
-      checks: rowOnly
-        ? []
-        : line.checks.map((c) => [c.type, c.passed, cut(c.detail, MAX_STEP_CHARS)]),
-      steps: rowOnly ? [] : line.steps.slice(0, MAX_STEPS).map((s) => embedStep(s, line.answer)),
-      more: rowOnly ? line.steps.length : Math.max(0, line.steps.length - MAX_STEPS),
-      ...(rowOnly ? { rowOnly: true as const } : {}),
-    };
-    const json = JSON.stringify(embedded);
+    const place = this.#catalogue.note(line);
+    const json = embedLine(line, place, this.#chars >= FULL_DETAIL_CHARS);
     this.#chars += json.length - this.#lines[index].length;
     this.#lines[index] = json;
   }
@@ -194,9 +249,7 @@ export class LineEmbedder {
 
   /** The same JSON text in pieces of about {@link CHUNK_LINES} lines each. */
   *chunks(): Generator<string> {
-    yield `{"systems":${JSON.stringify([...this.#systems.keys()])},"questions":${
-      JSON.stringify(this.#questionList)
-    },"lines":[`;
+    yield this.#catalogue.head();
     for (let i = 0; i < this.#lines.length; i += CHUNK_LINES) {
       yield (i ? "," : "") + this.#lines.slice(i, i + CHUNK_LINES).join(",");
     }

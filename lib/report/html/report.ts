@@ -19,7 +19,7 @@ import { metricLabel } from "../verdict_text.ts";
 import { scriptSafe } from "./escape.ts";
 import { type Html, markup } from "./html.ts";
 import { matrixSection, pageChunks, questionSection } from "./page.ts";
-import { LineEmbedder, type ReportLine } from "./question_data.ts";
+import { type EmbeddedSource, LineEmbedder, type ReportLine } from "./question_data.ts";
 import {
   allMetricsSection,
   comparisonSection,
@@ -52,11 +52,11 @@ export interface ReportInput {
   /** The run's `evaluation.retrieval_k`: which nDCG each question shows (default cut-offs when absent). */
   retrievalK?: readonly number[];
   /**
-   * The per-question data, already built (a streaming reader builds it while
-   * the full lines pass by, then keeps only slimmed lines); built from
-   * `lines` when absent.
+   * The per-question data when it comes from elsewhere (a reader of a large
+   * results file streams it from the file again: `streamed_data.ts`); built
+   * from `lines` when absent.
    */
-  embedded?: LineEmbedder;
+  embedded?: EmbeddedSource;
 }
 
 /** Renders the report as one string. */
@@ -67,13 +67,13 @@ export function renderReport(input: ReportInput): string {
 /** Renders the report in pieces, for writing a large report without one huge string. */
 export function* reportChunks(input: ReportInput): Generator<string> {
   const names = input.systems.map((s) => s.name);
-  let embedded = input.embedded;
-  if (!embedded) {
-    embedded = new LineEmbedder(names, { ndcg: retrievalHeadline(input.retrievalK).rank });
+  let data = input.embedded;
+  if (!data) {
+    const embedder = new LineEmbedder(names, { ndcg: retrievalHeadline(input.retrievalK).rank });
     const known = new Set(names);
-    for (const line of input.lines) if (known.has(line.system)) embedded.add(line);
+    for (const line of input.lines) if (known.has(line.system)) embedder.add(line);
+    data = embedder;
   }
-  const data = embedded;
   const ndcg = data.ndcg === null ? null : metricLabel(data.ndcg);
   const lines = plural(input.lines.length, "result line");
   const header = markup`<header><h1>ragbench report: ${input.run.name}</h1>

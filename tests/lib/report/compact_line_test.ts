@@ -170,3 +170,51 @@ Deno.test("compact lines drop texts and share what repeats; without `ranking` th
   }, TypeError);
   assert.equal(b.cited?.join(), "d1,d2");
 });
+
+Deno.test("compact lines share equal token counts, trajectories and one-check lists, frozen; unequal ones stay apart", () => {
+  const compactor = new LineCompactor();
+  const check = (passed: boolean, detail = '"7" appears in the answer') => ({
+    type: "contains" as const,
+    passed,
+    detail,
+  });
+  const trajectory = resultLine().trajectory;
+  const [a, b, c, d] = [
+    resultLine({ system: "x", checks: [check(true)] }),
+    resultLine({ system: "y", checks: [check(true)] }),
+    resultLine({
+      system: "z",
+      usage: { input_tokens: 2, output_tokens: 1 },
+      trajectory: { ...trajectory, tool_calls: 3 },
+      checks: [check(false)],
+    }),
+    resultLine({ checks: [{ ...check(true), type: "regex" }] }),
+  ].map((l) => compactor.compact(l));
+  assert.equal(a.usage, b.usage);
+  assert.equal(a.trajectory, b.trajectory);
+  assert.equal(a.checks, b.checks);
+  assert.notEqual(a.usage, c.usage);
+  assert.deepEqual(c.usage, { input_tokens: 2, output_tokens: 1 });
+  assert.notEqual(a.trajectory, c.trajectory);
+  assert.equal(c.trajectory.tool_calls, 3);
+  assert.notEqual(a.checks, c.checks);
+  assert.equal(c.checks[0].passed, false);
+  // Trajectories whose numbers hash alike (1, 0 and 0, 31) are still told apart.
+  const [e, f, g] = [
+    { ...trajectory, tool_calls: 1, tool_errors: 0 },
+    { ...trajectory, tool_calls: 0, tool_errors: 31 },
+    { ...trajectory, tool_calls: 1, tool_errors: 0 },
+  ].map((t) => compactor.compact(resultLine({ trajectory: t })).trajectory);
+  assert.notEqual(e, f);
+  assert.deepEqual([f.tool_calls, f.tool_errors], [0, 31]);
+  assert.equal(e, g);
+  // The same detail under another check type is its own list.
+  assert.notEqual(a.checks, d.checks);
+  assert.equal(d.checks[0].type, "regex");
+  assert.throws(() => {
+    a.usage.input_tokens = 9;
+  }, TypeError);
+  assert.throws(() => {
+    a.checks.push(check(false));
+  }, TypeError);
+});
