@@ -37,7 +37,8 @@ export const REPORT_SPEC: CommandSpec = {
 export async function reportCommand(args: ParsedArgs, io: CliIO): Promise<number> {
   // "runs/x/" (as a shell completes it) is the run "runs/x": the reports name it as run did.
   const dir = args.positionals[0].replace(/(?<=.)\/+$/, "");
-  const run = await readRun(dir);
+  // Held: a second parse of the file for the page would cost more than the data's memory.
+  const run = await readRun(dir, { embed: "held" });
   for (const note of run.notes) io.progress(`note: ${note}`);
   if (run.duplicates) {
     io.progress(

@@ -33,6 +33,7 @@ import { LineCompactor } from "./compact_line.ts";
 import { describeFsError } from "../util/fs.ts";
 import { yamlLibrary } from "../util/yaml_library.ts";
 import { eachTextLine } from "../util/text_lines.ts";
+import { type EmbeddedSource, LineEmbedder, type ReportLine } from "./html/question_data.ts";
 import { StreamedEmbedder } from "./html/streamed_data.ts";
 import { MANIFEST_FILE, parseManifest, type RunManifest } from "../run/manifest.ts";
 import { readResultLine } from "../run/result_line.ts";
@@ -48,8 +49,11 @@ export interface RunContents {
   /** Offered tool names by system (empty when the resolved config is missing). */
   tools: Map<string, string[]>;
   lines: QuestionResult[];
-  /** The report's per-question data, read from the results file again when the page is written. */
-  embedded: StreamedEmbedder;
+  /**
+   * The report's per-question data: held from the one pass (`embed: "held"`), or read from the
+   * results file again when the page is written (`"streamed"`).
+   */
+  embedded: EmbeddedSource;
   /** Lines replaced by a later line for the same system, question and repeat. */
   duplicates: number;
   /** Run name (from the resolved config, else the folder name). */
@@ -66,12 +70,24 @@ export interface RunContents {
   warnings: string[];
 }
 
+/** How {@link readRun} gets the report's per-question data. */
+export interface ReadRunOptions {
+  /**
+   * `"held"`: built as the lines are read and held (~250 B a line at a million lines: well
+   * under the file's size), so the page costs no second parse — `ragbench report`, whose target
+   * is time against one parse pass. `"streamed"` (default): read from the file again while the
+   * page is written, so nothing is held — for readers that may never write the page (compare) or
+   * hold much else (merge).
+   */
+  embed?: "held" | "streamed";
+}
+
 /**
  * Reads the run in `dir`.
  *
  * @throws {RagbenchError} when the results file is missing or a line is not JSON.
  */
-export async function readRun(dir: string): Promise<RunContents> {
+export async function readRun(dir: string, options: ReadRunOptions = {}): Promise<RunContents> {
   const notes: string[] = [];
   const manifest = await readManifest(dir, notes);
   const resolved = manifest ? null : await readResolvedConfig(dir);
@@ -93,9 +109,11 @@ export async function readRun(dir: string): Promise<RunContents> {
     }));
   const retrievalK = retrievalKOf(manifest?.evaluation ?? resolved?.evaluation);
   const path = join(dir, "per_question_results.jsonl");
-  const embedded = new StreamedEmbedder(path, described.map((s) => s.name), {
-    ndcg: retrievalHeadline(retrievalK ?? undefined).rank,
-  });
+  const names = described.map((s) => s.name);
+  const ndcg = { ndcg: retrievalHeadline(retrievalK ?? undefined).rank };
+  const embedded = options.embed === "held"
+    ? new LineEmbedder(names, ndcg)
+    : new StreamedEmbedder(path, names, ndcg);
   const { lines, duplicates } = readResultLines(path, { embedded });
   const systems: ReportSystem[] = [];
   const tools = new Map<string, string[]>();
@@ -200,13 +218,23 @@ async function readResolvedConfig(dir: string): Promise<ResolvedConfig | null> {
   }
 }
 
+/** Where {@link readResultLines} hands each kept line for the report's data ({@link LineEmbedder} or {@link StreamedEmbedder}). */
+export interface EmbedSink {
+  /** Adds the line read at `lineNumber`; returns its place. */
+  add(line: ReportLine, lineNumber: number): number;
+  /** Puts a later line for the same job in `index`'s place. */
+  replace(index: number, line: ReportLine, lineNumber: number): void;
+  /** Told of the file as the pass opens it. */
+  begin?(info: Deno.FileInfo): void;
+}
+
 /** What {@link readResultLines} keeps. */
 export interface ReadLinesOptions {
   /**
    * Told where each kept line is, before it is made compact (the report's data, built from
    * the file again when the page is written).
    */
-  embedded?: StreamedEmbedder;
+  embedded?: EmbedSink;
   /** Keeps only the lines this accepts (the others are still checked); default: every line. */
   keep?: (line: QuestionResult) => boolean;
   /** Keep each line's ranking and scores (for the TREC run files); default false. */
@@ -269,7 +297,7 @@ export function readResultLines(
     }
   };
   try {
-    embedded?.begin(file.statSync());
+    embedded?.begin?.(file.statSync());
     eachTextLine(file, take);
   } catch (error) {
     if (error instanceof RagbenchError) throw error;

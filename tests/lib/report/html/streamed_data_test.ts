@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { RagbenchError } from "../../../../lib/errors.ts";
 import { CHUNK_LINES, LineEmbedder } from "../../../../lib/report/html/question_data.ts";
 import { StreamedEmbedder } from "../../../../lib/report/html/streamed_data.ts";
-import { readResultLines } from "../../../../lib/report/read_run.ts";
+import { readResultLines, readRun } from "../../../../lib/report/read_run.ts";
 import type { QuestionResult, Step } from "../../../../lib/types.ts";
 import { resultLine } from "../../../support/result_line.ts";
 import { tempTree } from "../../../support/temp.ts";
@@ -139,4 +139,19 @@ Deno.test("readRun keeps no per-question data: the heap after reading big lines 
   const { lines: read, mb } = JSON.parse(new TextDecoder().decode(out.stdout));
   assert.equal(read, 500);
   assert.ok(mb < 6, `the read run holds ${mb.toFixed(1)} MB more heap`);
+});
+
+Deno.test("readRun: held data (ragbench report's one pass) and streamed data (the default) give the same page data", async () => {
+  const lines = [line("a", 1), line("b", 1), line("a", 2), line("a", 1, { answer: "again" })];
+  await using t = await tempTree({
+    "run/per_question_results.jsonl": lines.map((l) => JSON.stringify(l)).join("\n") + "\n",
+  });
+  const held = await readRun(t.path("run"), { embed: "held" });
+  const streamed = await readRun(t.path("run"));
+  assert.ok(held.embedded instanceof LineEmbedder);
+  assert.ok(streamed.embedded instanceof StreamedEmbedder);
+  const heldText = [...held.embedded.chunks()].join("");
+  assert.equal(heldText, [...streamed.embedded.chunks()].join(""));
+  assert.match(heldText, /again/);
+  assert.equal(held.duplicates, 1);
 });
