@@ -11,6 +11,7 @@
 
 import { loadConfig } from "../config/load.ts";
 import type { Config } from "../config/types.ts";
+import type { Corpus } from "../types.ts";
 import { RagbenchError } from "../errors.ts";
 import type { RunPrices } from "../llm/pricing.ts";
 import type { CacheUse } from "../plan/cache_needs.ts";
@@ -55,6 +56,8 @@ export interface PreparedRun {
   estimate: RunEstimate;
   /** The sandbox worker, started while the data loads (null when no system offers a built-in). */
   sandbox: StartedWorker | null;
+  /** Characters of the corpus's document text (whether a collection after a build pays). */
+  corpusChars: number;
 }
 
 /**
@@ -94,6 +97,8 @@ export async function prepareRun(
     progress: io.progress,
     signal: io.signal,
   });
+  // Whether one collection after the index builds pays (run_start.ts).
+  const chars = corpusChars(loaded.corpus);
   // After --systems: only the selected systems' prices are looked up and warned about.
   const prices = await priceRun(config, { mock: request.mock });
   const unpriced = unpricedOf(config, prices, { mock: request.mock });
@@ -114,6 +119,7 @@ export async function prepareRun(
     priceLines: priceWarnings(unpriced, prices.catalog),
     estimate,
     sandbox,
+    corpusChars: chars,
   };
 }
 
@@ -136,4 +142,11 @@ function checkPermissions(needs: Need[], permissionsCommand: () => string): void
       `  ${permissionsCommand()}`,
     ].join("\n"),
   );
+}
+
+/** Characters of the corpus's document text. */
+function corpusChars(corpus: Corpus): number {
+  let chars = 0;
+  for (const document of corpus.documents) chars += document.text.length;
+  return chars;
 }

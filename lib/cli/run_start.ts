@@ -11,6 +11,7 @@
  * @module
  */
 
+import { collectAfterBigLoad } from "../util/collect_garbage.ts";
 import { resolveCacheDir } from "../cache/cache_dir.ts";
 import { createEmbedderPool } from "../dense/embedders.ts";
 import type { Model, Pricing } from "../llm/model.ts";
@@ -118,6 +119,9 @@ export async function startRun(
     return "cancelled";
   }
   tools.defer(() => plan.close());
+  // What a big corpus's load and its index builds left (the JSON text, parse objects, build
+  // temporaries) is returned before the questions allocate: 790 -> 621 MB at 100k documents.
+  await collectAfterBigLoad(run.corpusChars);
   const shard = request.shard === undefined ? null : runShard(request.shard, {
     systems: plan.systems,
     questions: run.loaded.questions,
