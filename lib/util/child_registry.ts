@@ -57,6 +57,15 @@ export interface SpawnOptions {
    * started too), and its exit ends what is left of the group.
    */
   group?: boolean;
+  /**
+   * Asked once the child has exited: whether it ended itself on ragbench's
+   * behalf (its own watchdog enforcing a limit ragbench set, which says so on
+   * stderr before it kills its process). Such an exit is ragbench's, not an
+   * unasked one: the watchdog's kill can land before ragbench's own kill, and
+   * a question must not be taken for cut by a signal because of that order. A
+   * program can fake it only to have its question kept, never discarded.
+   */
+  endedByItsLimits?: () => Promise<boolean>;
 }
 
 /** A child process started through {@link spawnTracked}, tracked until it exits. */
@@ -127,7 +136,11 @@ export function spawnTracked(program: string, options: SpawnOptions): TrackedChi
     stdout: process.stdout,
     stderr: process.stderr,
     status: process.status,
-    exited: process.status.then(() => recordExit(true), () => recordExit(false)),
+    exited: process.status.then(async () => {
+      const own = await options.endedByItsLimits?.().catch(() => false);
+      if (own === true) child.stop();
+      recordExit(true);
+    }, () => recordExit(false)),
     get running() {
       return state.s !== "exited";
     },

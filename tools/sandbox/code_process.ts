@@ -119,6 +119,11 @@ class SandboxProcess implements CodeProcess {
     this.#child = spawnTracked(Deno.execPath(), {
       args: codeChildArgs(limits.memoryMb, limits.cpuMs),
       env: childEnv("none"),
+      // Its watchdog's kill for memory or CPU time is ragbench's: known once stderr is read.
+      endedByItsLimits: async () => {
+        await this.#stderr.done;
+        return this.#overMemory || this.#overCpu;
+      },
     });
     this.#stdin = this.#child.stdin.getWriter();
     this.lines = pipeLines(this.#child.stdout, MAX_LINE_CHARS, "chars");

@@ -121,3 +121,34 @@ Deno.test("a process that exits without stopping its tracked children leaves non
     killAll([pids.single, ...members(pids.group)]);
   }
 });
+
+Deno.test("a child that ends itself for a limit ragbench set (its watchdog says so) is not an unasked exit", async () => {
+  // The watchdog's way: a marker on stderr, then SIGKILL of its own process, before ragbench's
+  // kill. Whether the exit is ragbench's is known only once stderr is read.
+  const script = 'echo "over-the-limit" >&2; kill -9 $$';
+  let said = "";
+  const selfKilled = spawnTracked("sh", {
+    args: ["-c", script],
+    env,
+    endedByItsLimits: async () => {
+      said = await new Response(selfKilled.stderr).text();
+      return said.includes("over-the-limit");
+    },
+  });
+  let other: TrackedChild | null = null;
+  try {
+    const before = unaskedExits();
+    await selfKilled.exited;
+    assert.equal((await selfKilled.status).signal, "SIGKILL");
+    assert.equal(said.trim(), "over-the-limit");
+    assert.equal(selfKilled.stopping, true);
+    assert.equal(unaskedExits(), before);
+    // The same end without the limit's word is counted.
+    other = spawnTracked("sh", { args: ["-c", script.replace("over-the-limit", "crash")], env });
+    await other.exited;
+    await other.stderr.cancel();
+    assert.equal(unaskedExits(), before + 1);
+  } finally {
+    cleanUp(selfKilled, ...(other ? [other] : []));
+  }
+});
