@@ -122,8 +122,7 @@ export function spawnTracked(program: string, options: SpawnOptions): TrackedChi
   const group = options.group === true;
   let state: ChildState = { s: "running" };
   const signalIt = () => group ? signalTree(process, "SIGKILL") : signalChild(process, "SIGKILL");
-  const recordExit = (counted: boolean) => {
-    const asked = state.s === "stopping";
+  const recordExit = (counted: boolean, asked = state.s === "stopping") => {
     state = { s: "exited", asked };
     LIVE.delete(child);
     if (counted) noteChildExit(asked);
@@ -137,9 +136,11 @@ export function spawnTracked(program: string, options: SpawnOptions): TrackedChi
     stderr: process.stderr,
     status: process.status,
     exited: process.status.then(async () => {
+      // Whether ragbench asked is settled when the process ended: a stop() or kill() while its
+      // limits are looked up (a question's clean-up killing what is already dead) is not asking.
+      const asked = state.s === "stopping";
       const own = await options.endedByItsLimits?.().catch(() => false);
-      if (own === true) child.stop();
-      recordExit(true);
+      recordExit(true, asked || own === true);
     }, () => recordExit(false)),
     get running() {
       return state.s !== "exited";

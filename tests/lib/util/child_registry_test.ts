@@ -152,3 +152,33 @@ Deno.test("a child that ends itself for a limit ragbench set (its watchdog says 
     cleanUp(selfKilled, ...(other ? [other] : []));
   }
 });
+
+Deno.test("a kill after the child already died unasked (while its limits are looked up) does not make the exit asked", async () => {
+  let lookedUp = () => {};
+  const looking = new Promise<void>((resolve) => lookedUp = resolve);
+  let release = () => {};
+  const held = new Promise<void>((resolve) => release = resolve);
+  const child = spawnTracked("sleep", {
+    args: ["60"],
+    env,
+    endedByItsLimits: async () => {
+      lookedUp();
+      await held;
+      return false;
+    },
+  });
+  try {
+    const before = unaskedExits();
+    Deno.kill(child.pid, "SIGTERM");
+    await looking;
+    // A question's clean-up killing the process it has not yet seen end.
+    child.kill();
+    release();
+    await child.exited;
+    assert.equal(child.stopping, false);
+    assert.equal(unaskedExits(), before + 1);
+  } finally {
+    release();
+    cleanUp(child);
+  }
+});
