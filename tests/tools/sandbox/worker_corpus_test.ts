@@ -2,25 +2,13 @@ import assert from "node:assert/strict";
 import type { ToolHost } from "../../../tools/host.ts";
 import { createWorkerHost } from "../../../tools/sandbox/worker_host.ts";
 import { shareCorpus } from "../../../tools/sandbox/shared_corpus.ts";
-import { createToolbox } from "../../../tools/toolbox.ts";
-import { corpusOf } from "../../support/tool_context.ts";
+import { corpusOf, toolboxOver } from "../../support/tool_context.ts";
 import { syntheticCorpus } from "../../../scripts/synthetic_corpus.ts";
 
 const signal = new AbortController().signal;
 
 function session(host: ToolHost, names: string[], timeoutMs = 60_000) {
-  return createToolbox(
-    names.map((name) => ({
-      name,
-      description: name,
-      sideEffects: "none" as const,
-      parameters: {},
-      options: name === "corpus_grep" ? { max_results: 50 } : {},
-      timeoutMs,
-      host,
-    })),
-    { max_output_chars: 4000 },
-  ).session("q");
+  return toolboxOver(host, names, timeoutMs).session("q");
 }
 
 /** Runs `body` with every message a Worker is posted recorded. */

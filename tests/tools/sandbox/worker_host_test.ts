@@ -1,28 +1,10 @@
 import assert from "node:assert/strict";
-import type { ToolHost } from "../../../tools/host.ts";
 import { createWorkerHost } from "../../../tools/sandbox/worker_host.ts";
-import { createToolbox, type Toolbox } from "../../../tools/toolbox.ts";
-import { corpusOf } from "../../support/tool_context.ts";
+import type { Toolbox } from "../../../tools/toolbox.ts";
+import { corpusOf, toolboxOver } from "../../support/tool_context.ts";
 
 const CORPUS = corpusOf([{ id: "a", text: "The harbor opened in 1901.\nIt has two piers." }]);
 const PROBES = new URL("../../fixtures/tools/probe_worker.ts", import.meta.url);
-
-// The default leaves room for the worker's first start on a loaded machine (its modules load
-// within the first call's time); the tests of timeouts give theirs.
-function toolboxOver(host: ToolHost, names: string[], timeoutMs = 30_000): Toolbox {
-  return createToolbox(
-    names.map((name) => ({
-      name,
-      description: name,
-      sideEffects: "none" as const,
-      parameters: {},
-      options: name === "corpus_grep" ? { max_results: 50 } : {},
-      timeoutMs,
-      host,
-    })),
-    { max_output_chars: 4000 },
-  );
-}
 
 const signal = new AbortController().signal;
 
